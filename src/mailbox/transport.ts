@@ -1,0 +1,31 @@
+import type { Envelope } from '../protocol/messages.js';
+
+/** An entry that could not be read as a message: set aside, never fatal. */
+export type SetAside = { entry: string; reason: string };
+
+export type MailboxEvent =
+  | { type: 'delivered'; messages: Envelope[] }
+  | { type: 'set_aside'; problem: SetAside };
+
+export type Subscription = {
+  /** Stop watching; resolves once no further event will be emitted. */
+  close(): Promise<void>;
+};
+
+/**
+ * How messages move between agents. The Maildir transport is the local one; a Redis
+ * Streams transport for teams spanning machines must pass the same conformance tests.
+ */
+export interface Transport {
+  /** Place a message in one agent's mailbox. Resolves once a reader can see it whole. */
+  deliver(agent: string, envelope: Envelope): Promise<void>;
+  /** The unread messages, oldest first, without consuming them. */
+  peek(agent: string): Promise<{ messages: Envelope[]; problems: SetAside[] }>;
+  /**
+   * Consume an agent's mailbox: one consumer per mailbox. Messages are recorded as handled
+   * (durably, exactly once per id) before the listener sees them, in send order per sender.
+   */
+  subscribe(agent: string, listener: (event: MailboxEvent) => void): Promise<Subscription>;
+  /** The messages this agent has handled, oldest first (its durable inbox history). */
+  history(agent: string): Promise<Envelope[]>;
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { RequestId, RequestKindSchema } from '../protocol/messages.js';
+import { AgentName } from '../protocol/names.js';
+
+export const REQUEST_STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
+export const RequestState = z.enum(REQUEST_STATES);
+export type RequestState = z.infer<typeof RequestState>;
+
+/** One tracked request, as folded from the journal. */
+export const RequestRecord = z.object({
+  request_id: RequestId,
+  kind: RequestKindSchema,
+  from: AgentName,
+  to: AgentName,
+  created_at: z.iso.datetime({ offset: true }),
+  deadline_at: z.iso.datetime({ offset: true }),
+  state: RequestState,
+  /** What a human needs to decide: the plan, the command, the reason. */
+  summary: z.string(),
+  decided_at: z.iso.datetime({ offset: true }).optional(),
+  decided_by: z.string().optional(),
+  /** Feedback or reason given with the decision, or why it expired or was cancelled. */
+  note: z.string().optional(),
+});
+export type RequestRecord = z.infer<typeof RequestRecord>;
