@@ -61,7 +61,8 @@ export const KIND_FIELDS = {
     status: TaskStatus,
     summary: z.string(),
     result: z.string().optional(),
-    usage: Usage.optional(),
+    // Strict like the envelope, so a misspelled usage field is refused rather than dropped.
+    usage: z.strictObject(Usage.shape).optional(),
   },
 } as const;
 
