@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind } from '../protocol/messages.js';
+import { AgentName, BROADCAST, Recipient } from '../protocol/names.js';
+import { appendFramedLines } from '../store/append-framed.js';
+import { readLines, type ReadResult } from '../store/jsonl.js';
+import { RequestState } from '../tracker/records.js';
+import type { TeamPaths } from './paths.js';
+
+/**
+ * The team's append-only audit log: what was sent, decided, changed on the roster, and
+ * what was refused or set aside. Each fact is written once, by the process that caused it.
+ */
+
+const at = z.iso.datetime({ offset: true });
+
+export const AuditEntry = z.discriminatedUnion('event', [
+  z.object({
+    event: z.literal('message'),
+    at,
+    id: MessageId,
+    type: z.enum(KINDS as [Kind, ...Kind[]]),
+    from: AgentName,
+    to: Recipient,
+    request_id: RequestId.optional(),
+    summary: z.string(),
+  }),
+  z.object({
+    event: z.literal('request'),
+    at,
+    request_id: RequestId,
+    kind: RequestKindSchema,
+    from: AgentName,
+    to: AgentName,
+    /** null when the request was opened. */
+    from_state: RequestState.nullable(),
+    to_state: RequestState,
+    by: z.string().min(1),
+    note: z.string().optional(),
+  }),
+  z.object({
+    event: z.literal('member'),
+    at,
+    name: AgentName,
+    /** What changed, for a human: "added (role: tester)", "status idle → working". */
+    change: z.string().min(1),
+  }),
+  z.object({
+    event: z.literal('problem'),
+    at,
+    /** The agent whose message or action it was, when there is one. */
+    agent: AgentName.optional(),
+    /** What was refused or set aside. */
+    what: z.string().min(1),
+    reason: z.string().min(1),
+  }),
+]);
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/** An entry as a caller writes it: `at` is stamped on append. */
+export type AuditDraft = AuditEntry extends infer E ? (E extends AuditEntry ? Omit<E, 'at'> : never) : never;
+
+/** Append one entry, stamped now. A malformed entry is a bug in the caller, so it throws. */
+export function appendAudit(paths: TeamPaths, entry: AuditDraft, now: Date = new Date()): AuditEntry {
+  const stamped = AuditEntry.parse({ ...entry, at: now.toISOString() });
+  appendFramedLines(paths.audit, [stamped]);
+  return stamped;
+}
+
+export type AuditRead = Omit<ReadResult<AuditEntry>, 'records'> & { entries: AuditEntry[] };
+
+/** Entries from byte `offset` on; pass back `nextOffset` to read only what is new. Bad lines are reported, not fatal. */
+export function readAudit(path: string, offset = 0): AuditRead {
+  const { records, ...rest } = readLines(path, AuditEntry, offset);
+  return { entries: records, ...rest };
+}
+
+/** Whether `agent` sent, received (broadcasts included), asked, decided or is the subject of the entry. */
+export function involves(entry: AuditEntry, agent: string): boolean {
+  switch (entry.event) {
+    case 'message':
+      return entry.from === agent || entry.to === agent || entry.to === BROADCAST;
+    case 'request':
+      return entry.from === agent || entry.to === agent || entry.by === agent;
+    case 'member':
+      return entry.name === agent;
+    case 'problem':
+      return entry.agent === agent;
+  }
+}
+
+export function filterByAgent(entries: readonly AuditEntry[], agent: string): AuditEntry[] {
+  return entries.filter((entry) => involves(entry, agent));
+}
