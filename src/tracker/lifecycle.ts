@@ -6,14 +6,7 @@ import type { RequestRecord, RequestState } from './records.js';
  * which transition won; it must therefore depend only on its arguments (no clock, no I/O).
  */
 
-/** The states a request can move to: all final. */
-export type FinalState = Exclude<RequestState, 'pending'>;
-
 export type TransitionResult = { ok: true; record: RequestRecord } | { ok: false; error: string };
-
-export function isFinal(state: RequestState): state is FinalState {
-  return state !== 'pending';
-}
 
 export function transition(
   record: RequestRecord,
