@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * The subset of a Messages API request body the offline model reads, validated the way
+ * the real API would refuse it: a malformed body is a 400, not a crash or a silent guess.
+ * Fields the offline model ignores (temperature, metadata, thinking…) pass through.
+ */
+
+const CacheControl = z.strictObject({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
+const cacheControl = CacheControl.nullish();
+
+const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
+
+const ToolResultContent = z.union([
+  z.string(),
+  z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+]);
+
+const ContentBlock = z.discriminatedUnion('type', [
+  TextBlock,
+  z.looseObject({
+    type: z.literal('tool_use'),
+    id: z.string().min(1),
+    name: z.string().min(1),
+    input: z.unknown(),
+    cache_control: cacheControl,
+  }),
+  z.looseObject({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string().min(1),
+    content: ToolResultContent.optional(),
+    is_error: z.boolean().optional(),
+    cache_control: cacheControl,
+  }),
+  // Blocks the offline model never reads but a conversation may legitimately carry.
+  z.looseObject({ type: z.literal('image'), cache_control: cacheControl }),
+  z.looseObject({ type: z.literal('document'), cache_control: cacheControl }),
+  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
+]);
+export type ContentBlock = z.infer<typeof ContentBlock>;
+
+const Message = z.strictObject({
+  role: z.enum(['user', 'assistant', 'system']),
+  content: z.union([z.string(), z.array(ContentBlock)]),
+});
+export type RequestMessage = z.infer<typeof Message>;
+
+const Tool = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  input_schema: z.looseObject({ type: z.literal('object') }),
+  cache_control: cacheControl,
+});
+
+export const MessagesRequest = z
+  .looseObject({
+    model: z.string().min(1),
+    max_tokens: z.number().int().nonnegative(),
+    messages: z.array(Message).min(1, 'messages: at least one message is required'),
+    system: z.union([z.string(), z.array(TextBlock)]).optional(),
+    tools: z.array(Tool).optional(),
+    stream: z.boolean().optional(),
+  })
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.tools?.forEach((tool, index) => {
+      if (seen.has(tool.name)) {
+        ctx.addIssue({ code: 'custom', path: ['tools', index, 'name'], message: `tool names must be unique: '${tool.name}'` });
+      }
+      seen.add(tool.name);
+    });
+  });
+export type MessagesRequest = z.infer<typeof MessagesRequest>;
+
+/** One line per problem, "path: message", the way API error messages name the field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
+}
+
+/** The system prompt as one string, whichever of its two forms the request used. */
+export function systemText(body: MessagesRequest): string {
+  const system = body.system;
+  if (system === undefined) return '';
+  return typeof system === 'string' ? system : system.map((block) => block.text).join('\n');
+}
