@@ -1,0 +1,103 @@
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import type { Model } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import { OFFLINE_MODEL } from '../offline/server.js';
+
+/**
+ * Which model an agent talks to and how. Every agent process resolves the same settings:
+ * the lead from its flags and environment, teammates from the environment the lead gives
+ * them (childModelEnv), so a whole team runs on one model, online or offline.
+ */
+
+/** The SDK's named models, without its open `string` escape hatch. */
+type KnownModel = Model extends infer M ? (M extends string ? (string extends M ? never : M) : never) : never;
+
+/** The newest Sonnet the SDK names; typed so an SDK upgrade that drops it fails to compile. */
+export const DEFAULT_MODEL: KnownModel = 'claude-sonnet-5-5';
+
+/** The script the offline model plays unless told otherwise (dist/src/model → repo root). */
+export const DEFAULT_OFFLINE_SCRIPT = fileURLToPath(new URL('../../../prompts/offline/demo.json', import.meta.url));
+
+/** Why the scripted offline model answers, so the UI can say so. */
+export type OfflineReason = 'flag' | 'env' | 'model' | 'no-api-key';
+
+export type ModelSettings = {
+  model: string;
+  offline: boolean;
+  offlineReason: OfflineReason | undefined;
+  apiKey: string | undefined;
+  /** ANTHROPIC_BASE_URL, online only: offline, each process starts its own offline server. */
+  baseURL: string | undefined;
+  offlineScript: string;
+};
+
+export type ModelFlags = { model?: string; offline?: boolean; offlineScript?: string };
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+/** An empty variable means unset: `FOO= teams` must not count as a value. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/;
+const ModelId = z.string().regex(MODEL_ID, 'must be a model id such as claude-sonnet-5-5');
+
+const Env = z.object({
+  ANTHROPIC_API_KEY: optional(z.string().trim().min(1)),
+  ANTHROPIC_BASE_URL: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  TEAMS_MODEL: optional(ModelId),
+  TEAMS_OFFLINE: optional(z.enum(['0', '1', 'true', 'false'], { error: 'must be 1, 0, true or false' })),
+  TEAMS_OFFLINE_SCRIPT: optional(z.string()),
+});
+
+function fail(error: z.ZodError, what: string): never {
+  const problems = error.issues.map((issue) => `${issue.path.join('.') || what}: ${issue.message}`).join('; ');
+  throw new SettingsError(`invalid model settings: ${problems}`);
+}
+
+function offlineReasonOf(flags: ModelFlags, env: z.infer<typeof Env>, requested: string | undefined): OfflineReason | undefined {
+  if (flags.offline === true) return 'flag';
+  if (env.TEAMS_OFFLINE === '1' || env.TEAMS_OFFLINE === 'true') return 'env';
+  if (requested === OFFLINE_MODEL) return 'model';
+  if (env.ANTHROPIC_API_KEY === undefined) return 'no-api-key';
+  return undefined;
+}
+
+export function resolveModelSettings(flags: ModelFlags = {}, env: NodeJS.ProcessEnv = process.env): ModelSettings {
+  const parsedEnv = Env.safeParse(env);
+  if (!parsedEnv.success) fail(parsedEnv.error, 'environment');
+  const e = parsedEnv.data;
+  const flagModel = flags.model === undefined ? undefined : ModelId.safeParse(flags.model);
+  if (flagModel && !flagModel.success) fail(flagModel.error, '--model');
+
+  const requested = flagModel?.data ?? e.TEAMS_MODEL;
+  const offlineReason = offlineReasonOf(flags, e, requested);
+  const offline = offlineReason !== undefined;
+  return {
+    // Offline there is one model: a Claude id would be priced and labelled as Claude.
+    model: offline ? OFFLINE_MODEL : (requested ?? DEFAULT_MODEL),
+    offline,
+    offlineReason,
+    apiKey: offline ? undefined : e.ANTHROPIC_API_KEY,
+    // A proxy URL is for Claude; the offline model never sends anything off this machine.
+    baseURL: offline ? undefined : e.ANTHROPIC_BASE_URL,
+    offlineScript: resolve(flags.offlineScript ?? e.TEAMS_OFFLINE_SCRIPT ?? DEFAULT_OFFLINE_SCRIPT),
+  };
+}
+
+/**
+ * The variables a teammate process needs to resolve the same settings. Explicit about
+ * offline both ways, because the child also inherits the parent's ANTHROPIC_API_KEY.
+ */
+export function childModelEnv(settings: ModelSettings): Record<string, string> {
+  const env: Record<string, string> = {
+    TEAMS_MODEL: settings.model,
+    TEAMS_OFFLINE: settings.offline ? '1' : '0',
+    TEAMS_OFFLINE_SCRIPT: settings.offlineScript,
+  };
+  if (settings.apiKey !== undefined) env.ANTHROPIC_API_KEY = settings.apiKey;
+  if (settings.baseURL !== undefined) env.ANTHROPIC_BASE_URL = settings.baseURL;
+  return env;
+}

@@ -1,0 +1,108 @@
+import { OFFLINE_MODEL } from '../offline/server.js';
+
+/**
+ * Token usage and cost per agent. Field names match the protocol's Usage (messages.ts),
+ * so a total can go straight into a task notification.
+ */
+
+export type TokenUsage = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+};
+
+export const ZERO_USAGE: TokenUsage = Object.freeze({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+});
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
+    cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
+  };
+}
+
+/** USD per million tokens. Cache writes are the 5-minute kind, the only one this client asks for. */
+export type ModelPrice = { input: number; output: number; cacheWrite: number; cacheRead: number };
+
+/**
+ * List prices from platform.claude.com's pricing page as of December 2026. Kept small on
+ * purpose: a model missing here gets no cost rather than a guessed one. Haiku 5.5 is left
+ * out because its price depends on each request's prompt length.
+ */
+const PRICES: Readonly<Record<string, ModelPrice>> = {
+  [OFFLINE_MODEL]: { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 },
+  'claude-sonnet-5-5': { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.1 },
+  'claude-sonnet-5': { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 },
+  'claude-opus-5-5': { input: 4, output: 20, cacheWrite: 5, cacheRead: 0.2 },
+  'claude-opus-5': { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 },
+  'claude-sonnet-4-6': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
+  'claude-haiku-4-5': { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 },
+};
+
+/** A model's price; a dated snapshot id (claude-haiku-4-5-20251001) is priced as its model. */
+export function priceOf(model: string): ModelPrice | undefined {
+  return PRICES[model] ?? PRICES[model.replace(/-\d{8}$/, '')];
+}
+
+/** Cost in USD, or undefined when the model's price is not known. */
+export function costOf(model: string, usage: TokenUsage): number | undefined {
+  const price = priceOf(model);
+  if (price === undefined) return undefined;
+  const micro =
+    usage.input_tokens * price.input +
+    usage.output_tokens * price.output +
+    usage.cache_write_tokens * price.cacheWrite +
+    usage.cache_read_tokens * price.cacheRead;
+  return micro / 1_000_000;
+}
+
+export type AgentUsage = TokenUsage & {
+  turns: number;
+  /** Undefined as soon as one turn used a model without a known price: a partial sum would mislead. */
+  cost_usd: number | undefined;
+};
+
+/** Running totals per agent name. */
+export class UsageLedger {
+  private readonly byAgent = new Map<string, AgentUsage>();
+
+  record(agent: string, model: string, usage: TokenUsage): AgentUsage {
+    const before = this.byAgent.get(agent) ?? { ...ZERO_USAGE, turns: 0, cost_usd: 0 };
+    const cost = costOf(model, usage);
+    const after: AgentUsage = {
+      ...addUsage(before, usage),
+      turns: before.turns + 1,
+      cost_usd: before.cost_usd === undefined || cost === undefined ? undefined : before.cost_usd + cost,
+    };
+    this.byAgent.set(agent, after);
+    return after;
+  }
+
+  get(agent: string): AgentUsage | undefined {
+    return this.byAgent.get(agent);
+  }
+
+  agents(): string[] {
+    return [...this.byAgent.keys()];
+  }
+
+  /** All agents together. */
+  total(): AgentUsage {
+    let total: AgentUsage = { ...ZERO_USAGE, turns: 0, cost_usd: 0 };
+    for (const usage of this.byAgent.values()) {
+      total = {
+        ...addUsage(total, usage),
+        turns: total.turns + usage.turns,
+        cost_usd: total.cost_usd === undefined || usage.cost_usd === undefined ? undefined : total.cost_usd + usage.cost_usd,
+      };
+    }
+    return total;
+  }
+}

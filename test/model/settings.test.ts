@@ -1,0 +1,78 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import {
+  childModelEnv,
+  DEFAULT_MODEL,
+  DEFAULT_OFFLINE_SCRIPT,
+  resolveModelSettings,
+  SettingsError,
+  type ModelSettings,
+} from '../../src/model/settings.js';
+import { OFFLINE_MODEL } from '../../src/offline/server.js';
+
+const KEY = { ANTHROPIC_API_KEY: 'sk-test' };
+
+describe('model settings', () => {
+  test('no API key means the offline model', () => {
+    const settings = resolveModelSettings({}, {});
+    assert.equal(settings.offline, true);
+    assert.equal(settings.offlineReason, 'no-api-key');
+    assert.equal(settings.model, OFFLINE_MODEL);
+    assert.equal(settings.apiKey, undefined);
+    assert.equal(settings.offlineScript, DEFAULT_OFFLINE_SCRIPT);
+    assert.ok(existsSync(DEFAULT_OFFLINE_SCRIPT), DEFAULT_OFFLINE_SCRIPT);
+  });
+
+  test('an empty key counts as none', () => {
+    assert.equal(resolveModelSettings({}, { ANTHROPIC_API_KEY: '' }).offlineReason, 'no-api-key');
+  });
+
+  test('with a key: the default Sonnet, TEAMS_MODEL, and --model over TEAMS_MODEL', () => {
+    assert.equal(DEFAULT_MODEL, 'claude-sonnet-5-5');
+    const online = resolveModelSettings({}, { ...KEY, ANTHROPIC_BASE_URL: 'https://proxy.example/anthropic' });
+    assert.deepEqual({ ...online, offlineScript: undefined }, {
+      model: DEFAULT_MODEL,
+      offline: false,
+      offlineReason: undefined,
+      apiKey: 'sk-test',
+      baseURL: 'https://proxy.example/anthropic',
+      offlineScript: undefined,
+    });
+    assert.equal(resolveModelSettings({}, { ...KEY, TEAMS_MODEL: 'claude-opus-5-5' }).model, 'claude-opus-5-5');
+    assert.equal(resolveModelSettings({ model: 'claude-haiku-4-5' }, { ...KEY, TEAMS_MODEL: 'claude-opus-5-5' }).model, 'claude-haiku-4-5');
+  });
+
+  test('--offline, TEAMS_OFFLINE and naming the offline model all force offline, key or not', () => {
+    const flag = resolveModelSettings({ offline: true, model: 'claude-opus-5-5' }, { ...KEY, ANTHROPIC_BASE_URL: 'https://proxy.example' });
+    assert.deepEqual([flag.offline, flag.offlineReason, flag.model, flag.apiKey, flag.baseURL], [true, 'flag', OFFLINE_MODEL, undefined, undefined]);
+    assert.equal(resolveModelSettings({}, { ...KEY, TEAMS_OFFLINE: '1' }).offlineReason, 'env');
+    assert.equal(resolveModelSettings({}, { ...KEY, TEAMS_OFFLINE: 'true' }).offlineReason, 'env');
+    assert.equal(resolveModelSettings({}, { ...KEY, TEAMS_OFFLINE: '0' }).offline, false);
+    assert.equal(resolveModelSettings({ model: OFFLINE_MODEL }, KEY).offlineReason, 'model');
+  });
+
+  test('invalid input is refused, naming the variable or flag', () => {
+    assert.throws(() => resolveModelSettings({}, { ...KEY, ANTHROPIC_BASE_URL: 'not a url' }), (error: Error) =>
+      error instanceof SettingsError && /ANTHROPIC_BASE_URL: must be an http\(s\) URL/.test(error.message),
+    );
+    assert.throws(() => resolveModelSettings({}, { TEAMS_OFFLINE: 'maybe' }), /TEAMS_OFFLINE: must be 1, 0, true or false/);
+    assert.throws(() => resolveModelSettings({}, { ...KEY, TEAMS_MODEL: 'sonnet please' }), /TEAMS_MODEL: must be a model id/);
+    assert.throws(() => resolveModelSettings({ model: '' }, KEY), /--model: must be a model id/);
+  });
+
+  test('a child process given childModelEnv resolves the same settings', () => {
+    const cases: ModelSettings[] = [
+      resolveModelSettings({ model: 'claude-opus-5-5' }, { ...KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }),
+      resolveModelSettings({ offline: true, offlineScript: '/tmp/other.json' }, KEY),
+      resolveModelSettings({}, {}),
+    ];
+    for (const parent of cases) {
+      // The child inherits the parent's environment too, key included.
+      const child = resolveModelSettings({}, { ...KEY, ...childModelEnv(parent) });
+      // Only the reason differs: a child is offline because its parent said so.
+      assert.deepEqual({ ...child, offlineReason: undefined }, { ...parent, offlineReason: undefined });
+      assert.equal(child.offlineReason, parent.offline ? 'env' : undefined);
+    }
+  });
+});

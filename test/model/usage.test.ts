@@ -1,0 +1,50 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { addUsage, costOf, priceOf, UsageLedger, ZERO_USAGE, type TokenUsage } from '../../src/model/usage.js';
+import { OFFLINE_MODEL } from '../../src/offline/server.js';
+
+const MILLION: TokenUsage = { input_tokens: 1_000_000, output_tokens: 1_000_000, cache_read_tokens: 1_000_000, cache_write_tokens: 1_000_000 };
+
+describe('usage and cost', () => {
+  test('cost from the price table; dated ids priced as their model', () => {
+    assert.equal(costOf('claude-sonnet-5-5', MILLION), 2 + 10 + 2.5 + 0.1);
+    assert.equal(costOf('claude-haiku-4-5-20251001', { ...ZERO_USAGE, output_tokens: 2_000 }), 0.01);
+    assert.deepEqual(priceOf('claude-haiku-4-5-20251001'), priceOf('claude-haiku-4-5'));
+  });
+
+  test('the offline model costs nothing; an unknown model has no cost', () => {
+    assert.equal(costOf(OFFLINE_MODEL, MILLION), 0);
+    assert.equal(costOf('claude-unknown-9', MILLION), undefined);
+    assert.equal(priceOf('claude-sonnet-5-5-turbo'), undefined);
+  });
+
+  test('addUsage sums every field', () => {
+    assert.deepEqual(addUsage(MILLION, { input_tokens: 1, output_tokens: 2, cache_read_tokens: 3, cache_write_tokens: 4 }), {
+      input_tokens: 1_000_001,
+      output_tokens: 1_000_002,
+      cache_read_tokens: 1_000_003,
+      cache_write_tokens: 1_000_004,
+    });
+  });
+
+  test('the ledger accumulates per agent; one unpriced turn makes that agent\'s cost unknown', () => {
+    const ledger = new UsageLedger();
+    const turn = { input_tokens: 100, output_tokens: 10, cache_read_tokens: 1000, cache_write_tokens: 0 };
+    ledger.record('lead', 'claude-sonnet-5-5', turn);
+    const lead = ledger.record('lead', 'claude-sonnet-5-5', turn);
+    assert.deepEqual({ ...lead, cost_usd: undefined }, { input_tokens: 200, output_tokens: 20, cache_read_tokens: 2000, cache_write_tokens: 0, turns: 2, cost_usd: undefined });
+    assert.ok(Math.abs((lead.cost_usd ?? NaN) - 2 * (100 * 2 + 10 * 10 + 1000 * 0.1) / 1e6) < 1e-12);
+
+    ledger.record('alice', OFFLINE_MODEL, turn);
+    assert.equal(ledger.get('alice')?.cost_usd, 0);
+    ledger.record('bob', 'mystery-model', turn);
+    assert.equal(ledger.get('bob')?.cost_usd, undefined);
+    assert.deepEqual(ledger.agents(), ['lead', 'alice', 'bob']);
+
+    const total = ledger.total();
+    assert.equal(total.turns, 4);
+    assert.equal(total.input_tokens, 400);
+    assert.equal(total.cost_usd, undefined);
+    assert.equal(ledger.get('carol'), undefined);
+  });
+});
