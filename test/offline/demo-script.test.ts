@@ -1,0 +1,213 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_OFFLINE_SCRIPT } from '../../src/model/settings.js';
+import { matchScript, type ScriptedReply } from '../../src/offline/match.js';
+import type { ContentBlock, RequestMessage } from '../../src/offline/request.js';
+import { loadScript } from '../../src/offline/script.js';
+import { newMessageId } from '../../src/protocol/ids.js';
+import { Envelope } from '../../src/protocol/messages.js';
+import { renderForModel } from '../../src/protocol/notices.js';
+
+/**
+ * The default script, played turn by turn the way the agent loop will drive it, with
+ * the real notice texts (renderForModel) arriving as user messages. Tool result texts
+ * are made up here on purpose: the script must not depend on their wording.
+ */
+
+const script = loadScript(DEFAULT_OFFLINE_SCRIPT);
+
+const LEAD_SYSTEM = "You are the lead of team 'demo'. You coordinate teammates.";
+const ALICE_SYSTEM = "You are 'alice', role: coder, a member of team 'demo'. The lead is 'lead'.";
+const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval_response', 'permission_response'];
+const TEAMMATE_TOOLS = ['plan_approval', 'write_file', 'read_file', 'bash', 'send_message', 'shutdown_response'];
+const REQUEST = 'Write up notes for the parser refactor';
+
+function notice(fields: Record<string, unknown>): string {
+  return renderForModel(Envelope.parse({ id: newMessageId(), timestamp: '2026-12-01T12:00:00.000Z', ...fields }));
+}
+
+/** One agent's conversation, advanced like the agent loop would. */
+class Agent {
+  private readonly messages: RequestMessage[] = [];
+  constructor(
+    private readonly system: string,
+    private readonly tools: string[],
+  ) {}
+
+  /** A user-role text (the user's request or a protocol notice), then the model's reply. */
+  hears(text: string): ScriptedReply {
+    this.messages.push({ role: 'user', content: text });
+    return this.reply();
+  }
+
+  /** The results of every tool the last reply called, then the model's next reply. */
+  gets(result: string): ScriptedReply {
+    const last = this.messages.at(-1);
+    assert.ok(last && Array.isArray(last.content), 'the last reply called no tool');
+    const results: ContentBlock[] = last.content.flatMap((block) =>
+      block.type === 'tool_use' ? [{ type: 'tool_result' as const, tool_use_id: block.id, content: result }] : [],
+    );
+    this.messages.push({ role: 'user', content: results });
+    return this.reply();
+  }
+
+  private reply(): ScriptedReply {
+    const { reply } = matchScript(script, { system: this.system, messages: this.messages, tools: this.tools }, () => 0);
+    assert.equal(reply.kind, 'reply');
+    if (reply.kind !== 'reply') throw new Error('unreachable');
+    const content: ContentBlock[] = [];
+    if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
+    for (const use of reply.toolUses) content.push({ type: 'tool_use', id: use.id, name: use.name, input: use.input });
+    this.messages.push({ role: 'assistant', content });
+    return reply;
+  }
+}
+
+function call(reply: ScriptedReply, name: string): Record<string, unknown> {
+  assert.deepEqual(
+    reply.toolUses.map((use) => use.name),
+    [name],
+    `expected one ${name} call, got: ${reply.text ?? ''} ${JSON.stringify(reply.toolUses)}`,
+  );
+  return reply.toolUses[0]?.input ?? {};
+}
+
+function endsTurn(reply: ScriptedReply): void {
+  assert.deepEqual(reply.toolUses, [], `expected a text-only reply, got ${JSON.stringify(reply.toolUses)}`);
+  assert.ok(reply.text && !reply.text.startsWith('The offline script has no rule'), `fell back: ${reply.text}`);
+}
+
+/** The shared start: alice spawned in plan mode and her plan submitted. */
+function started(): { lead: Agent; alice: Agent; plan: string } {
+  const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
+  const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS);
+  call(lead.hears(REQUEST), 'spawn_teammate');
+  const plan = String(call(alice.hears(REQUEST), 'plan_approval').plan);
+  endsTurn(alice.gets('Plan submitted for approval.'));
+  return { lead, alice, plan };
+}
+
+describe('demo script', () => {
+  test('the whole session: spawn, plan, approval, write, permission, report, shutdown', () => {
+    const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
+    const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS);
+
+    // (1) The lead hands the user's request to alice, in plan mode, then ends its turn.
+    assert.deepEqual(call(lead.hears(REQUEST), 'spawn_teammate'), { name: 'alice', role: 'coder', prompt: REQUEST, plan_mode: true });
+    endsTurn(lead.gets('Spawned alice (coder).'));
+
+    // (2) alice plans first and waits.
+    const plan = String(call(alice.hears(REQUEST), 'plan_approval').plan);
+    assert.match(plan, /^1\. .+\n2\. .+\n3\. .+$/);
+    endsTurn(alice.gets('Plan sent to the lead; wait for the answer.'));
+
+    // The lead answers the plan request it is notified of, quoting the request id.
+    const planRequest = notice({ type: 'plan_approval_request', from: 'alice', to: 'lead', request_id: 'plan-42', plan });
+    assert.deepEqual(call(lead.hears(planRequest), 'plan_approval_response'), {
+      request_id: 'plan-42',
+      approve: true,
+      feedback: 'Looks good. Go ahead.',
+    });
+    endsTurn(lead.gets('Sent.'));
+
+    // (3) Approved: alice writes notes.md, which records the task.
+    const approved = notice({ type: 'plan_approval_response', from: 'lead', to: 'alice', request_id: 'plan-42', approve: true, permission_mode: 'default' });
+    const write = call(alice.hears(approved), 'write_file');
+    assert.equal(write.path, 'notes.md');
+    assert.match(String(write.content), new RegExp(REQUEST));
+
+    // (4) Then the command that needs permission; the lead grants it.
+    assert.deepEqual(call(alice.gets('Wrote 412 bytes to notes.md'), 'bash'), { command: 'rm -rf build/cache' });
+    const permission = notice({
+      type: 'permission_request',
+      from: 'alice',
+      to: 'lead',
+      request_id: 'perm-7',
+      tool_name: 'bash',
+      tool_input: { command: 'rm -rf build/cache' },
+      reason: 'deletes files',
+    });
+    assert.deepEqual(call(lead.hears(permission), 'permission_response'), {
+      request_id: 'perm-7',
+      approve: true,
+      feedback: 'Fine: build/cache only holds build output.',
+    });
+    endsTurn(lead.gets('Sent.'));
+
+    // (5) alice reports to the lead and ends her turn.
+    const report = call(alice.gets('(no output)\nexit code 0'), 'send_message');
+    assert.equal(report.to, 'lead');
+    assert.match(String(report.content), /^Report: done\./);
+    endsTurn(alice.gets('Message delivered to lead.'));
+
+    // The report makes the lead ask alice to shut down.
+    const reportNotice = notice({ type: 'message', from: 'alice', to: 'lead', text: String(report.content), summary: 'report' });
+    assert.deepEqual(call(lead.hears(reportNotice), 'shutdown_request'), { teammate: 'alice', reason: 'work complete' });
+    endsTurn(lead.gets('Shutdown request sent (shutdown-9).'));
+
+    // (6) alice approves, quoting the request id from the notice.
+    const shutdown = notice({ type: 'shutdown_request', from: 'lead', to: 'alice', request_id: 'shutdown-9', reason: 'work complete' });
+    assert.deepEqual(call(alice.hears(shutdown), 'shutdown_response'), { request_id: 'shutdown-9', approve: true });
+    endsTurn(alice.gets('Shutdown approved.'));
+
+    const agreed = notice({ type: 'shutdown_response', from: 'alice', to: 'lead', request_id: 'shutdown-9', approve: true });
+    endsTurn(lead.hears(agreed));
+  });
+
+  test('a rejected plan is revised with the feedback and submitted again', () => {
+    const { alice } = started();
+    const rejected = notice({
+      type: 'plan_approval_response',
+      from: 'lead',
+      to: 'alice',
+      request_id: 'plan-1',
+      approve: false,
+      feedback: 'Also cover the error paths',
+    });
+    const revised = String(call(alice.hears(rejected), 'plan_approval').plan);
+    assert.match(revised, /^1\. .*Also cover the error paths\n2\. .+\n3\. .+$/);
+
+    // A rejection without feedback still gets a revision (the notice supplies a default).
+    const bare = notice({ type: 'plan_approval_response', from: 'lead', to: 'alice', request_id: 'plan-2', approve: false });
+    assert.match(String(call(alice.hears(bare), 'plan_approval').plan), /Plan needs revision/);
+  });
+
+  test('a refused command is reported as such', () => {
+    const { alice } = started();
+    const approved = notice({ type: 'plan_approval_response', from: 'lead', to: 'alice', request_id: 'plan-1', approve: true });
+    call(alice.hears(approved), 'write_file');
+    call(alice.gets('ok'), 'bash');
+    const report = call(alice.gets('Permission denied by the lead: not now.'), 'send_message');
+    assert.match(String(report.content), /^Report: .*permission was refused/);
+  });
+
+  test('the lead refuses permission for anything but the scripted command', () => {
+    const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
+    const other = notice({
+      type: 'permission_request',
+      from: 'alice',
+      to: 'lead',
+      request_id: 'perm-8',
+      tool_name: 'bash',
+      tool_input: { command: 'rm -rf /' },
+      reason: 'cleanup',
+    });
+    const answer = call(lead.hears(other), 'permission_response');
+    assert.equal(answer.approve, false);
+    assert.equal(answer.request_id, 'perm-8');
+  });
+
+  test('a teammate without a plan step starts working right away', () => {
+    const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS.filter((name) => name !== 'plan_approval'));
+    assert.equal(call(alice.hears(REQUEST), 'write_file').path, 'notes.md');
+  });
+
+  test('the lead acknowledges idle teammates and plain messages; later requests fall back', () => {
+    const { lead } = started();
+    endsTurn(lead.hears(notice({ type: 'idle_notification', from: 'alice', to: 'lead', reason: 'waiting for approval' })));
+    endsTurn(lead.hears(notice({ type: 'message', from: 'alice', to: 'lead', text: 'Quick question about scope', summary: 'question' })));
+    const second = lead.hears('Now refactor the lexer too');
+    assert.deepEqual(second.toolUses, []);
+    assert.match(second.text ?? '', /^The offline script has no rule for this \(agent lead, turn \d+/);
+  });
+});
