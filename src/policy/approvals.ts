@@ -1,0 +1,97 @@
+import { posix } from 'node:path';
+import { z } from 'zod';
+import type { PermissionMode } from '../protocol/messages.js';
+import { semanticBoolean } from '../protocol/semantic-boolean.js';
+import { assessCommand, showCommand } from './dangerous.js';
+import { isInside } from './places.js';
+import { isReadOnlyCommand } from './read-only.js';
+import { isReadOnlyTool, toolClass } from './tool-classes.js';
+
+/**
+ * Whether a tool call runs, needs a human's approval, or is refused, under a permission
+ * mode (seed 000). Pure: the harness asks, records "always" answers and passes them back
+ * in `alwaysAllowed`. An `ask` or `deny` reason is read by a human in the approval prompt
+ * or by the model in the tool result, so it names the exact thing at stake.
+ */
+export type ToolUse = {
+  tool: string;
+  /** The model's raw input: the policy reads only the fields it judges by. */
+  input: unknown;
+  mode: PermissionMode;
+  cwd: string;
+  /** Plan mode ends once the plan is approved; from then on the call is judged as in `default`. */
+  planApproved: boolean;
+  /** Exact bash command strings a human approved "always" for this session. */
+  alwaysAllowed: ReadonlySet<string>;
+  /** The home directory, so that `~/x` can be placed; without it `~` counts as outside. */
+  home?: string;
+};
+
+export type ToolDecision = { action: 'allow' } | { action: 'ask'; reason: string } | { action: 'deny'; reason: string };
+
+const ALLOW: ToolDecision = { action: 'allow' };
+
+// Looser than the tools' own schemas: input these cannot read is refused by the tool before
+// anything runs, so allowing it here lets the model see the tool's precise input error.
+const ShellInput = z.object({ command: z.string() });
+const FileInput = z.object({ path: z.string(), content: z.string().optional() });
+const SpawnInput = z.object({ plan_mode: semanticBoolean.optional() });
+
+export function decideToolUse(use: ToolUse): ToolDecision {
+  if (use.mode === 'bypass') return ALLOW;
+  if (use.mode === 'plan' && !use.planApproved) return decideInPlanMode(use);
+  switch (toolClass(use.tool)) {
+    case 'shell':
+      return decideShell(use);
+    case 'edit':
+      return decideEdit(use, use.mode === 'accept-edits');
+    case undefined:
+      return { action: 'ask', reason: `unknown tool '${use.tool}'` };
+    default:
+      return ALLOW;
+  }
+}
+
+function planDenial(what: string): ToolDecision {
+  return {
+    action: 'deny',
+    reason: `plan mode: ${what} is not allowed until your plan is approved. Only read-only tools and read-only commands run now; submit your plan with plan_approval first.`,
+  };
+}
+
+function decideInPlanMode(use: ToolUse): ToolDecision {
+  if (isReadOnlyTool(use.tool)) return ALLOW;
+  const cls = toolClass(use.tool);
+  if (cls === 'shell') {
+    const input = ShellInput.safeParse(use.input);
+    if (!input.success || isReadOnlyCommand(input.data.command)) return ALLOW;
+    return planDenial(`\`${showCommand(input.data.command)}\` (not a read-only command)`);
+  }
+  if (cls === 'spawn') {
+    // A teammate that itself starts in plan mode changes nothing before a plan is approved.
+    const input = SpawnInput.safeParse(use.input);
+    if (!input.success || input.data.plan_mode === true) return ALLOW;
+    return planDenial('spawn_teammate without plan_mode: true');
+  }
+  return planDenial(cls === 'edit' ? `${use.tool} (it changes files)` : `${use.tool}`);
+}
+
+function decideShell(use: ToolUse): ToolDecision {
+  const input = ShellInput.safeParse(use.input);
+  if (!input.success || use.alwaysAllowed.has(input.data.command)) return ALLOW;
+  const assessment = assessCommand(input.data.command, { cwd: use.cwd, home: use.home });
+  return assessment.dangerous ? { action: 'ask', reason: assessment.reasons.join('; ') } : ALLOW;
+}
+
+function decideEdit(use: ToolUse, editsAccepted: boolean): ToolDecision {
+  const input = FileInput.safeParse(use.input);
+  if (!input.success) return ALLOW;
+  const { path, content } = input.data;
+  // The file tools refuse such a path anyway; refusing here spares a human a pointless prompt.
+  if (!isInside(posix.resolve(use.cwd, path), use.cwd)) {
+    return { action: 'deny', reason: `path '${path}' is outside the working directory ${use.cwd}; file tools only work inside it` };
+  }
+  if (editsAccepted) return ALLOW;
+  const what = use.tool === 'write_file' && content !== undefined ? `write ${path} (${content.split('\n').length} lines)` : `edit ${path}`;
+  return { action: 'ask', reason: what };
+}

@@ -1,0 +1,153 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
+import { PERMISSION_MODES, type PermissionMode } from '../../src/protocol/messages.js';
+import { isReadOnlyTool, TOOL_CLASSES, toolClass } from '../../src/policy/tool-classes.js';
+
+const CWD = '/w/proj';
+const ALLOW: ToolDecision = { action: 'allow' };
+const PLAN_DENIAL = (what: string): ToolDecision => ({
+  action: 'deny',
+  reason: `plan mode: ${what} is not allowed until your plan is approved. Only read-only tools and read-only commands run now; submit your plan with plan_approval first.`,
+});
+
+function decide(mode: PermissionMode, tool: string, input: unknown, extra: Partial<ToolUse> = {}): ToolDecision {
+  return decideToolUse({ tool, input, mode, cwd: CWD, planApproved: false, alwaysAllowed: new Set(), ...extra });
+}
+
+/** One call per tool class; expected decisions per mode below. */
+const CALLS = {
+  read: ['read_file', { path: 'src/a.ts' }],
+  inbox: ['read_inbox', {}],
+  message: ['send_message', { to: 'alice', content: 'hi' }],
+  protocol: ['plan_approval', { plan: 'do x' }],
+  spawnPlanning: ['spawn_teammate', { name: 'bob', role: 'r', prompt: 'p', plan_mode: 'true' }],
+  spawn: ['spawn_teammate', { name: 'bob', role: 'r', prompt: 'p' }],
+  write: ['write_file', { path: 'src/a.ts', content: 'a\nb\n' }],
+  edit: ['edit_file', { path: 'src/a.ts', old_text: 'a', new_text: 'b' }],
+  writeOutside: ['write_file', { path: '../x.ts', content: '' }],
+  readOnlyBash: ['bash', { command: 'git status' }],
+  bash: ['bash', { command: 'npm test' }],
+  dangerousBash: ['bash', { command: 'rm -rf build' }],
+  unknown: ['mystery_tool', {}],
+} as const satisfies Record<string, [string, unknown]>;
+type Call = keyof typeof CALLS;
+
+const ASK_WRITE: ToolDecision = { action: 'ask', reason: 'write src/a.ts (3 lines)' };
+const ASK_EDIT: ToolDecision = { action: 'ask', reason: 'edit src/a.ts' };
+const ASK_RM: ToolDecision = { action: 'ask', reason: 'recursive delete: rm -rf build' };
+const ASK_UNKNOWN: ToolDecision = { action: 'ask', reason: "unknown tool 'mystery_tool'" };
+const OUTSIDE: ToolDecision = { action: 'deny', reason: "path '../x.ts' is outside the working directory /w/proj; file tools only work inside it" };
+
+const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
+  plan: {
+    read: ALLOW,
+    inbox: ALLOW,
+    message: ALLOW,
+    protocol: ALLOW,
+    spawnPlanning: ALLOW,
+    spawn: PLAN_DENIAL('spawn_teammate without plan_mode: true'),
+    write: PLAN_DENIAL('write_file (it changes files)'),
+    edit: PLAN_DENIAL('edit_file (it changes files)'),
+    writeOutside: PLAN_DENIAL('write_file (it changes files)'),
+    readOnlyBash: ALLOW,
+    bash: PLAN_DENIAL('`npm test` (not a read-only command)'),
+    dangerousBash: PLAN_DENIAL('`rm -rf build` (not a read-only command)'),
+    unknown: PLAN_DENIAL('mystery_tool'),
+  },
+  default: {
+    read: ALLOW,
+    inbox: ALLOW,
+    message: ALLOW,
+    protocol: ALLOW,
+    spawnPlanning: ALLOW,
+    spawn: ALLOW,
+    write: ASK_WRITE,
+    edit: ASK_EDIT,
+    writeOutside: OUTSIDE,
+    readOnlyBash: ALLOW,
+    bash: ALLOW,
+    dangerousBash: ASK_RM,
+    unknown: ASK_UNKNOWN,
+  },
+  'accept-edits': {
+    read: ALLOW,
+    inbox: ALLOW,
+    message: ALLOW,
+    protocol: ALLOW,
+    spawnPlanning: ALLOW,
+    spawn: ALLOW,
+    write: ALLOW,
+    edit: ALLOW,
+    writeOutside: OUTSIDE,
+    readOnlyBash: ALLOW,
+    bash: ALLOW,
+    dangerousBash: ASK_RM,
+    unknown: ASK_UNKNOWN,
+  },
+  bypass: Object.fromEntries(Object.keys(CALLS).map((call) => [call, ALLOW])) as Record<Call, ToolDecision>,
+};
+
+describe('decideToolUse: every mode × tool class', () => {
+  for (const mode of PERMISSION_MODES) {
+    for (const call of Object.keys(CALLS) as Call[]) {
+      test(`${mode} / ${call}`, () => {
+        const [tool, input] = CALLS[call];
+        assert.deepEqual(decide(mode, tool, input), EXPECTED[mode][call]);
+      });
+    }
+  }
+});
+
+describe('decideToolUse: plan approval, "always" answers and odd input', () => {
+  test('once the plan is approved, plan mode decides as default does', () => {
+    for (const call of Object.keys(CALLS) as Call[]) {
+      const [tool, input] = CALLS[call];
+      assert.deepEqual(decide('plan', tool, input, { planApproved: true }), EXPECTED.default[call], call);
+    }
+  });
+
+  test('a command approved "always" runs without asking, but only that exact command', () => {
+    const alwaysAllowed = new Set(['rm -rf build']);
+    assert.deepEqual(decide('default', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
+    assert.deepEqual(decide('accept-edits', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
+    assert.deepEqual(decide('default', 'bash', { command: 'rm -rf  build' }, { alwaysAllowed }), { action: 'ask', reason: 'recursive delete: rm -rf build' });
+  });
+
+  test('plan mode still refuses a command approved "always" before', () => {
+    const denied = decide('plan', 'bash', { command: 'npm test' }, { alwaysAllowed: new Set(['npm test']) });
+    assert.equal(denied.action, 'deny');
+  });
+
+  test('several dangers are all named', () => {
+    assert.deepEqual(decide('default', 'bash', { command: 'sudo rm -rf /opt/x' }), {
+      action: 'ask',
+      reason: 'runs as another user (sudo): sudo rm -rf /opt/x; recursive delete: sudo rm -rf /opt/x; delete outside the working directory: sudo rm -rf /opt/x',
+    });
+  });
+
+  test('home lets ~ inside the working directory through', () => {
+    assert.deepEqual(decideToolUse({ tool: 'bash', input: { command: 'touch ~/proj/x' }, mode: 'default', cwd: '/home/u/proj', home: '/home/u', planApproved: false, alwaysAllowed: new Set() }), ALLOW);
+  });
+
+  test('an absolute path inside the working directory is an ordinary edit', () => {
+    assert.deepEqual(decide('accept-edits', 'edit_file', { path: '/w/proj/src/a.ts', old_text: 'a', new_text: 'b' }), ALLOW);
+    assert.deepEqual(decide('accept-edits', 'write_file', { path: '/etc/passwd', content: '' }).action, 'deny');
+  });
+
+  test('input the policy cannot read is left for the tool to refuse, which it does before running anything', () => {
+    assert.deepEqual(decide('default', 'bash', { cmd: 'rm -rf /' }), ALLOW);
+    assert.deepEqual(decide('default', 'write_file', { file: 'x' }), ALLOW);
+    assert.deepEqual(decide('plan', 'bash', 'rm -rf /'), ALLOW);
+  });
+});
+
+describe('tool classes', () => {
+  test('reading, messaging and the protocols are read-only; shell, edits and spawning are not', () => {
+    const readOnly = Object.keys(TOOL_CLASSES).filter(isReadOnlyTool).sort();
+    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'read_inbox', 'request_shutdown', 'send_message', 'shutdown_request', 'shutdown_response']);
+    assert.equal(isReadOnlyTool('bash'), false);
+    assert.equal(isReadOnlyTool('nope'), false);
+    assert.equal(toolClass('toString'), undefined);
+  });
+});
