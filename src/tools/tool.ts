@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../model/client.js';
+
+/** What a tool hands back to the model: concise text, flagged when it is an error. */
+export type ToolResult = { content: string; isError?: boolean };
+
+/**
+ * A tool is its zod input schema first: the TypeScript type is inferred from it, the JSON
+ * schema the model sees is generated from it, and raw model input is parsed by it. The I/O a
+ * tool needs arrives as `io`, so tests can swap it.
+ */
+export type Tool<Schema extends z.ZodType, IO> = {
+  name: string;
+  description: string;
+  input: Schema;
+  run(input: z.output<Schema>, io: IO, signal?: AbortSignal): Promise<ToolResult>;
+};
+
+export function defineTool<Schema extends z.ZodType, IO>(tool: Tool<Schema, IO>): Tool<Schema, IO> {
+  return tool;
+}
+
+/** The tool as the model is offered it. */
+export function toolSpec(tool: Tool<z.ZodType, never>): ToolSpec {
+  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, input_schema: { ...schema, type: 'object' } };
+}
+
+/** Parse a model's raw input; an invalid input is a tool error the model can correct, not a crash. */
+export function parseToolInput<Schema extends z.ZodType>(tool: Tool<Schema, never>, raw: unknown): { ok: true; input: z.output<Schema> } | { ok: false; error: string } {
+  const parsed = tool.input.safeParse(raw);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
+  return { ok: false, error: `invalid input for ${tool.name}: ${issues}` };
+}
