@@ -1,0 +1,51 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/**
+ * The file tools work inside the working directory only. A path is resolved against it and
+ * refused when it leaves it by `..`, by being absolute elsewhere, or through a symbolic link
+ * pointing out: the deepest part of the path that exists is resolved with realpath, so a
+ * file not yet created is judged by the directory it would be created in.
+ */
+export class OutsideWorkingDirectoryError extends Error {
+  override name = 'OutsideWorkingDirectoryError';
+}
+
+function within(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** The real path of `path`'s deepest existing ancestor (or itself), joined with the rest. */
+async function realPathOfPrefix(path: string): Promise<{ real: string; dangling: boolean }> {
+  const rest: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return { real: join(await realpath(current), ...rest.reverse()), dangling: false };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    }
+    // realpath fails on a symlink to nowhere too; writing through it would create its target.
+    const isLink = await lstat(current).then((s) => s.isSymbolicLink(), () => false);
+    if (isLink) return { real: current, dangling: true };
+    const parent = dirname(current);
+    if (parent === current) return { real: path, dangling: false };
+    rest.push(current.slice(parent.length).replace(/^[\\/]+/, ''));
+    current = parent;
+  }
+}
+
+/** The absolute path a tool may use for `path`, or an error naming why not. */
+export async function confinePath(root: string, path: string): Promise<string> {
+  if (path.trim() === '') throw new Error('path is empty');
+  const absolute = resolve(root, path);
+  const outside = `path '${path}' is outside the working directory ${root}`;
+  if (!within(absolute, root)) throw new OutsideWorkingDirectoryError(outside);
+  const realRoot = await realpath(root);
+  const { real, dangling } = await realPathOfPrefix(absolute);
+  if (dangling) throw new OutsideWorkingDirectoryError(`path '${path}' is a symbolic link to a file that does not exist`);
+  if (!within(real, realRoot)) throw new OutsideWorkingDirectoryError(`${outside} (through a symbolic link to ${real})`);
+  return absolute;
+}
