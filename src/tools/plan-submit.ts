@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import type { ToolIO } from './io.js';
+import { defineTool } from './tool.js';
+
+const Input = z.strictObject({
+  plan: z.string().trim().min(1, 'plan is empty').describe('What you will do, step by step, and which files you will change.'),
+});
+
+/** A teammate's `plan_approval`: it submits a plan; the lead's tool of the same name decides it. */
+export const planSubmitTool = defineTool({
+  name: 'plan_approval',
+  description: 'Submit your plan for approval before major work. Change nothing until the decision arrives in your inbox; if rejected, revise and submit again.',
+  input: Input,
+  async run(input, io: Pick<ToolIO, 'team'>) {
+    const { requestId } = await io.team.submitPlan(input.plan);
+    return { content: `Plan submitted (request ${requestId}). Wait for the decision before changing anything.` };
+  },
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import type { ToolIO } from './io.js';
+import { defineTool } from './tool.js';
+
+const Input = z.strictObject({
+  summary: z.string().trim().min(1, 'summary is empty').describe('What you did and where the results are.'),
+});
+
+export const requestShutdownTool = defineTool({
+  name: 'request_shutdown',
+  description: 'Tell the lead your work is done and ask to be ended. The lead approves, or replies with what to continue with.',
+  input: Input,
+  async run(input, io: Pick<ToolIO, 'team'>) {
+    const { requestId } = await io.team.requestFinish(input.summary);
+    return { content: `Done reported to the lead (request ${requestId}). Wait for the answer in your inbox.` };
+  },
+});

@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { ToolSpec } from '../model/client.js';
+import { bashTool } from './bash.js';
+import { broadcastTool } from './broadcast.js';
+import { editFileTool } from './edit-file.js';
+import type { ToolIO } from './io.js';
+import { listTeammatesTool } from './list-teammates.js';
+import { planReviewTool } from './plan-review.js';
+import { planSubmitTool } from './plan-submit.js';
+import { readFileTool } from './read-file.js';
+import { readInboxTool } from './read-inbox.js';
+import { requestShutdownTool } from './request-shutdown.js';
+import { sendMessageTool } from './send-message.js';
+import { shutdownRequestTool } from './shutdown-request.js';
+import { shutdownResponseTool } from './shutdown-response.js';
+import { shutdownStatusTool } from './shutdown-status.js';
+import { spawnTeammateTool } from './spawn-teammate.js';
+import { parseToolInput, toolSpec, type Tool, type ToolResult } from './tool.js';
+import { writeFileTool } from './write-file.js';
+
+export type { ToolIO } from './io.js';
+
+/** Any tool of a toolset: each uses some part of ToolIO, so all run with the whole of it. */
+export type AnyTool = Tool<z.ZodType, ToolIO>;
+
+const WORK_TOOLS: AnyTool[] = [bashTool, readFileTool, writeFileTool, editFileTool];
+const TEAM_TOOLS: AnyTool[] = [sendMessageTool, readInboxTool, broadcastTool, listTeammatesTool];
+
+/**
+ * The lead's tools. `plan_approval` is offered only when the lead model reviews plans;
+ * otherwise a human decides them and the model has nothing to call.
+ */
+export function leadTools(options: { reviewPlans: boolean }): AnyTool[] {
+  return [
+    ...WORK_TOOLS,
+    ...TEAM_TOOLS,
+    spawnTeammateTool,
+    shutdownRequestTool,
+    shutdownStatusTool,
+    ...(options.reviewPlans ? [planReviewTool] : []),
+  ];
+}
+
+export function teammateTools(): AnyTool[] {
+  return [...WORK_TOOLS, ...TEAM_TOOLS, shutdownResponseTool, planSubmitTool, requestShutdownTool];
+}
+
+export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
+  return tools.map(toolSpec);
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Run one tool call of the model's. Nothing the model sends crashes the agent: an unknown
+ * tool, invalid input or a thrown error all come back as an error result it can act on.
+ */
+export async function runTool(tools: readonly AnyTool[], name: string, rawInput: unknown, io: ToolIO, signal?: AbortSignal): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (tool === undefined) {
+    return { content: `unknown tool '${name}'; available tools: ${tools.map((t) => t.name).join(', ')}`, isError: true };
+  }
+  const parsed = parseToolInput(tool, rawInput);
+  if (!parsed.ok) return { content: parsed.error, isError: true };
+  try {
+    return await tool.run(parsed.input, io, signal);
+  } catch (error) {
+    return { content: `${name} failed: ${message(error)}`, isError: true };
+  }
+}

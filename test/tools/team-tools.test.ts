@@ -1,0 +1,190 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Member } from '../../src/team/config.js';
+import type { RequestRecord } from '../../src/tracker/records.js';
+import type { FileIO } from '../../src/tools/files.js';
+import type { ShellIO } from '../../src/tools/shell.js';
+import type { TeamIO } from '../../src/tools/team-io.js';
+import { leadTools, runTool, teammateTools, type ToolIO } from '../../src/tools/toolsets.js';
+
+/** An in-memory team: records every call, answers from fixed data, refuses what a test says. */
+class FakeTeam implements TeamIO {
+  calls: unknown[][] = [];
+  inbox: string[] = [];
+  members: Member[] = [];
+  requests = new Map<string, RequestRecord>();
+  refuse: string | undefined;
+
+  constructor(readonly self: string) {}
+
+  private record<T>(name: string, args: unknown[], value: T): Promise<T> {
+    this.calls.push([name, ...args]);
+    return this.refuse === undefined ? Promise.resolve(value) : Promise.reject(new Error(this.refuse));
+  }
+
+  sendMessage(to: string, content: string) {
+    return this.record('sendMessage', [to, content], { id: 'm1' });
+  }
+  broadcast(content: string) {
+    return this.record('broadcast', [content], { id: 'm2', recipients: ['alice', 'bob'] });
+  }
+  readInbox() {
+    return this.record('readInbox', [], this.inbox.splice(0));
+  }
+  listTeammates() {
+    return this.record('listTeammates', [], this.members);
+  }
+  spawnTeammate(spec: { name: string; role: string; prompt: string; planMode: boolean }) {
+    return this.record('spawnTeammate', [spec], { pid: 4242 });
+  }
+  requestShutdown(teammate: string, reason: string | undefined) {
+    return this.record('requestShutdown', [teammate, reason], { requestId: 'shutdown-1' });
+  }
+  requestStatus(requestId: string) {
+    this.calls.push(['requestStatus', requestId]);
+    return this.requests.get(requestId);
+  }
+  reviewPlan(requestId: string, approve: boolean, feedback: string | undefined) {
+    return this.record('reviewPlan', [requestId, approve, feedback], undefined);
+  }
+  answerShutdown(requestId: string, approve: boolean, reason: string | undefined) {
+    return this.record('answerShutdown', [requestId, approve, reason], undefined);
+  }
+  submitPlan(plan: string) {
+    return this.record('submitPlan', [plan], { requestId: 'plan-1' });
+  }
+  requestFinish(summary: string) {
+    return this.record('requestFinish', [summary], { requestId: 'finish-1' });
+  }
+}
+
+const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
+
+function setup(self: string) {
+  const team = new FakeTeam(self);
+  const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w' };
+  const tools = self === 'lead' ? leadTools({ reviewPlans: true }) : teammateTools();
+  return { team, run: (name: string, input: unknown) => runTool(tools, name, input, io) };
+}
+
+const member = (name: string, role: string, status: Member['status']): Member => ({
+  name, role, status, pid: null, model: null, created_at: '2025-01-01T00:00:00.000Z', status_since: '2025-01-01T00:00:00.000Z',
+});
+
+describe('messaging tools', () => {
+  test('send_message, broadcast and read_inbox', async () => {
+    const { team, run } = setup('alice');
+    assert.deepEqual(await run('send_message', { to: 'lead', content: 'done' }), { content: 'Message sent to lead.' });
+    assert.deepEqual(await run('broadcast', { content: 'heads up' }), { content: 'Broadcast sent to alice, bob.' });
+    assert.deepEqual(await run('read_inbox', {}), { content: 'No new messages.' });
+    team.inbox.push('<message from="lead">a</message>', '<message from="bob">b</message>');
+    assert.deepEqual(await run('read_inbox', {}), { content: '<message from="lead">a</message>\n\n<message from="bob">b</message>' });
+    assert.deepEqual(team.calls, [['sendMessage', 'lead', 'done'], ['broadcast', 'heads up'], ['readInbox'], ['readInbox']]);
+  });
+
+  test('an invalid recipient is an input error, and nothing is sent', async () => {
+    const { team, run } = setup('alice');
+    const result = await run('send_message', { to: 'Bob Smith', content: 'x' });
+    assert.equal(result.isError, true);
+    assert.match(result.content, /^invalid input for send_message: to: agent name 'Bob Smith' must match/);
+    assert.deepEqual(team.calls, []);
+  });
+
+  test("the team's refusal reaches the model as an error", async () => {
+    const { team, run } = setup('alice');
+    team.refuse = "unknown recipient 'bobb'; did you mean 'bob'?";
+    assert.deepEqual(await run('send_message', { to: 'bobb', content: 'x' }), { content: "send_message failed: unknown recipient 'bobb'; did you mean 'bob'?", isError: true });
+  });
+
+  test('list_teammates marks the caller', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('list_teammates', {}), { content: 'The team has no members yet.' });
+    team.members = [member('lead', 'lead', 'working'), member('alice', 'tester', 'awaiting_approval')];
+    assert.deepEqual(await run('list_teammates', {}), { content: '- lead (you): lead, working\n- alice: tester, awaiting approval' });
+  });
+
+  test('tools without input refuse unexpected fields', async () => {
+    const { run } = setup('alice');
+    assert.deepEqual(await run('read_inbox', { all: true }), { content: 'invalid input for read_inbox: input: Unrecognized key: "all"', isError: true });
+  });
+});
+
+describe("the lead's tools", () => {
+  test('spawn_teammate, plan_mode as a boolean or a string', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('spawn_teammate', { name: 'alice', role: 'tester', prompt: 'test it' }), { content: 'Spawned alice (tester, pid 4242).' });
+    assert.deepEqual(await run('spawn_teammate', { name: 'bob', role: 'dev', prompt: 'p', plan_mode: 'true' }), {
+      content: 'Spawned bob (dev, pid 4242) in plan mode: it will submit a plan for approval before changing anything.',
+    });
+    assert.deepEqual(team.calls, [
+      ['spawnTeammate', { name: 'alice', role: 'tester', prompt: 'test it', planMode: false }],
+      ['spawnTeammate', { name: 'bob', role: 'dev', prompt: 'p', planMode: true }],
+    ]);
+    assert.equal((await run('spawn_teammate', { name: 'c', role: 'r', prompt: 'p', plan_mode: 'yes' })).isError, true);
+  });
+
+  test('shutdown_request, then shutdown_response looks its state up', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('shutdown_request', { teammate: 'alice', reason: 'bob did it' }), { content: 'Shutdown request shutdown-1 sent to alice.' });
+    const record: RequestRecord = {
+      request_id: 'shutdown-1', kind: 'shutdown', from: 'lead', to: 'alice', state: 'pending', summary: 'bob did it',
+      created_at: '2025-01-01T00:00:00.000Z', deadline_at: '2025-01-01T00:05:00.000Z',
+    };
+    team.requests.set('shutdown-1', record);
+    assert.deepEqual(await run('shutdown_response', { request_id: 'shutdown-1' }), { content: 'Request shutdown-1 (shutdown, to alice) is pending, no answer yet.' });
+    team.requests.set('shutdown-1', { ...record, state: 'rejected', note: 'tests still running' });
+    assert.deepEqual(await run('shutdown_response', { request_id: 'shutdown-1' }), { content: 'Request shutdown-1 (shutdown, to alice) is rejected: tests still running.' });
+    assert.deepEqual(await run('shutdown_response', { request_id: 'nope' }), { content: "No request with id 'nope'.", isError: true });
+  });
+
+  test('plan_approval reviews; approve accepts "true"/"false" strings', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('plan_approval', { request_id: 'plan-1', approve: 'false', feedback: 'smaller batches' }), { content: 'Plan plan-1 rejected.' });
+    assert.deepEqual(await run('plan_approval', { request_id: 'plan-2', approve: true }), { content: 'Plan plan-2 approved.' });
+    assert.deepEqual(team.calls, [['reviewPlan', 'plan-1', false, 'smaller batches'], ['reviewPlan', 'plan-2', true, undefined]]);
+    assert.deepEqual(await run('plan_approval', { request_id: 'plan-3', approve: 'no' }), { content: 'invalid input for plan_approval: approve: expected true or false', isError: true });
+  });
+
+  test('without plan review the lead has no plan_approval tool', async () => {
+    const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w' };
+    const result = await runTool(leadTools({ reviewPlans: false }), 'plan_approval', { request_id: 'p', approve: true }, io);
+    assert.equal(result.isError, true);
+    assert.match(result.content, /^unknown tool 'plan_approval'; available tools: bash, /);
+  });
+});
+
+describe("a teammate's tools", () => {
+  test('shutdown_response answers; approve accepts "true"/"false" strings', async () => {
+    const { team, run } = setup('alice');
+    assert.deepEqual(await run('shutdown_response', { request_id: 's1', approve: 'true' }), { content: 'Shutdown approved: finish this turn; the process ends after it.' });
+    assert.deepEqual(await run('shutdown_response', { request_id: 's2', approve: 'false', reason: 'mid-migration' }), { content: 'Shutdown rejected; the lead has your reason.' });
+    assert.deepEqual(team.calls, [['answerShutdown', 's1', true, undefined], ['answerShutdown', 's2', false, 'mid-migration']]);
+  });
+
+  test('rejecting a shutdown needs a reason', async () => {
+    const { team, run } = setup('alice');
+    for (const input of [{ request_id: 's', approve: false }, { request_id: 's', approve: 'false', reason: '  ' }]) {
+      assert.deepEqual(await run('shutdown_response', input), {
+        content: 'invalid input for shutdown_response: reason: reason is required when approve is false: say why you must keep working',
+        isError: true,
+      });
+    }
+    assert.deepEqual(team.calls, []);
+  });
+
+  test('plan_approval submits a plan', async () => {
+    const { team, run } = setup('alice');
+    assert.deepEqual(await run('plan_approval', { plan: '1. read\n2. change a.ts' }), { content: 'Plan submitted (request plan-1). Wait for the decision before changing anything.' });
+    assert.deepEqual(team.calls, [['submitPlan', '1. read\n2. change a.ts']]);
+    assert.deepEqual(await run('plan_approval', { request_id: 'x', approve: true }), {
+      content: 'invalid input for plan_approval: plan: Invalid input: expected string, received undefined; input: Unrecognized keys: "request_id", "approve"',
+      isError: true,
+    });
+  });
+
+  test('request_shutdown reports the work done', async () => {
+    const { team, run } = setup('alice');
+    assert.deepEqual(await run('request_shutdown', { summary: 'tests pass' }), { content: 'Done reported to the lead (request finish-1). Wait for the answer in your inbox.' });
+    assert.deepEqual(team.calls, [['requestFinish', 'tests pass']]);
+  });
+});

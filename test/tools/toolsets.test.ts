@@ -1,0 +1,105 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { toolClass } from '../../src/policy/tool-classes.js';
+import type { FileIO } from '../../src/tools/files.js';
+import type { ShellIO } from '../../src/tools/shell.js';
+import type { TeamIO } from '../../src/tools/team-io.js';
+import { defineTool } from '../../src/tools/tool.js';
+import { leadTools, runTool, teammateTools, toolSpecs, type AnyTool, type ToolIO } from '../../src/tools/toolsets.js';
+
+const names = (tools: AnyTool[]) => tools.map((t) => t.name);
+const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
+const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: unused<TeamIO>('team'), cwd: '/w' };
+
+const REQUIRED: Record<string, string[]> = {
+  bash: ['command'],
+  read_file: ['path'],
+  write_file: ['path', 'content'],
+  edit_file: ['path', 'old_text', 'new_text'],
+  send_message: ['to', 'content'],
+  read_inbox: [],
+  broadcast: ['content'],
+  list_teammates: [],
+  spawn_teammate: ['name', 'role', 'prompt'],
+  shutdown_request: ['teammate'],
+  'lead shutdown_response': ['request_id'],
+  'lead plan_approval': ['request_id', 'approve'],
+  'teammate shutdown_response': ['request_id', 'approve'],
+  'teammate plan_approval': ['plan'],
+  request_shutdown: ['summary'],
+};
+
+describe('toolsets', () => {
+  test("the lead's tools, with plan_approval only when the lead reviews plans", () => {
+    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'spawn_teammate', 'shutdown_request', 'shutdown_response'];
+    assert.deepEqual(names(leadTools({ reviewPlans: false })), base);
+    assert.deepEqual(names(leadTools({ reviewPlans: true })), [...base, 'plan_approval']);
+  });
+
+  test("a teammate's tools", () => {
+    assert.deepEqual(names(teammateTools()), [
+      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'shutdown_response', 'plan_approval', 'request_shutdown',
+    ]);
+  });
+
+  test('shutdown_response and plan_approval are different tools for the lead and a teammate', () => {
+    const lead = leadTools({ reviewPlans: true });
+    const mate = teammateTools();
+    for (const name of ['shutdown_response', 'plan_approval']) {
+      assert.notEqual(lead.find((t) => t.name === name), mate.find((t) => t.name === name), name);
+    }
+  });
+
+  test('every JSON schema is an object with the right required fields and no others', () => {
+    const specs = [
+      ...toolSpecs(leadTools({ reviewPlans: true })).map((s) => [['shutdown_response', 'plan_approval'].includes(s.name) ? `lead ${s.name}` : s.name, s] as const),
+      ...toolSpecs(teammateTools()).map((s) => [['shutdown_response', 'plan_approval'].includes(s.name) ? `teammate ${s.name}` : s.name, s] as const),
+    ];
+    assert.deepEqual(new Set(specs.map(([key]) => key)), new Set(Object.keys(REQUIRED)));
+    for (const [key, spec] of specs) {
+      assert.equal(spec.input_schema.type, 'object', key);
+      assert.deepEqual(spec.input_schema.required ?? [], REQUIRED[key], key);
+      assert.equal(spec.input_schema.additionalProperties, false, key);
+      assert.equal(spec.input_schema.$schema, undefined, key);
+      assert.ok(spec.description.length > 20, key);
+    }
+  });
+
+  test('semantic booleans ask models for a plain boolean', () => {
+    const spawn = toolSpecs(leadTools({ reviewPlans: false })).find((s) => s.name === 'spawn_teammate');
+    const properties = spawn?.input_schema.properties as Record<string, { type?: string }>;
+    assert.equal(properties.plan_mode?.type, 'boolean');
+  });
+
+  test('every tool has a class in the permission policy', () => {
+    for (const tool of [...leadTools({ reviewPlans: true }), ...teammateTools()]) assert.notEqual(toolClass(tool.name), undefined, tool.name);
+  });
+});
+
+describe('runTool', () => {
+  const boom = defineTool({
+    name: 'boom',
+    description: 'throws',
+    input: z.strictObject({ how: z.enum(['error', 'value']) }),
+    run(input) {
+      if (input.how === 'error') throw new Error('disk on fire');
+      return Promise.reject('a string');
+    },
+  });
+  const tools: AnyTool[] = [boom];
+
+  test('an unknown tool is an error listing the tools there are', async () => {
+    assert.deepEqual(await runTool(tools, 'nope', {}, io), { content: "unknown tool 'nope'; available tools: boom", isError: true });
+  });
+
+  test('invalid input is an error the model can fix, and the tool does not run', async () => {
+    assert.deepEqual(await runTool(tools, 'boom', { how: 'x' }, io), { content: 'invalid input for boom: how: Invalid option: expected one of "error"|"value"', isError: true });
+    assert.deepEqual(await runTool(tools, 'boom', 'not an object', io), { content: 'invalid input for boom: input: Invalid input: expected object, received string', isError: true });
+  });
+
+  test('a thrown error becomes an error result', async () => {
+    assert.deepEqual(await runTool(tools, 'boom', { how: 'error' }, io), { content: 'boom failed: disk on fire', isError: true });
+    assert.deepEqual(await runTool(tools, 'boom', { how: 'value' }, io), { content: 'boom failed: a string', isError: true });
+  });
+});
