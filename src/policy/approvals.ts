@@ -92,6 +92,7 @@ function decideEdit(use: ToolUse, editsAccepted: boolean): ToolDecision {
     return { action: 'deny', reason: `path '${path}' is outside the working directory ${use.cwd}; file tools only work inside it` };
   }
   if (editsAccepted) return ALLOW;
-  const what = use.tool === 'write_file' && content !== undefined ? `write ${path} (${content.split('\n').length} lines)` : `edit ${path}`;
-  return { action: 'ask', reason: what };
+  if (use.tool !== 'write_file' || content === undefined) return { action: 'ask', reason: `edit ${path}` };
+  const lines = content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
+  return { action: 'ask', reason: `write ${path} (${lines} line${lines === 1 ? '' : 's'})` };
 }

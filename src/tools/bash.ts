@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolIO } from './io.js';
-import type { ExecResult } from './shell.js';
+import { DEFAULT_TIMEOUT_MS, type ExecResult } from './shell.js';
 import { defineTool, type ToolResult } from './tool.js';
 
 const Input = z.strictObject({
@@ -24,7 +24,7 @@ export const bashTool = defineTool({
   name: 'bash',
   description:
     'Run a shell command in the working directory and return its output. Each call is a fresh shell: ' +
-    '`cd` and variables do not carry over. Commands time out after 2 minutes; long output keeps its ' +
+    `\`cd\` and variables do not carry over. Commands time out after ${DEFAULT_TIMEOUT_MS / 60_000} minutes by default; long output keeps its ` +
     'start and end. Background processes are killed when the command finishes. Prefer read_file, ' +
     'write_file and edit_file for files.',
   input: Input,

@@ -33,7 +33,7 @@ const CALLS = {
 } as const satisfies Record<string, [string, unknown]>;
 type Call = keyof typeof CALLS;
 
-const ASK_WRITE: ToolDecision = { action: 'ask', reason: 'write src/a.ts (3 lines)' };
+const ASK_WRITE: ToolDecision = { action: 'ask', reason: 'write src/a.ts (2 lines)' };
 const ASK_EDIT: ToolDecision = { action: 'ask', reason: 'edit src/a.ts' };
 const ASK_RM: ToolDecision = { action: 'ask', reason: 'recursive delete: rm -rf build' };
 const ASK_UNKNOWN: ToolDecision = { action: 'ask', reason: "unknown tool 'mystery_tool'" };
@@ -128,6 +128,12 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 
   test('home lets ~ inside the working directory through', () => {
     assert.deepEqual(decideToolUse({ tool: 'bash', input: { command: 'touch ~/proj/x' }, mode: 'default', cwd: '/home/u/proj', home: '/home/u', planApproved: false, alwaysAllowed: new Set() }), ALLOW);
+  });
+
+  test('a write says how many lines it writes', () => {
+    for (const [content, lines] of [['', '0 lines'], ['x', '1 line'], ['x\n', '1 line'], ['x\n\ny', '3 lines']] as const) {
+      assert.deepEqual(decide('default', 'write_file', { path: 'a', content }), { action: 'ask', reason: `write a (${lines})` });
+    }
   });
 
   test('an absolute path inside the working directory is an ordinary edit', () => {
