@@ -1,0 +1,159 @@
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { watch } from 'chokidar';
+
+/**
+ * Wake-ups for readers of files that other processes write. A watcher event only says
+ * "something under these paths may have changed": chokidar throttles and merges events,
+ * so the reader must rescan on every hint and never count events as messages.
+ */
+
+/** Stops watching; resolves once no further hint will be given. */
+export type StopWatching = () => Promise<void>;
+
+/** The directory a raw event came from: one of the absolute paths handed to chokidar. */
+function watchedPathOf(details: unknown): string | undefined {
+  if (typeof details !== 'object' || details === null || !('watchedPath' in details)) return undefined;
+  return typeof details.watchedPath === 'string' ? details.watchedPath : undefined;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Call `onHint` whenever something under `paths` may have changed: for a directory, any entry
+ * in it; for a file (existing or not yet), the file. Resolves once the watcher is ready: a
+ * change made after that is hinted, one made before it is not, so callers rescan once after
+ * this resolves. The directory holding each file must exist. Watcher errors after start (an
+ * inotify limit reached, say) go to `onError`: wake-ups may be missing from then on.
+ *
+ * Only directories are watched, files through their directory: the directory's watch sees a
+ * file created, appended to or replaced by a rename alike, where a watch on the file itself
+ * misses a file that does not exist yet and goes deaf when the file is renamed over.
+ */
+export async function watchForHints(
+  paths: string[],
+  onHint: () => void,
+  onError: (error: unknown) => void = (error) => process.emitWarning(error instanceof Error ? error : String(error)),
+): Promise<StopWatching> {
+  const wholeDirs = new Set<string>();
+  const files = new Set<string>();
+  for (const path of paths.map((p) => resolve(p))) {
+    if (isDirectory(path)) wholeDirs.add(path);
+    else files.add(path);
+  }
+  const dirs = new Set([...wholeDirs, ...[...files].map((file) => dirname(file))]);
+  for (const dir of dirs) if (!isDirectory(dir)) throw new Error(`cannot watch for changes in ${dir}: it is not a directory`);
+
+  const watcher = watch([...dirs], {
+    ignoreInitial: true,
+    depth: 0,
+    // Both delay events to tidy up editor saves (atomic holds unlinks back 100 ms and hides
+    // dotfiles; awaitWriteFinish polls sizes for seconds): a hint wants neither.
+    atomic: false,
+    awaitWriteFinish: false,
+    ignorePermissionErrors: true,
+    // The directory's own watch reports every change to its entries, so chokidar need not add
+    // a watch (and a stat) per entry, which under a stream of messages costs more than the
+    // delivery itself.
+    ignored: (path: string) => !dirs.has(path),
+  });
+  // 'raw' comes straight from fs.watch, before the readdir-and-stat chokidar does ahead of its
+  // own events, so it is the earliest hint. It names the entry, which spares a file's readers
+  // the changes to its neighbours.
+  watcher.on('raw', (_event, name, details) => {
+    const dir = watchedPathOf(details);
+    if (dir === undefined || wholeDirs.has(dir) || !name || files.has(join(dir, name))) onHint();
+  });
+  // What chokidar itself reports (a watched directory removed, say) is a hint too.
+  watcher.on('all', onHint);
+  try {
+    await new Promise<void>((ready, fail) => {
+      watcher.once('ready', ready);
+      watcher.once('error', fail);
+    });
+  } catch (error) {
+    await watcher.close();
+    throw error;
+  }
+  watcher.on('error', onError);
+  return () => watcher.close();
+}
+
+/** Rethrow outside the current call chain, as an uncaught exception: never swallowed. */
+export function rethrowLater(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
+}
+
+export type DrainRunner = {
+  /** Something may have changed: drain soon, or once more after the drain under way. */
+  hint(): void;
+  /** Resolves when no drain is running or pending. */
+  idle(): Promise<void>;
+  /** Ignore further hints; resolves once the drain under way (if any) has finished. */
+  close(): Promise<void>;
+};
+
+/**
+ * Run `drain` after hints, one drain at a time. Hints that arrive during a drain coalesce
+ * into exactly one more drain after it, so a change is never missed and a burst of hints
+ * costs two scans, not one per hint. Errors thrown by `drain` go to `onError` (by default
+ * rethrown outside the runner, so never swallowed); later hints still run.
+ */
+export function createDrainRunner(drain: () => Promise<void> | void, onError: (error: unknown) => void = rethrowLater): DrainRunner {
+  let scheduled = false;
+  let running = false;
+  let again = false;
+  let closed = false;
+  let waiters: (() => void)[] = [];
+
+  const settle = () => {
+    const done = waiters;
+    waiters = [];
+    for (const resolveWaiter of done) resolveWaiter();
+  };
+
+  const run = async () => {
+    scheduled = false;
+    running = true;
+    while (!closed) {
+      again = false;
+      try {
+        await drain();
+      } catch (error) {
+        onError(error);
+      }
+      if (!again) break;
+    }
+    running = false;
+    settle();
+  };
+
+  const idle = () => (running || scheduled ? new Promise<void>((resolveWaiter) => waiters.push(resolveWaiter)) : Promise.resolve());
+
+  return {
+    hint() {
+      if (closed) return;
+      if (running) {
+        again = true;
+      } else if (!scheduled) {
+        scheduled = true;
+        // setImmediate runs right after the poll phase that delivered the event, so all the
+        // watcher events read in one loop turn share one drain.
+        setImmediate(() => void run());
+      }
+    },
+    idle,
+    close() {
+      closed = true;
+      return idle();
+    },
+  };
+}
