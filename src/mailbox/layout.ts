@@ -1,0 +1,46 @@
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * One agent's mailbox on disk (Maildir, no locks):
+ * - tmp/       senders write a message here first, whole, under its final name;
+ * - new/       then rename it in: whatever a reader sees in new/ is complete;
+ * - bad/       entries the consumer could not read, set aside and kept as evidence
+ *              (never pruned: a person looks at them, then deletes them);
+ * - delivered.jsonl (+ delivered.<ms>.jsonl archives) the consumer's journal of handled messages.
+ */
+export type MailboxLayout = {
+  dir: string;
+  tmp: string;
+  new: string;
+  bad: string;
+  journal: string;
+};
+
+export function mailboxLayout(dir: string): MailboxLayout {
+  return {
+    dir,
+    tmp: join(dir, 'tmp'),
+    new: join(dir, 'new'),
+    bad: join(dir, 'bad'),
+    journal: join(dir, 'delivered.jsonl'),
+  };
+}
+
+export function ensureMailboxDirs(layout: MailboxLayout): void {
+  for (const dir of [layout.tmp, layout.new, layout.bad]) mkdirSync(dir, { recursive: true });
+}
+
+/** Flush a file's data, or a directory's entries, to the disk (for a machine crash, not a process kill). */
+export function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+}

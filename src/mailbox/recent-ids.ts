@@ -1,0 +1,17 @@
+/** The most recent `capacity` ids, oldest forgotten first: a dedupe set that cannot grow without bound. */
+export class RecentIds {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly capacity: number) {}
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size <= this.capacity) return;
+    const oldest = this.ids.values().next();
+    if (oldest.done !== true) this.ids.delete(oldest.value);
+  }
+}
