@@ -10,7 +10,7 @@ export const AGENT_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 /** Why a name is refused, or undefined when it is a valid agent name. */
 export function agentNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'agent name is empty';
-  if (name.length > 32) return `agent name '${name.slice(0, 40)}…' is longer than 32 characters`;
+  if (name.length > 32) return `agent name '${name.slice(0, 32)}…' is longer than 32 characters`;
   if (AGENT_NAME_PATTERN.test(name)) return undefined;
   if (/[/\\.]/.test(name)) return `agent name '${name}' may not contain '/', '\\' or '.'`;
   return `agent name '${name}' must match ${AGENT_NAME_PATTERN.source} (lowercase letter first, then a-z, 0-9, '_' or '-')`;

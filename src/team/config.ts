@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { Refused } from '../lib/refused.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
@@ -52,6 +53,8 @@ export const TeamConfig = z
     created_at: timestamp,
     members: z.array(Member),
     public_key: z.string().min(1).optional(),
+    /** Where the running lead listens for the human's commands from other terminals. */
+    control_socket: z.string().min(1).optional(),
     deadlines_ms: z.partialRecord(RequestKindSchema, z.number().int().positive()).optional(),
   })
   .superRefine((team, ctx) => {
@@ -113,7 +116,7 @@ function writeNewTeam(paths: TeamPaths, options: CreateTeamOptions): TeamConfig 
 export function createTeam(paths: TeamPaths, options: CreateTeamOptions = {}): TeamConfig {
   mkdirSync(paths.root, { recursive: true });
   return withFileLock(lockPath(paths), () => {
-    if (existsSync(paths.config)) throw new Error(`team '${paths.team}' already exists (${paths.config})`);
+    if (existsSync(paths.config)) throw new Refused(`team '${paths.team}' already exists (${paths.config})`);
     return writeNewTeam(paths, options);
   });
 }
@@ -179,7 +182,7 @@ export function requireMember(config: TeamConfig, name: string): Member {
     .sort((a, b) => a.distance - b.distance)
     .map(({ candidate }) => `'${candidate}'`);
   const hint = close.length > 0 ? ` (did you mean ${close.slice(0, 3).join(' or ')}?)` : ` (members: ${memberNames(config).join(', ')})`;
-  throw new Error(`no member named '${name}' in team '${config.name}'${hint}`);
+  throw new Refused(`no member named '${name}' in team '${config.name}'${hint}`);
 }
 
 export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus };
@@ -195,10 +198,10 @@ export function addMember(paths: TeamPaths, input: NewMember): Member {
     created_at: now,
     status_since: now,
   });
-  if (!parsed.success) throw new Error(`cannot add member '${input.name}': ${issues(parsed.error)}`);
+  if (!parsed.success) throw new Refused(`cannot add member '${input.name}': ${issues(parsed.error)}`);
   const member = parsed.data;
   updateTeam(paths, (team) => {
-    if (findMember(team, member.name)) throw new Error(`team '${team.name}' already has a member named '${member.name}'`);
+    if (findMember(team, member.name)) throw new Refused(`team '${team.name}' already has a member named '${member.name}'`);
     team.members.push(member);
   });
   return member;
@@ -207,9 +210,9 @@ export function addMember(paths: TeamPaths, input: NewMember): Member {
 /** Take a member off the roster. Refuses the lead, unknown names, and members whose process still runs. */
 export function removeMember(paths: TeamPaths, name: string): Member {
   return updateTeam(paths, (team) => {
-    if (name === LEAD) throw new Error(`the ${LEAD} cannot be removed from the team`);
+    if (name === LEAD) throw new Refused(`the ${LEAD} cannot be removed from the team`);
     const member = requireMember(team, name);
-    if (member.pid !== null && isProcessAlive(member.pid)) throw new Error(`${name} is running (pid ${member.pid}); shut it down first`);
+    if (member.pid !== null && isProcessAlive(member.pid)) throw new Refused(`${name} is running (pid ${member.pid}); shut it down first`);
     team.members = team.members.filter((m) => m.name !== name);
     return member;
   }).result;

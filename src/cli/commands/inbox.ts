@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import type { Envelope } from '../../protocol/messages.js';
+import { memberNames } from '../../team/config.js';
+import { suggestName } from '../../protocol/rules.js';
+import { formatMessage } from '../format.js';
+import { followUntilInterrupted } from '../follow.js';
+import { observeMaildir } from '../../mailbox/observe.js';
+import { UsageError } from '../errors.js';
+import type { ContextFor } from '../program.js';
+
+export function registerInboxCommand(program: Command, contextFor: ContextFor): void {
+  program
+    .command('inbox <agent>')
+    .description("an agent's unread messages, without consuming them")
+    .option('--json', 'one JSON object per line')
+    .option('--follow', 'keep printing messages as they arrive')
+    .action(async (agent: string, options: { json?: boolean; follow?: boolean }, command: Command) => {
+      const context = contextFor(command);
+      const members = memberNames(context.requireTeam());
+      if (!members.includes(agent)) {
+        const hint = suggestName(agent, members);
+        throw new UsageError(`unknown agent '${agent}': not a member of team '${context.paths.team}'${hint ? `; did you mean '${hint}'?` : ''}`);
+      }
+      const printed = new Set<string>();
+      const print = (messages: readonly Envelope[]) => {
+        for (const message of messages) {
+          if (printed.has(message.id)) continue;
+          printed.add(message.id);
+          process.stdout.write(`${options.json ? JSON.stringify(message) : formatMessage(message)}\n`);
+        }
+      };
+      const showWaiting = async () => {
+        const { messages, problems } = await context.transport.peek(agent);
+        for (const problem of problems) process.stderr.write(`teams: unreadable entry ${problem.entry}: ${problem.reason}\n`);
+        print(messages);
+        return messages.length;
+      };
+      if (!options.follow) {
+        const waiting = await showWaiting();
+        if (!options.json && waiting === 0) process.stdout.write(`no unread messages for ${agent}\n`);
+        return;
+      }
+      await followUntilInterrupted(async () => {
+        await showWaiting();
+        const subscription = await observeMaildir(context.transport, context.paths.mailbox(agent), agent, print);
+        return () => subscription.close();
+      });
+    });
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { agentNameProblem } from '../../protocol/names.js';
+import { askLead, noLead } from '../lead-client.js';
+import { UsageError } from '../errors.js';
+import type { ContextFor } from '../program.js';
+
+export function registerLifecycleCommands(program: Command, contextFor: ContextFor): void {
+  program
+    .command('spawn <name>')
+    .description('start a teammate process (the running lead supervises it)')
+    .requiredOption('--role <role>', "the teammate's role")
+    .option('--prompt <text>', 'its task')
+    .option('--plan-mode', 'read-only until its plan is approved')
+    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean }, command: Command) => {
+      const problem = agentNameProblem(name);
+      if (problem) throw new UsageError(problem);
+      const context = contextFor(command);
+      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode });
+      if (message === undefined) noLead(context, 'spawning a teammate');
+      process.stdout.write(`${message}\n`);
+    });
+
+  program
+    .command('shutdown <name>')
+    .description('ask a teammate to shut down (the shutdown handshake)')
+    .option('--reason <text>', 'why')
+    .action(async (name: string, options: { reason?: string }, command: Command) => {
+      const context = contextFor(command);
+      const message = await askLead(context, { op: 'shutdown', name, reason: options.reason });
+      if (message === undefined) noLead(context, 'a shutdown');
+      process.stdout.write(`${message}\n`);
+    });
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { involves, readAudit } from '../../team/audit.js';
+import { watchForHints, createDrainRunner } from '../../store/wakeup.js';
+import { formatAudit } from '../format.js';
+import { followUntilInterrupted } from '../follow.js';
+import type { ContextFor } from '../program.js';
+
+export function registerLogCommand(program: Command, contextFor: ContextFor): void {
+  program
+    .command('log')
+    .description('the audit log: every protocol message and request state change')
+    .option('--json', 'one JSON object per line')
+    .option('--follow', 'keep printing entries as they are appended')
+    .option('--agent <name>', 'only entries involving this agent')
+    .action(async (options: { json?: boolean; follow?: boolean; agent?: string }, command: Command) => {
+      const context = contextFor(command);
+      context.requireTeam();
+      let offset = 0;
+      const printNew = () => {
+        const read = readAudit(context.paths.audit, offset);
+        offset = read.nextOffset;
+        for (const problem of read.problems) process.stderr.write(`teams: audit line ${problem.line}: ${problem.reason}\n`);
+        for (const entry of read.entries) {
+          if (options.agent && !involves(entry, options.agent)) continue;
+          process.stdout.write(`${options.json ? JSON.stringify(entry) : formatAudit(entry)}\n`);
+        }
+      };
+      if (!options.follow) return printNew();
+      await followUntilInterrupted(async () => {
+        printNew();
+        const runner = createDrainRunner(printNew);
+        const stopWatching = await watchForHints([context.paths.audit], () => runner.hint());
+        // An append between the first read and the watcher becoming ready would otherwise wait for the next one.
+        runner.hint();
+        return async () => {
+          await stopWatching();
+          await runner.close();
+        };
+      });
+    });
+}

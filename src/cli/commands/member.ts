@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { agentNameProblem } from '../../protocol/names.js';
+import { addMember, ensureTeam, removeMember } from '../../team/config.js';
+import { appendAudit } from '../../team/audit.js';
+import { UsageError } from '../errors.js';
+import type { ContextFor } from '../program.js';
+
+export function registerMemberCommands(program: Command, contextFor: ContextFor): void {
+  const member = program.command('member').description('put members on the roster, or take them off, without starting a process');
+
+  member
+    .command('add <name>')
+    .description('add a member to the team (creates the team if needed)')
+    .requiredOption('--role <role>', "the member's role, e.g. coder or reviewer")
+    .action((name: string, options: { role: string }, command: Command) => {
+      const problem = agentNameProblem(name);
+      if (problem) throw new UsageError(problem);
+      if (options.role.trim() === '') throw new UsageError('--role is empty');
+      const context = contextFor(command);
+      ensureTeam(context.paths);
+      addMember(context.paths, { name, role: options.role.trim() });
+      appendAudit(context.paths, { event: 'member', name, change: `added (role ${options.role.trim()})` });
+      process.stdout.write(`added ${name} (${options.role.trim()}) to team ${context.paths.team}\n`);
+    });
+
+  member
+    .command('remove <name>')
+    .description('take a member off the roster; its pending requests are cancelled')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const context = contextFor(command);
+      context.requireTeam();
+      removeMember(context.paths, name);
+      await context.bus.cancelPending(name, `${name} was removed from the team`);
+      appendAudit(context.paths, { event: 'member', name, change: 'removed' });
+      process.stdout.write(`removed ${name} from team ${context.paths.team}\n`);
+    });
+}

@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { RequestState, REQUEST_STATES } from '../../tracker/records.js';
+import { decisionDraft } from '../../team/decisions.js';
+import { formatRequests } from '../format.js';
+import { UsageError } from '../errors.js';
+import type { CliContext } from '../context.js';
+import { askLead } from '../lead-client.js';
+import type { ContextFor } from '../program.js';
+
+async function decide(context: CliContext, requestId: string, approve: boolean, note: string | undefined, always = false): Promise<void> {
+  context.requireTeam();
+  // The running lead holds the key that signs decisions: it decides, and teammates can verify.
+  const viaLead = await askLead(context, { op: 'decide', request_id: requestId, approve, note, always });
+  if (viaLead !== undefined) {
+    process.stdout.write(`${viaLead}\n`);
+    return;
+  }
+  // No lead: record the decision directly. A request past its deadline is expired first, so it is never approved late.
+  await context.bus.sweepExpired();
+  const record = context.tracker.get(requestId);
+  if (!record) throw new UsageError(`unknown request_id '${requestId}' (see \`teams requests\`)`);
+  const made = decisionDraft(record, { approve, note });
+  if (!made.ok) throw new UsageError(made.error);
+  await context.bus.send(made.draft);
+  process.stdout.write(`${approve ? 'approved' : 'rejected'} ${record.request_id} (${record.kind} request from ${record.from})\n`);
+}
+
+export function registerRequestCommands(program: Command, contextFor: ContextFor): void {
+  program
+    .command('requests')
+    .description('list requests, oldest first')
+    .option('--json', 'one JSON object per line')
+    .option('--state <state>', `only requests in this state (${REQUEST_STATES.join(', ')})`)
+    .action(async (options: { json?: boolean; state?: string }, command: Command) => {
+      const state = options.state === undefined ? undefined : RequestState.safeParse(options.state);
+      if (state && !state.success) throw new UsageError(`--state must be one of ${REQUEST_STATES.join(', ')}, not '${options.state}'`);
+      const context = contextFor(command);
+      context.requireTeam();
+      await context.bus.sweepExpired();
+      const records = context.tracker.list({ state: state?.data });
+      if (options.json) for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
+      else process.stdout.write(`${formatRequests(records)}\n`);
+    });
+
+  program
+    .command('approve <request_id>')
+    .description("approve a pending plan, permission or teammate-shutdown request")
+    .option('--feedback <text>', 'what to tell the teammate')
+    .option('--always', 'a permission: approve the same command for the rest of the session')
+    .action((requestId: string, options: { feedback?: string; always?: boolean }, command: Command) =>
+      decide(contextFor(command), requestId, true, options.feedback, options.always));
+
+  program
+    .command('reject <request_id>')
+    .description('reject a pending plan, permission or teammate-shutdown request')
+    .requiredOption('--reason <text>', 'why, or what to do instead')
+    .action((requestId: string, options: { reason: string }, command: Command) => {
+      if (options.reason.trim() === '') throw new UsageError('--reason is empty');
+      return decide(contextFor(command), requestId, false, options.reason);
+    });
+}

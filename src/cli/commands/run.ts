@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { resolveModelSettings } from '../../model/settings.js';
+import { PERMISSION_MODES, PermissionMode } from '../../protocol/messages.js';
+import { createEventPrinter } from '../print-events.js';
+import { UsageError } from '../errors.js';
+import type { ContextFor } from '../program.js';
+
+export type LeadFlags = { model?: string; offline?: boolean; script?: string; permissionMode: string; planReviewer: string; graceMs: string };
+
+/** The options every way of running the lead shares. */
+export function addLeadOptions(command: Command): Command {
+  return command
+    .option('--model <id>', 'the model (env TEAMS_MODEL)')
+    .option('--offline', 'use the built-in scripted offline model')
+    .option('--script <path>', 'the offline model script (env TEAMS_OFFLINE_SCRIPT)')
+    .option('--permission-mode <mode>', `the lead's permission mode (${PERMISSION_MODES.join(', ')})`, 'default')
+    .option('--plan-reviewer <who>', 'who reviews plans: human or lead', 'human')
+    .option('--grace-ms <ms>', 'how long a stopping teammate has before its processes are ended', '5000');
+}
+
+export function leadOptionsFrom(flags: LeadFlags) {
+  const mode = PermissionMode.safeParse(flags.permissionMode);
+  if (!mode.success) throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, not '${flags.permissionMode}'`);
+  if (flags.planReviewer !== 'human' && flags.planReviewer !== 'lead') throw new UsageError(`--plan-reviewer must be human or lead, not '${flags.planReviewer}'`);
+  const graceMs = Number(flags.graceMs);
+  if (!Number.isInteger(graceMs) || graceMs < 0) throw new UsageError(`--grace-ms must be a whole number of milliseconds, not '${flags.graceMs}'`);
+  const settings = resolveModelSettings({ model: flags.model, offline: flags.offline, offlineScript: flags.script });
+  return { settings, permissionMode: mode.data, planReviewer: flags.planReviewer, graceMs } as const;
+}
+
+export function registerRunCommand(program: Command, contextFor: ContextFor): void {
+  addLeadOptions(
+    program
+      .command('run <prompt>')
+      .description('run the lead without the UI: print the team\'s events, exit once the work is done')
+      .option('--json', 'one JSON object per event'),
+  ).action(async (prompt: string, flags: LeadFlags & { json?: boolean }, command: Command) => {
+    const context = contextFor(command);
+    const options = leadOptionsFrom(flags);
+    // The offline demo works in a scratch workspace, never in the user's files.
+    const cwd = options.settings.offline ? context.paths.workspace : process.cwd();
+    mkdirSync(cwd, { recursive: true });
+    // Loaded on use: the model SDK is the heaviest import, and only running agents need it.
+    const { LeadRuntime } = await import('../../runtime/lead.js');
+    const runtime = await LeadRuntime.start({ paths: context.paths, cwd, ...options });
+    const print = createEventPrinter(flags.json ?? false, (line) => process.stdout.write(`${line}\n`));
+    if (!flags.json) process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd}\n`);
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      const finish = () => {
+        if (stopping) return;
+        stopping = true;
+        void runtime.stop().then(resolve);
+      };
+      runtime.events.subscribe((event) => {
+        print(event);
+        // Checked after every event: the lead idle, no teammate working, nothing for the human.
+        void runtime.quiet().then((quiet) => quiet && finish());
+      });
+      process.once('SIGINT', finish);
+      process.once('SIGTERM', finish);
+      runtime.prompt(prompt);
+    });
+  });
+}

@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { formatMembers, formatRequests } from '../format.js';
+import type { ContextFor } from '../program.js';
+
+export function registerStatusCommand(program: Command, contextFor: ContextFor): void {
+  program
+    .command('status')
+    .description('members with role, status and pid, and the pending requests')
+    .option('--json', 'one JSON object')
+    .action((options: { json?: boolean }, command: Command) => {
+      const context = contextFor(command);
+      const team = context.requireTeam();
+      const pending = context.tracker.list({ state: 'pending' });
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ team: team.name, members: team.members, pending })}\n`);
+        return;
+      }
+      process.stdout.write(`team ${team.name} (${context.paths.root})\n\n${formatMembers(team.members)}\n\n`);
+      process.stdout.write(pending.length === 0 ? 'no pending requests\n' : `pending requests:\n${formatRequests(pending)}\n`);
+    });
+}

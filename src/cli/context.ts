@@ -1,0 +1,49 @@
+import type { MaildirTransport } from '../mailbox/maildir.js';
+import type { RequestTracker } from '../tracker/tracker.js';
+import type { TeamBus } from '../team/bus.js';
+import { openTeam, type OpenTeam } from '../team/open.js';
+import { loadTeam, type TeamConfig } from '../team/config.js';
+import { teamNameProblem, teamPaths, type TeamPaths } from '../team/paths.js';
+import { UsageError } from './errors.js';
+
+export type GlobalOptions = { home: string; team: string };
+
+/** Everything a command needs, opened lazily from the global options. */
+export class CliContext {
+  readonly paths: TeamPaths;
+  private opened: OpenTeam | undefined;
+
+  constructor(options: GlobalOptions) {
+    const problem = teamNameProblem(options.team);
+    if (problem) throw new UsageError(`--team: ${problem}`);
+    this.paths = teamPaths(options.home, options.team);
+  }
+
+  /** The team's config, or a usage error saying how to create it. */
+  requireTeam(): TeamConfig {
+    const team = loadTeam(this.paths);
+    if (!team) {
+      throw new UsageError(
+        `no team '${this.paths.team}' in ${this.paths.home} yet; create it with \`teams member add <name> --role <role>\``,
+      );
+    }
+    return team;
+  }
+
+  private get team(): OpenTeam {
+    this.opened ??= openTeam(this.paths, this.requireTeam());
+    return this.opened;
+  }
+
+  get tracker(): RequestTracker {
+    return this.team.tracker;
+  }
+
+  get transport(): MaildirTransport {
+    return this.team.transport;
+  }
+
+  get bus(): TeamBus {
+    return this.team.bus;
+  }
+}

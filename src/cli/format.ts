@@ -1,0 +1,64 @@
+import type { Envelope } from '../protocol/messages.js';
+import type { RequestRecord } from '../tracker/records.js';
+import type { Member } from '../team/config.js';
+import type { AuditEntry } from '../team/audit.js';
+import { renderForModel } from '../protocol/notices.js';
+
+/** "42s", "3m", "2h": how long ago (or, negative, how long until) a moment is. */
+export function age(fromIso: string, now = Date.now()): string {
+  const seconds = Math.round((now - Date.parse(fromIso)) / 1000);
+  const abs = Math.abs(seconds);
+  const text = abs < 60 ? `${abs}s` : abs < 3600 ? `${Math.floor(abs / 60)}m` : `${Math.floor(abs / 3600)}h`;
+  return seconds < 0 ? `in ${text}` : text;
+}
+
+/** Left-aligned columns; the last column is not padded. */
+export function table(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows
+    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '))
+    .join('\n');
+}
+
+export function formatMembers(members: readonly Member[], now = Date.now()): string {
+  const rows = [['NAME', 'ROLE', 'STATUS', 'PID', 'SINCE']];
+  for (const m of members) rows.push([m.name, m.role, m.status, m.pid === null ? '-' : String(m.pid), age(m.status_since, now)]);
+  return table(rows);
+}
+
+function oneLine(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+export function formatRequests(records: readonly RequestRecord[], now = Date.now()): string {
+  if (records.length === 0) return 'no requests';
+  const rows = [['REQUEST', 'KIND', 'FROM', 'TO', 'STATE', 'AGE', 'DEADLINE', 'SUMMARY']];
+  for (const r of records) {
+    const deadline = r.state === 'pending' ? age(r.deadline_at, now) : '-';
+    rows.push([r.request_id, r.kind, r.from, r.to, r.state, age(r.created_at, now), deadline, oneLine(r.summary)]);
+  }
+  return table(rows);
+}
+
+/** A message as a human reads it in a terminal: when, who, what. */
+export function formatMessage(envelope: Envelope): string {
+  const time = envelope.timestamp.slice(11, 19);
+  const body = envelope.type === 'message' || envelope.type === 'broadcast' ? envelope.text : renderForModel(envelope);
+  return `${time} ${envelope.from} → ${envelope.to} [${envelope.type}] ${body}`;
+}
+
+export function formatAudit(entry: AuditEntry): string {
+  const time = entry.at.slice(11, 23);
+  switch (entry.event) {
+    case 'message':
+      return `${time} message  ${entry.from} → ${entry.to} [${entry.type}]${entry.request_id ? ` ${entry.request_id}` : ''} ${oneLine(entry.summary, 80)}`;
+    case 'request':
+      return `${time} request  ${entry.request_id} (${entry.kind} ${entry.from} → ${entry.to}) ${entry.from_state ?? 'new'} → ${entry.to_state} by ${entry.by}${entry.note ? `: ${oneLine(entry.note, 80)}` : ''}`;
+    case 'member':
+      return `${time} member   ${entry.name} ${entry.change}`;
+    case 'problem':
+      return `${time} problem  ${entry.what}: ${entry.reason}`;
+  }
+}

@@ -1,0 +1,21 @@
+import { sendControl, type ControlCommand } from '../runtime/control.js';
+import type { CliContext } from './context.js';
+import { UsageError } from './errors.js';
+
+/**
+ * Send a command to the team's running lead. Returns its message, or undefined when no
+ * lead is running; a refusal is a usage error (exit 2), any other failure exit 1.
+ */
+export async function askLead(context: CliContext, command: ControlCommand): Promise<string | undefined> {
+  const socket = context.requireTeam().control_socket;
+  if (!socket) return undefined;
+  const reply = await sendControl(socket, command);
+  if (!reply) return undefined;
+  if (reply.ok) return reply.message;
+  if (reply.refused) throw new UsageError(reply.error);
+  throw new Error(reply.error);
+}
+
+export function noLead(context: CliContext, what: string): never {
+  throw new UsageError(`no lead is running for team '${context.paths.team}': ${what} needs one (start \`teams\` or \`teams run <prompt>\`)`);
+}

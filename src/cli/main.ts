@@ -1,0 +1,29 @@
+import { CommanderError } from 'commander';
+import { buildProgram } from './program.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
+import { SettingsError } from '../model/settings.js';
+import { Refused } from '../lib/refused.js';
+
+/** Exit codes: 0 success; 2 usage or validation error (nothing written); 1 any other failure. */
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return EXIT_OK;
+      }
+      return EXIT_USAGE;
+    }
+    if (error instanceof UsageError || error instanceof Refused || error instanceof SettingsError) {
+      process.stderr.write(`teams: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`teams: ${message}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
+process.exitCode = await main(process.argv);

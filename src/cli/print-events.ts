@@ -1,0 +1,53 @@
+import type { LeadEvent } from '../runtime/lead.js';
+import { formatMessage } from './format.js';
+
+function short(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/**
+ * Headless output of the team's events: one line each, or one JSON object per line.
+ * Streamed text is printed once per model call, not per token.
+ */
+export function createEventPrinter(json: boolean, write: (line: string) => void): (event: LeadEvent) => void {
+  const shownRequests = new Set<string>();
+  const statuses = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'agent' && event.event.type === 'text_delta') return;
+    if (event.type === 'team') {
+      const changed = event.members.filter((m) => statuses.get(m.name) !== m.status);
+      for (const m of event.members) statuses.set(m.name, m.status);
+      if (changed.length === 0) return;
+      if (json) return write(JSON.stringify({ type: 'team', members: changed.map((m) => ({ name: m.name, status: m.status, pid: m.pid })) }));
+      for (const m of changed) write(`· ${m.name} is ${m.status}`);
+      return;
+    }
+    if (event.type === 'approvals') {
+      const fresh = event.pending.filter((r) => !shownRequests.has(r.request_id));
+      for (const r of fresh) shownRequests.add(r.request_id);
+      if (fresh.length === 0) return;
+      if (json) return write(JSON.stringify({ type: 'approval_needed', requests: fresh }));
+      for (const r of fresh) write(`? ${r.kind} request ${r.request_id} from ${r.from}: ${short(r.summary)}  (teams approve ${r.request_id} / teams reject ${r.request_id} --reason …)`);
+      return;
+    }
+    if (json) return write(JSON.stringify(event));
+    switch (event.type) {
+      case 'message':
+        return write(formatMessage(event.envelope));
+      case 'teammate_exit':
+        return write(`· ${event.name} exited (${event.crashed ? 'crashed: ' : ''}${event.signal ?? `code ${event.code}`})`);
+      case 'problem':
+        return write(`! ${event.text}`);
+      case 'agent': {
+        const e = event.event;
+        if (e.type === 'input') return write(`> ${short(e.text, 400)}`);
+        if (e.type === 'turn_end' && e.text.trim() !== '') return write(`lead: ${e.text.trim()}`);
+        if (e.type === 'tool_call') return write(`lead ⚙ ${e.name} ${short(JSON.stringify(e.input), 120)}`);
+        if (e.type === 'tool_result') return write(`  ${e.isError ? '✗' : '='} ${short(e.content)}`);
+        if (e.type === 'error') return write(`! ${e.message}`);
+        return;
+      }
+    }
+  };
+}

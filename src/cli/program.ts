@@ -1,0 +1,49 @@
+import { Command, Option } from 'commander';
+import { createRequire } from 'node:module';
+import { CliContext, type GlobalOptions } from './context.js';
+import { UsageError } from './errors.js';
+import { registerMemberCommands } from './commands/member.js';
+import { registerStatusCommand } from './commands/status.js';
+import { registerSendCommands } from './commands/send.js';
+import { registerInboxCommand } from './commands/inbox.js';
+import { registerRequestCommands } from './commands/requests.js';
+import { registerLogCommand } from './commands/log.js';
+import { registerLifecycleCommands } from './commands/lifecycle.js';
+import { registerRunCommand } from './commands/run.js';
+import { registerTeammateCommand } from './commands/teammate.js';
+
+const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
+
+/** Opens the context from the global options of whichever command is running. */
+export type ContextFor = (command: Command) => CliContext;
+
+export function buildProgram(): Command {
+  const program = new Command('teams')
+    .description('A multi-agent REPL for the terminal: a lead agent, teammate processes, durable mailboxes.')
+    .version(packageJson.version, '-V, --version')
+    .addOption(new Option('--home <dir>', 'state root').env('TEAMS_HOME').default('./.teams'))
+    .addOption(new Option('--team <name>', 'team name').env('TEAMS_TEAM').default('default'))
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (text, write) => write(text) })
+    .exitOverride();
+
+  const contextFor: ContextFor = (command) => new CliContext(command.optsWithGlobals<GlobalOptions>());
+  registerMemberCommands(program, contextFor);
+  registerStatusCommand(program, contextFor);
+  registerSendCommands(program, contextFor);
+  registerInboxCommand(program, contextFor);
+  registerRequestCommands(program, contextFor);
+  registerLogCommand(program, contextFor);
+  registerLifecycleCommands(program, contextFor);
+  registerRunCommand(program, contextFor);
+  registerTeammateCommand(program, contextFor);
+
+  // Until the REPL exists, `teams` alone prints help. Set after the subcommands, which keep
+  // refusing excess arguments; the root takes them only to name the unknown command.
+  program.allowExcessArguments(true).action(() => {
+    if (program.args.length > 0) throw new UsageError(`unknown command '${program.args[0]}' (see \`teams --help\`)`);
+    program.outputHelp();
+  });
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}

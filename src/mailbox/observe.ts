@@ -1,0 +1,43 @@
+import { Envelope } from '../protocol/messages.js';
+import { readLines } from '../store/jsonl.js';
+import { createDrainRunner, watchForHints } from '../store/wakeup.js';
+import { mailboxLayout } from './layout.js';
+import type { Subscription, Transport } from './transport.js';
+
+/**
+ * Watch a Maildir mailbox without consuming it (`teams inbox --follow`): report every message
+ * that is waiting in new/ or that its consumer records as handled from now on, each once.
+ * A consumer may take a message from new/ between two looks; its journal still shows it.
+ */
+export async function observeMaildir(
+  transport: Transport,
+  mailboxDir: string,
+  agent: string,
+  listener: (messages: Envelope[]) => void,
+): Promise<Subscription> {
+  const layout = mailboxLayout(mailboxDir);
+  const seen = new Set<string>();
+  // Only what the consumer handles from now on: its earlier history is not "arriving".
+  let journalOffset = readLines(layout.journal, Envelope).nextOffset;
+  const look = async () => {
+    let handled = readLines(layout.journal, Envelope, journalOffset);
+    // A journal smaller than where we were has been rotated: the new one starts from scratch.
+    if (handled.nextOffset < journalOffset) handled = readLines(layout.journal, Envelope, 0);
+    journalOffset = handled.nextOffset;
+    const { messages: waiting } = await transport.peek(agent);
+    const fresh = [...handled.records, ...waiting].filter((m) => !seen.has(m.id));
+    for (const message of fresh) seen.add(message.id);
+    fresh.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (fresh.length > 0) listener(fresh);
+  };
+  const runner = createDrainRunner(look);
+  const stop = await watchForHints([layout.new, layout.journal], () => runner.hint());
+  // Anything that arrived before the watcher was ready.
+  runner.hint();
+  return {
+    async close() {
+      await stop();
+      await runner.close();
+    },
+  };
+}

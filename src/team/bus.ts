@@ -1,0 +1,193 @@
+import { newMessageId } from '../protocol/ids.js';
+import { Envelope, summarize, type Draft } from '../protocol/messages.js';
+import { classify } from '../protocol/classify.js';
+import { checkSend, type RuleName } from '../protocol/rules.js';
+import { BROADCAST, LEAD } from '../protocol/names.js';
+import { SIGNED_KINDS, type Signer } from '../protocol/signing.js';
+import type { Transport } from '../mailbox/transport.js';
+import type { RequestTracker } from '../tracker/tracker.js';
+import type { RequestRecord } from '../tracker/records.js';
+import { expiryOutcome } from '../tracker/expiry.js';
+import { appendAudit } from './audit.js';
+import { EventStream } from '../lib/event-stream.js';
+import { Refused } from '../lib/refused.js';
+import { loadTeam, memberNames } from './config.js';
+import type { TeamPaths } from './paths.js';
+
+/** A send refused by a rule: nothing was written. */
+export class SendRefused extends Refused {
+  constructor(
+    readonly rule: RuleName | 'schema' | 'no_team',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SendRefused';
+  }
+}
+
+/** What a request is about, in one line a human can decide on. */
+function requestSummary(envelope: Envelope): string {
+  switch (envelope.type) {
+    case 'plan_approval_request':
+      return envelope.plan;
+    case 'permission_request':
+      return `${envelope.tool_name} ${JSON.stringify(envelope.tool_input)} (${envelope.reason})`;
+    case 'shutdown_request':
+      return envelope.reason ?? 'shut down';
+    case 'finish_request':
+      return envelope.summary;
+    default:
+      return '';
+  }
+}
+
+function envelopeRequestId(envelope: Envelope): string | undefined {
+  return 'request_id' in envelope ? envelope.request_id : undefined;
+}
+
+/**
+ * The one path every message takes: stamp, parse, check the rules against the roster and
+ * the tracker, record the request or its decision, deliver, audit. A refused message
+ * writes nothing; the tracker is written before the mailbox so that a recipient never
+ * sees a request the tracker does not know.
+ */
+export class TeamBus {
+  /** Every message this bus delivered, for the views that show them as they go. */
+  readonly sent = new EventStream<Envelope>();
+
+  constructor(
+    readonly paths: TeamPaths,
+    private readonly transport: Transport,
+    private readonly tracker: RequestTracker,
+    /** Held only by the lead process: its decisions are signed so teammates can verify them. */
+    private readonly signer?: Signer,
+  ) {}
+
+  /** Sign the kinds teammates verify, when this process holds the lead's key. */
+  private seal(envelope: Envelope): Envelope {
+    return this.signer && SIGNED_KINDS.has(envelope.type) ? this.signer.sign(envelope) : envelope;
+  }
+
+  async send(draft: Draft): Promise<Envelope> {
+    const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: new Date().toISOString() });
+    if (!parsed.success) {
+      throw new SendRefused('schema', parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
+    }
+    const envelope = parsed.data;
+    const team = loadTeam(this.paths);
+    if (!team) throw new SendRefused('no_team', `no team '${this.paths.team}' at ${this.paths.home}`);
+    const members = memberNames(team);
+    const verdict = checkSend(envelope, { team: this.paths.team, members, lookupRequest: (id) => this.tracker.get(id) });
+    if (!verdict.ok) throw new SendRefused(verdict.rule, verdict.error);
+
+    const requestChange = this.recordRequest(envelope);
+    const outgoing = this.seal(envelope);
+    const recipients = envelope.to === BROADCAST ? members.filter((m) => m !== envelope.from) : [envelope.to];
+    for (const recipient of recipients) await this.transport.deliver(recipient, outgoing);
+    this.auditMessage(outgoing);
+    if (requestChange) this.auditRequest(requestChange.record, requestChange.from, envelope.from);
+    this.sent.emit(outgoing);
+    return outgoing;
+  }
+
+  private recordRequest(envelope: Envelope): { record: RequestRecord; from: RequestRecord['state'] | null } | undefined {
+    const kind = classify(envelope.type);
+    const requestId = envelopeRequestId(envelope);
+    if (requestId === undefined) return undefined;
+    if (kind.class === 'request') {
+      const record = this.tracker.open({
+        request_id: requestId,
+        kind: kind.kind,
+        from: envelope.from,
+        to: envelope.to,
+        summary: requestSummary(envelope),
+      });
+      return { record, from: null };
+    }
+    if (kind.class === 'response' && 'approve' in envelope) {
+      const note = 'feedback' in envelope ? envelope.feedback : 'reason' in envelope ? envelope.reason : undefined;
+      const result = this.tracker.transition(requestId, envelope.approve ? 'approved' : 'rejected', envelope.from, note);
+      // Another process decided first (a deadline, a second terminal): its decision stands.
+      if (!result.ok) throw new SendRefused('request_not_pending', result.error);
+      return { record: result.record, from: 'pending' };
+    }
+    return undefined;
+  }
+
+  /**
+   * Expire every overdue request and deliver what expiry means for it. Only the process
+   * acting for the lead runs this; several may race, and the tracker picks one winner.
+   */
+  async sweepExpired(now = Date.now()): Promise<RequestRecord[]> {
+    const expired: RequestRecord[] = [];
+    for (const overdue of this.tracker.overdue(now)) {
+      const outcome = expiryOutcome(overdue);
+      const result = this.tracker.transition(overdue.request_id, 'expired', 'deadline', outcome.note);
+      if (!result.ok) continue;
+      expired.push(result.record);
+      this.auditRequest(result.record, 'pending', 'deadline');
+      // The sweeper acts for the lead: a lapsed shutdown is a note from the lead's side to
+      // itself, a lapsed plan, permission or finish request is the lead's refusal.
+      const draft: Draft = outcome.response ?? {
+        type: 'message',
+        from: LEAD,
+        to: LEAD,
+        text: outcome.notice,
+        summary: summarize(outcome.notice),
+      };
+      const envelope = this.seal(Envelope.parse({ ...draft, id: newMessageId(now), timestamp: new Date(now).toISOString() }));
+      await this.transport.deliver(outcome.recipient, envelope);
+      this.auditMessage(envelope);
+    }
+    return expired;
+  }
+
+  /** Cancel every pending request `agent` made or must answer: it is gone, so nobody will. */
+  async cancelPending(agent: string, note: string): Promise<RequestRecord[]> {
+    const cancelled: RequestRecord[] = [];
+    for (const record of this.tracker.list({ state: 'pending', involving: agent })) {
+      const result = this.tracker.transition(record.request_id, 'cancelled', 'lead', note);
+      if (!result.ok) continue;
+      cancelled.push(result.record);
+      this.auditRequest(result.record, 'pending', 'lead');
+    }
+    return cancelled;
+  }
+
+  private auditMessage(envelope: Envelope): void {
+    appendAudit(this.paths, {
+      event: 'message',
+      id: envelope.id,
+      type: envelope.type,
+      from: envelope.from,
+      to: envelope.to,
+      request_id: envelopeRequestId(envelope),
+      summary: auditSummary(envelope),
+    });
+  }
+
+  private auditRequest(record: RequestRecord, from: RequestRecord['state'] | null, by: string): void {
+    appendAudit(this.paths, {
+      event: 'request',
+      request_id: record.request_id,
+      kind: record.kind,
+      from: record.from,
+      to: record.to,
+      from_state: from,
+      to_state: record.state,
+      by,
+      note: record.note,
+    });
+  }
+}
+
+function auditSummary(envelope: Envelope): string {
+  if (envelope.type === 'message' || envelope.type === 'broadcast') return envelope.summary;
+  const summary = requestSummary(envelope);
+  if (summary) return summary.slice(0, 200);
+  if ('approve' in envelope) return envelope.approve ? 'approved' : 'rejected';
+  if (envelope.type === 'task_assignment') return envelope.subject;
+  if (envelope.type === 'task_notification') return `${envelope.status}: ${envelope.summary}`.slice(0, 200);
+  if (envelope.type === 'idle_notification') return envelope.reason;
+  return envelope.type;
+}

@@ -1,0 +1,73 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../helpers/cli.js';
+import { tempHome } from '../helpers/temp.js';
+import { killAll } from '../helpers/children.js';
+
+after(killAll);
+
+describe('teams member / status', () => {
+  const { home, cleanup } = tempHome();
+  after(cleanup);
+
+  test('status before the team exists says how to create it, exit 2', async () => {
+    const result = await runCli(home, ['status']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /no team 'default'.*teams member add/);
+  });
+
+  test('member add creates the team with the lead and the member', async () => {
+    const added = await runCli(home, ['member', 'add', 'alice', '--role', 'coder']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /added alice \(coder\)/);
+    const status = await runCli(home, ['status', '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    const parsed = JSON.parse(status.stdout) as { members: { name: string; role: string; status: string; pid: number | null }[] };
+    assert.deepEqual(parsed.members.map((m) => [m.name, m.role, m.status, m.pid]), [
+      ['lead', 'lead', 'registered', null],
+      ['alice', 'coder', 'registered', null],
+    ]);
+    const text = await runCli(home, ['status']);
+    assert.match(text.stdout, /alice\s+coder\s+registered/);
+    assert.match(text.stdout, /no pending requests/);
+  });
+
+  test('usage and validation errors exit 2 with a specific reason', async () => {
+    const cases: [string[], RegExp][] = [
+      [['member', 'add', 'Bob', '--role', 'coder'], /agent name 'Bob' must match/],
+      [['member', 'add', '../evil', '--role', 'coder'], /may not contain/],
+      [['member', 'add', 'bob'], /required option '--role <role>' not specified/],
+      [['member', 'add', '--role', 'coder'], /missing required argument 'name'/],
+      [['member', 'add', 'alice', '--role', 'coder'], /already has a member named 'alice'/],
+      [['member', 'remove', 'lead'], /lead/],
+      [['member', 'remove', 'alcie'], /did you mean 'alice'/],
+      [['--team', 'Bad.Team', 'status'], /team name 'Bad.Team'/],
+      [['nosuchcommand'], /unknown command 'nosuchcommand'/],
+    ];
+    for (const [args, pattern] of cases) {
+      const result = await runCli(home, args);
+      assert.equal(result.code, 2, `${args.join(' ')} → ${result.code} ${result.stderr}`);
+      assert.match(result.stderr, pattern, args.join(' '));
+    }
+  });
+
+  test('member remove takes a member off the roster', async () => {
+    assert.equal((await runCli(home, ['member', 'add', 'bob', '--role', 'tester'])).code, 0);
+    const removed = await runCli(home, ['member', 'remove', 'bob']);
+    assert.equal(removed.code, 0, removed.stderr);
+    const status = JSON.parse((await runCli(home, ['status', '--json'])).stdout) as { members: { name: string }[] };
+    assert.deepEqual(status.members.map((m) => m.name), ['lead', 'alice']);
+  });
+
+  test('--help, --version and no arguments exit 0', async () => {
+    const help = await runCli(home, ['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Usage: teams/);
+    const version = await runCli(home, ['--version']);
+    assert.equal(version.code, 0);
+    assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+    const bare = await runCli(home, []);
+    assert.equal(bare.code, 0);
+    assert.match(bare.stdout, /Commands:/);
+  });
+});

@@ -1,0 +1,103 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { runCli, startCli } from '../helpers/cli.js';
+import { tempHome } from '../helpers/temp.js';
+import { killAll } from '../helpers/children.js';
+import { waitFor } from '../helpers/wait.js';
+import { teamPaths } from '../../src/team/paths.js';
+
+after(killAll);
+
+type Line = { id: string; type: string; from: string; to: string; text?: string };
+const lines = (text: string): Line[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+
+describe('teams send / broadcast / inbox / log', () => {
+  const { home, cleanup } = tempHome();
+  after(cleanup);
+  before(async () => {
+    for (const [name, role] of [['alice', 'coder'], ['bob', 'tester']]) {
+      assert.equal((await runCli(home, ['member', 'add', name!, '--role', role!])).code, 0);
+    }
+  });
+
+  test('send delivers to the inbox, which peeks without consuming', async () => {
+    const sent = await runCli(home, ['send', 'alice', 'please look at src/x.ts']);
+    assert.equal(sent.code, 0, sent.stderr);
+    for (let i = 0; i < 2; i++) {
+      const inbox = await runCli(home, ['inbox', 'alice', '--json']);
+      assert.equal(inbox.code, 0, inbox.stderr);
+      const messages = lines(inbox.stdout);
+      assert.equal(messages.length, 1);
+      assert.deepEqual([messages[0]!.type, messages[0]!.from, messages[0]!.text], ['message', 'lead', 'please look at src/x.ts']);
+    }
+    const text = await runCli(home, ['inbox', 'alice']);
+    assert.match(text.stdout, /lead → alice \[message\] please look at src\/x\.ts/);
+  });
+
+  test('a misspelt recipient is refused, names the likely member, and writes nothing', async () => {
+    const auditBefore = readFileSync(teamPaths(home, 'default').audit, 'utf8');
+    const result = await runCli(home, ['send', 'alcie', 'hello']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /unknown recipient 'alcie'.*did you mean 'alice'/);
+    assert.equal(readFileSync(teamPaths(home, 'default').audit, 'utf8'), auditBefore);
+    assert.equal(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout).length, 1);
+  });
+
+  test('other send errors: unknown sender, yourself, missing text, unknown inbox', async () => {
+    const cases: [string[], RegExp][] = [
+      [['send', 'alice', 'hi', '--from', 'mallory'], /mallory/],
+      [['send', 'lead', 'hi'], /cannot send a message to itself/],
+      [['send', 'alice'], /missing required argument 'text'/],
+      [['send', '../x', 'hi'], /may not contain/],
+      [['inbox', 'carol'], /unknown agent 'carol'/],
+      [['broadcast'], /missing required argument 'text'/],
+    ];
+    for (const [args, pattern] of cases) {
+      const result = await runCli(home, args);
+      assert.equal(result.code, 2, `${args.join(' ')} → ${result.code} ${result.stderr}`);
+      assert.match(result.stderr, pattern, args.join(' '));
+    }
+  });
+
+  test('broadcast reaches every other member once', async () => {
+    const result = await runCli(home, ['broadcast', 'standup in 5', '--from', 'bob']);
+    assert.equal(result.code, 0, result.stderr);
+    const toLead = lines((await runCli(home, ['inbox', 'lead', '--json'])).stdout);
+    const toAlice = lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout);
+    const toBob = lines((await runCli(home, ['inbox', 'bob', '--json'])).stdout);
+    assert.equal(toLead.filter((m) => m.type === 'broadcast').length, 1);
+    assert.equal(toAlice.filter((m) => m.type === 'broadcast').length, 1);
+    assert.equal(toBob.length, 0);
+  });
+
+  test('inbox --follow prints a message sent after it started, and exits 0 on SIGINT', async () => {
+    const follower = startCli(home, ['inbox', 'bob', '--json', '--follow']);
+    // Sent while the follower may still be starting: its first peek or its watcher must catch it.
+    assert.equal((await runCli(home, ['send', 'bob', 'ping'])).code, 0);
+    await waitFor(() => follower.stdout().includes('ping'), 'the follower to print the message');
+    follower.process.kill('SIGINT');
+    const exit = await follower.exited;
+    assert.equal(exit.code, 0, follower.stderr());
+    assert.equal(lines(follower.stdout()).filter((m) => m.text === 'ping').length, 1);
+  });
+
+  test('log shows every message, filters by agent, and follows', async () => {
+    const all = lines((await runCli(home, ['log', '--json'])).stdout) as unknown as { event: string; from?: string; to?: string }[];
+    assert.ok(all.some((e) => e.event === 'member'));
+    // The message to alice, the broadcast and the ping to bob; the misspelt one was never written.
+    assert.equal(all.filter((e) => e.event === 'message').length, 3);
+    const bobs = lines((await runCli(home, ['log', '--json', '--agent', 'bob'])).stdout) as unknown as { event: string; from?: string; to?: string }[];
+    assert.ok(bobs.length > 0);
+    assert.ok(bobs.every((e) => e.event !== 'message' || e.from === 'bob' || e.to === 'bob' || e.to === '*'));
+    const text = await runCli(home, ['log']);
+    assert.match(text.stdout, /message\s+lead → alice \[message\]/);
+
+    const follower = startCli(home, ['log', '--follow', '--agent', 'alice']);
+    await waitFor(() => follower.stdout().includes('please look'), 'the existing entries');
+    assert.equal((await runCli(home, ['send', 'alice', 'second note'])).code, 0);
+    await waitFor(() => follower.stdout().includes('second note'), 'the followed entry');
+    follower.process.kill('SIGINT');
+    assert.equal((await follower.exited).code, 0);
+  });
+});
