@@ -18,7 +18,7 @@ const script = loadScript(DEFAULT_OFFLINE_SCRIPT);
 
 const LEAD_SYSTEM = "You are the lead of team 'demo'. You coordinate teammates.";
 const ALICE_SYSTEM = "You are 'alice', role: coder, a member of team 'demo'. The lead is 'lead'.";
-const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval_response', 'permission_response'];
+const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval'];
 const TEAMMATE_TOOLS = ['plan_approval', 'write_file', 'read_file', 'bash', 'send_message', 'shutdown_response'];
 const REQUEST = 'Write up notes for the parser refactor';
 
@@ -101,9 +101,9 @@ describe('demo script', () => {
     assert.match(plan, /^1\. .+\n2\. .+\n3\. .+$/);
     endsTurn(alice.gets('Plan sent to the lead; wait for the answer.'));
 
-    // The lead answers the plan request it is notified of, quoting the request id.
+    // When the lead's model reviews plans (--plan-reviewer lead), it answers with plan_approval, quoting the request id.
     const planRequest = notice({ type: 'plan_approval_request', from: 'alice', to: 'lead', request_id: 'plan-42', plan });
-    assert.deepEqual(call(lead.hears(planRequest), 'plan_approval_response'), {
+    assert.deepEqual(call(lead.hears(planRequest), 'plan_approval'), {
       request_id: 'plan-42',
       approve: true,
       feedback: 'Looks good. Go ahead.',
@@ -116,23 +116,8 @@ describe('demo script', () => {
     assert.equal(write.path, 'notes.md');
     assert.match(String(write.content), new RegExp(REQUEST));
 
-    // (4) Then the command that needs permission; the lead grants it.
+    // (4) Then the command that needs permission: the human decides it, not the lead's model.
     assert.deepEqual(call(alice.gets('Wrote 412 bytes to notes.md'), 'bash'), { command: 'rm -rf build/cache' });
-    const permission = notice({
-      type: 'permission_request',
-      from: 'alice',
-      to: 'lead',
-      request_id: 'perm-7',
-      tool_name: 'bash',
-      tool_input: { command: 'rm -rf build/cache' },
-      reason: 'deletes files',
-    });
-    assert.deepEqual(call(lead.hears(permission), 'permission_response'), {
-      request_id: 'perm-7',
-      approve: true,
-      feedback: 'Fine: build/cache only holds build output.',
-    });
-    endsTurn(lead.gets('Sent.'));
 
     // (5) alice reports to the lead and ends her turn.
     const report = call(alice.gets('(no output)\nexit code 0'), 'send_message');
@@ -179,22 +164,6 @@ describe('demo script', () => {
     call(alice.gets('ok'), 'bash');
     const report = call(alice.gets('Permission denied by the lead: not now.'), 'send_message');
     assert.match(String(report.content), /^Report: .*permission was refused/);
-  });
-
-  test('the lead refuses permission for anything but the scripted command', () => {
-    const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
-    const other = notice({
-      type: 'permission_request',
-      from: 'alice',
-      to: 'lead',
-      request_id: 'perm-8',
-      tool_name: 'bash',
-      tool_input: { command: 'rm -rf /' },
-      reason: 'cleanup',
-    });
-    const answer = call(lead.hears(other), 'permission_response');
-    assert.equal(answer.approve, false);
-    assert.equal(answer.request_id, 'perm-8');
   });
 
   test('a teammate without a plan step starts working right away', () => {

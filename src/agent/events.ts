@@ -1,0 +1,20 @@
+import type { TokenUsage } from '../model/usage.js';
+
+/**
+ * What an agent loop reports, for headless printing, the Ink UI and the harness alike.
+ * A discriminated union: consumers switch on `type` and the compiler checks they cover it.
+ */
+export type AgentEvent =
+  /** Text that entered the conversation as user input: the human's words or a notice. */
+  | { type: 'input'; text: string }
+  | { type: 'turn_start'; call: number }
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; id: string; name: string; content: string; isError: boolean }
+  /** One model call finished. */
+  | { type: 'turn_end'; stopReason: string; usage: TokenUsage; text: string; model: string }
+  /** The loop has nothing left to do until new input arrives. */
+  | { type: 'idle'; reason: IdleReason; lastText: string }
+  | { type: 'error'; message: string };
+
+export type IdleReason = 'end_turn' | 'turn_cap' | 'interrupted' | 'error';

@@ -1,0 +1,167 @@
+import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { TurnAbortedError, type ModelClient, type ToolSpec } from '../model/client.js';
+import type { ToolResult } from '../tools/tool.js';
+import type { AgentEvent, IdleReason } from './events.js';
+import { EventStream } from '../lib/event-stream.js';
+
+/** Runs one tool call for the loop; policy and approvals live behind it, in the harness. */
+export type ToolExecutor = (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal) => Promise<ToolResult>;
+
+export type LoopOptions = {
+  system: string;
+  tools: ToolSpec[];
+  model: Pick<ModelClient, 'turn' | 'model'>;
+  execute: ToolExecutor;
+  /** Model calls allowed between two idles: a runaway loop stops here. */
+  maxModelCalls?: number;
+};
+
+export const DEFAULT_MAX_MODEL_CALLS = 50;
+
+/**
+ * One agent's model loop. Input (the human's words, notices of protocol messages) is queued
+ * with `push`; the loop wakes, calls the model, runs the tools it asks for, and goes idle
+ * when the model ends its turn. Input that arrives while tools run joins the conversation at
+ * the next tool-result boundary, not only when the turn ends.
+ */
+export class AgentLoop {
+  readonly events = new EventStream<AgentEvent>();
+  private readonly messages: MessageParam[] = [];
+  private queue: string[] = [];
+  private running: Promise<void> | undefined;
+  private abort: AbortController | undefined;
+  private lastText = '';
+
+  constructor(private readonly options: LoopOptions) {}
+
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The conversation so far (read-only view). */
+  get conversation(): readonly MessageParam[] {
+    return this.messages;
+  }
+
+  /** Queue input; starts a run when the loop is idle. */
+  push(text: string): void {
+    this.queue.push(text);
+    this.events.emit({ type: 'input', text });
+    this.kick();
+  }
+
+  private kick(): void {
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+      // Input that arrived as the run was finishing starts the next one.
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  /** Resolves once the loop is idle. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Stop the model call or tool under way; queued input stays queued. */
+  interrupt(): void {
+    this.abort?.abort();
+  }
+
+  private appendUser(blocks: ContentBlockParam[]): void {
+    const last = this.messages.at(-1);
+    // After an interrupted model call the conversation ends with a user message: extend it.
+    if (last?.role === 'user') {
+      last.content = [...(typeof last.content === 'string' ? [{ type: 'text', text: last.content } as TextBlockParam] : last.content), ...blocks];
+    } else {
+      this.messages.push({ role: 'user', content: blocks });
+    }
+  }
+
+  private drainQueueAsBlocks(): TextBlockParam[] {
+    const texts = this.queue;
+    this.queue = [];
+    return texts.map((text) => ({ type: 'text', text }));
+  }
+
+  private async run(): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    const max = this.options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS;
+    let reason: IdleReason = 'end_turn';
+    try {
+      let calls = 0;
+      while (this.queue.length > 0 || this.messages.at(-1)?.role === 'user') {
+        const pending = this.drainQueueAsBlocks();
+        if (pending.length > 0) this.appendUser(pending);
+        if (calls >= max) {
+          reason = 'turn_cap';
+          this.events.emit({ type: 'error', message: `turn cap reached: ${max} model calls without going idle` });
+          break;
+        }
+        calls++;
+        const toolCalls = await this.modelCall(calls, abort.signal);
+        if (toolCalls.length === 0) continue;
+        const results = await this.runTools(toolCalls, abort.signal);
+        if (abort.signal.aborted) {
+          this.messages.push({ role: 'user', content: results });
+          reason = 'interrupted';
+          break;
+        }
+        // New messages join at the tool-result boundary, after the results they follow.
+        this.appendUser([...results, ...this.drainQueueAsBlocks()]);
+      }
+    } catch (error) {
+      if (error instanceof TurnAbortedError || abort.signal.aborted) {
+        reason = 'interrupted';
+      } else {
+        reason = 'error';
+        this.events.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+      }
+    } finally {
+      this.abort = undefined;
+    }
+    this.events.emit({ type: 'idle', reason, lastText: this.lastText });
+  }
+
+  /** One model call; returns the tool calls it asked for (none when it ended its turn). */
+  private async modelCall(call: number, signal: AbortSignal): Promise<{ id: string; name: string; input: Record<string, unknown> }[]> {
+    this.events.emit({ type: 'turn_start', call });
+    const turn = await this.options.model.turn(
+      { system: this.options.system, tools: this.options.tools, messages: this.messages, signal },
+      (event) => {
+        if (event.type === 'text_delta') this.events.emit({ type: 'text_delta', text: event.text });
+      },
+    );
+    this.messages.push({ role: 'assistant', content: turn.content });
+    const text = turn.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+    if (text.trim() !== '') this.lastText = text;
+    this.events.emit({ type: 'turn_end', stopReason: turn.stop_reason, usage: turn.usage, text, model: turn.model });
+    return turn.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : []));
+  }
+
+  private async runTools(calls: { id: string; name: string; input: Record<string, unknown> }[], signal: AbortSignal): Promise<ToolResultBlockParam[]> {
+    const results: ToolResultBlockParam[] = [];
+    for (const call of calls) {
+      // Every tool_use needs a tool_result, even when interrupted, or the next request is invalid.
+      if (signal.aborted) {
+        results.push({ type: 'tool_result', tool_use_id: call.id, content: 'interrupted before it ran', is_error: true });
+        continue;
+      }
+      this.events.emit({ type: 'tool_call', ...call });
+      let result: ToolResult;
+      try {
+        result = await this.options.execute(call, signal);
+      } catch (error) {
+        result = { content: error instanceof Error ? error.message : String(error), isError: true };
+      }
+      this.events.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError ?? false });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: result.content, is_error: result.isError ?? false });
+    }
+    return results;
+  }
+}

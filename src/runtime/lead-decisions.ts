@@ -1,0 +1,128 @@
+import type { EventStream } from '../lib/event-stream.js';
+import type { Envelope, PermissionMode } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import { SendRefused, type TeamBus } from '../team/bus.js';
+import { decisionDraft } from '../team/decisions.js';
+import type { RequestRecord } from '../tracker/records.js';
+import type { RequestTracker } from '../tracker/tracker.js';
+import type { ControlCommand, ControlReply } from './control.js';
+import { Refused } from '../lib/refused.js';
+import type { LeadEvent } from './lead.js';
+import type { PlanReviewer } from './lead-routing.js';
+import type { LeadTeammates } from './lead-teammates.js';
+
+
+export type HumanDecision = { approve: boolean; note?: string; always?: boolean };
+
+/**
+ * The requests waiting on the lead's side: the human's approval queue, the session's
+ * "always" permissions, and the deadline timer. Every decision, from the keyboard, another
+ * terminal or the lead's model, goes through `decide`, and is signed by the bus.
+ */
+export class LeadDecisions {
+  /** Permission request id → the exact call it asks for, so "always" can match repeats. */
+  private readonly permissionCalls = new Map<string, string>();
+  private readonly always = new Set<string>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly bus: TeamBus,
+    private readonly tracker: RequestTracker,
+    private readonly mode: PermissionMode,
+    private readonly planReviewer: PlanReviewer,
+    private readonly teammates: LeadTeammates,
+    private readonly events: EventStream<LeadEvent>,
+  ) {}
+
+  /** Oldest first: what the human has to decide now. */
+  pendingForHuman(): RequestRecord[] {
+    this.tracker.refresh();
+    return this.tracker.pending().filter((r) => r.to === LEAD && (r.kind !== 'plan' || this.planReviewer === 'human'));
+  }
+
+  /** A request for the human arrived in the lead's mailbox. */
+  arrived(envelope: Envelope): void {
+    if (envelope.type === 'permission_request') {
+      const call = `${envelope.tool_name} ${JSON.stringify(envelope.tool_input)}`;
+      this.permissionCalls.set(envelope.request_id, call);
+      if (this.always.has(call)) {
+        void this.decide(envelope.request_id, { approve: true, note: 'approved always for this session' }).catch((error: unknown) =>
+          this.events.emit({ type: 'problem', text: `auto-approval of ${envelope.request_id} failed: ${String(error)}` }),
+        );
+        return;
+      }
+    }
+    this.changed();
+  }
+
+  async decide(requestId: string, decision: HumanDecision): Promise<RequestRecord> {
+    await this.sweep();
+    const record = this.tracker.get(requestId);
+    if (!record) throw new Refused(`unknown request_id '${requestId}'`);
+    const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode });
+    if (!made.ok) throw new Refused(made.error);
+    try {
+      await this.bus.send(made.draft);
+    } catch (error) {
+      if (error instanceof SendRefused) throw new Refused(error.message);
+      throw error;
+    }
+    const call = this.permissionCalls.get(requestId);
+    if (decision.always && decision.approve && call) this.always.add(call);
+    this.permissionCalls.delete(requestId);
+    if (record.kind === 'finish' && decision.approve) this.teammates.expectExit(record.from);
+    this.changed();
+    return this.tracker.get(requestId) ?? record;
+  }
+
+  /** A command from another terminal, answered over the control socket. */
+  async control(command: ControlCommand): Promise<ControlReply> {
+    try {
+      switch (command.op) {
+        case 'decide': {
+          const record = await this.decide(command.request_id, { approve: command.approve, note: command.note, always: command.always });
+          return { ok: true, message: `${command.approve ? 'approved' : 'rejected'} ${record.request_id} (${record.kind} request from ${record.from})` };
+        }
+        case 'spawn': {
+          const { pid } = await this.teammates.spawn({ name: command.name, role: command.role, prompt: command.prompt ?? '', planMode: command.plan_mode ?? false });
+          return { ok: true, message: `spawned ${command.name} (pid ${pid})` };
+        }
+        case 'shutdown': {
+          const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);
+          return { ok: true, message: `asked ${command.name} to shut down (${requestId})` };
+        }
+      }
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error), refused: error instanceof Refused };
+    }
+  }
+
+  /** Expire what is overdue now and tell whoever expiry concerns. */
+  private async sweep(): Promise<void> {
+    const expired = await this.bus.sweepExpired();
+    if (expired.length > 0) this.changed();
+  }
+
+  /** One timer, set for the nearest deadline: no polling. */
+  scheduleSweep(): void {
+    clearTimeout(this.sweepTimer);
+    if (this.closed) return;
+    const deadlines = this.tracker.pending().map((r) => Date.parse(r.deadline_at));
+    if (deadlines.length === 0) return;
+    const wait = Math.max(0, Math.min(...deadlines) - Date.now()) + 5;
+    this.sweepTimer = setTimeout(() => {
+      void this.sweep().finally(() => this.scheduleSweep());
+    }, wait);
+  }
+
+  private changed(): void {
+    this.events.emit({ type: 'approvals', pending: this.pendingForHuman() });
+    this.scheduleSweep();
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.sweepTimer);
+  }
+}

@@ -1,0 +1,44 @@
+import { summarize } from '../protocol/messages.js';
+import { BROADCAST, LEAD } from '../protocol/names.js';
+import type { TeamBus } from '../team/bus.js';
+import { loadTeam, memberNames } from '../team/config.js';
+import type { TeamIO } from '../tools/team-io.js';
+import type { RequestTracker } from '../tracker/tracker.js';
+
+/** The lead runtime's actions the lead's tools may take. */
+export type LeadActions = {
+  spawn(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
+  requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
+  decide(requestId: string, decision: { approve: boolean; note?: string }): Promise<unknown>;
+};
+
+function teammateOnly(action: string): never {
+  throw new Error(`only a teammate can ${action}`);
+}
+
+/** The team tools' view of the team, for the lead. */
+export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadActions): TeamIO {
+  return {
+    self: LEAD,
+    async sendMessage(to, content) {
+      return { id: (await bus.send({ type: 'message', from: LEAD, to, text: content, summary: summarize(content) })).id };
+    },
+    async broadcast(content) {
+      const sent = await bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text: content, summary: summarize(content) });
+      const team = loadTeam(bus.paths);
+      return { id: sent.id, recipients: team ? memberNames(team).filter((m) => m !== LEAD) : [] };
+    },
+    // Messages reach the lead's model as they arrive; none wait here.
+    readInbox: async () => [],
+    listTeammates: async () => (loadTeam(bus.paths)?.members ?? []).filter((m) => m.name !== LEAD),
+    spawnTeammate: (spec) => actions.spawn(spec),
+    requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),
+    requestStatus: (requestId) => tracker.get(requestId),
+    async reviewPlan(requestId, approve, feedback) {
+      await actions.decide(requestId, { approve, note: feedback });
+    },
+    answerShutdown: async () => teammateOnly('answer a shutdown request'),
+    submitPlan: async () => teammateOnly('submit a plan'),
+    requestFinish: async () => teammateOnly('ask to be ended'),
+  };
+}

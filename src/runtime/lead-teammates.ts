@@ -1,0 +1,98 @@
+import type { EventStream } from '../lib/event-stream.js';
+import { newRequestId } from '../protocol/ids.js';
+import { summarize, type PermissionMode } from '../protocol/messages.js';
+import { agentNameProblem, LEAD } from '../protocol/names.js';
+import type { TeamBus } from '../team/bus.js';
+import { addMember, loadTeam, setMemberStatus } from '../team/config.js';
+import type { TeamPaths } from '../team/paths.js';
+import type { LeadEvent } from './lead.js';
+import type { ChildExit, Supervisor } from './supervisor.js';
+import { Refused } from '../lib/refused.js';
+
+
+/** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
+export class LeadTeammates {
+  /**
+   * Teammates whose idle notification the lead has received since it last gave them
+   * anything. Per-sender order means everything they sent before it has arrived too.
+   */
+  private readonly idle = new Set<string>();
+
+  constructor(
+    private readonly paths: TeamPaths,
+    private readonly bus: TeamBus,
+    private readonly supervisor: Supervisor,
+    private readonly mode: PermissionMode,
+    private readonly events: EventStream<LeadEvent>,
+  ) {
+    supervisor.exits.subscribe((exit) => void this.exited(exit));
+    bus.sent.subscribe((envelope) => {
+      if (envelope.from === LEAD) this.idle.delete(envelope.to);
+    });
+  }
+
+  /** A message from a teammate reached the lead. */
+  heard(from: string, idleNow: boolean): void {
+    if (idleNow) this.idle.add(from);
+    else this.idle.delete(from);
+  }
+
+  async spawn(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }> {
+    const problem = agentNameProblem(spec.name);
+    if (problem) throw new Refused(problem);
+    if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
+    if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    const member = loadTeam(this.paths)?.members.find((m) => m.name === spec.name);
+    if (!member) addMember(this.paths, { name: spec.name, role: spec.role, status: 'starting' });
+    else setMemberStatus(this.paths, spec.name, 'starting');
+    // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
+    await this.bus.send({
+      type: 'task_assignment',
+      from: LEAD,
+      to: spec.name,
+      task_id: newRequestId('task'),
+      subject: summarize(spec.prompt || spec.role),
+      description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
+    });
+    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode: this.mode === 'plan' ? 'default' : this.mode });
+  }
+
+  async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {
+    if (!this.supervisor.isRunning(name)) throw new Refused(`${name} is not running`);
+    const requestId = newRequestId('shutdown');
+    await this.bus.send({ type: 'shutdown_request', from: LEAD, to: name, request_id: requestId, reason });
+    return { requestId };
+  }
+
+  expectExit(name: string): void {
+    this.supervisor.expectExit(name);
+  }
+
+  /** Whether any running teammate has not yet told the lead it is idle. */
+  anyBusy(): boolean {
+    return this.supervisor.running().some((name) => !this.idle.has(name));
+  }
+
+  /** The shutdown handshake with every teammate, then the process groups of any that did not go. */
+  async stopAll(reason: string, graceMs: number): Promise<void> {
+    const running = this.supervisor.running();
+    for (const name of running) await this.requestShutdown(name, reason).catch(() => undefined);
+    const left = await this.supervisor.waitForExit(running, graceMs);
+    if (left.length > 0) await this.supervisor.killAll();
+  }
+
+  private async exited(exit: ChildExit): Promise<void> {
+    const crashed = exit.code !== 0 && !exit.expected;
+    const member = loadTeam(this.paths)?.members.find((m) => m.name === exit.name);
+    if (crashed) {
+      setMemberStatus(this.paths, exit.name, 'crashed', { pid: null });
+      const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
+      // The supervisor reports on the dead teammate's behalf: the lead's model learns its task failed.
+      await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: `Agent "${exit.name}" failed: ${why}` });
+    } else if (member && member.status !== 'shutdown') {
+      setMemberStatus(this.paths, exit.name, 'shutdown', { pid: null });
+    }
+    this.events.emit({ type: 'teammate_exit', name: exit.name, code: exit.code, signal: exit.signal, crashed });
+  }
+}

@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentLoop } from '../agent/loop.js';
+import type { AgentEvent } from '../agent/events.js';
+import { EventStream } from '../lib/event-stream.js';
+import { protocolRules, renderPrompt } from '../agent/prompts.js';
+import { openModel, type OpenModel } from '../model/connect.js';
+import { childModelEnv, type ModelSettings } from '../model/settings.js';
+import type { MaildirTransport } from '../mailbox/maildir.js';
+import type { Subscription } from '../mailbox/transport.js';
+import type { Envelope, PermissionMode } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import { createSigner } from '../protocol/signing.js';
+import { decideToolUse } from '../policy/approvals.js';
+import { watchForHints, type StopWatching } from '../store/wakeup.js';
+import { appendAudit } from '../team/audit.js';
+import type { TeamBus } from '../team/bus.js';
+import { openTeam } from '../team/open.js';
+import { ensureTeam, loadTeam, setMemberStatus, updateTeam, type Member } from '../team/config.js';
+import type { TeamPaths } from '../team/paths.js';
+import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
+import { realFileIO } from '../tools/files.js';
+import { realShellIO } from '../tools/shell.js';
+import type { ToolResult } from '../tools/tool.js';
+import type { RequestRecord } from '../tracker/records.js';
+import type { RequestTracker } from '../tracker/tracker.js';
+import { startControlServer } from './control.js';
+import { LeadDecisions } from './lead-decisions.js';
+import { leadTeamIO } from './lead-io.js';
+import { routeForLead, type PlanReviewer } from './lead-routing.js';
+import { LeadTeammates } from './lead-teammates.js';
+import { Supervisor } from './supervisor.js';
+import { isProcessAlive } from '../store/file-lock.js';
+
+export type LeadOptions = {
+  paths: TeamPaths;
+  settings: ModelSettings;
+  cwd: string;
+  permissionMode: PermissionMode;
+  planReviewer: PlanReviewer;
+  /** How long a teammate that agreed to stop has before its process group is ended. */
+  graceMs?: number;
+};
+
+/** Everything the lead runtime reports: the lead loop's events and the team's. */
+export type LeadEvent =
+  | { type: 'agent'; event: AgentEvent }
+  | { type: 'message'; envelope: Envelope }
+  | { type: 'approvals'; pending: RequestRecord[] }
+  | { type: 'team'; members: Member[] }
+  | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
+  | { type: 'problem'; text: string };
+
+/** A Unix socket path must fit in 108 bytes; a deep state root falls back to the temp dir. */
+function controlSocketPath(paths: TeamPaths): string {
+  const inRoot = join(paths.root, 'lead.sock');
+  if (Buffer.byteLength(inRoot) < 100) return inRoot;
+  return join(tmpdir(), `teams-${createHash('sha256').update(paths.root).digest('hex').slice(0, 16)}.sock`);
+}
+
+/**
+ * The lead process: its model loop, the teammates it supervises, the human's approval queue
+ * and the control socket other terminals use. The Ink UI and `teams run` both drive it and
+ * both render its events.
+ */
+export class LeadRuntime {
+  private closers: (() => Promise<void>)[] = [];
+
+  private constructor(
+    readonly events: EventStream<LeadEvent>,
+    readonly options: LeadOptions,
+    readonly bus: TeamBus,
+    readonly tracker: RequestTracker,
+    readonly loop: AgentLoop,
+    readonly model: OpenModel,
+    readonly teammates: LeadTeammates,
+    readonly decisions: LeadDecisions,
+    private readonly transport: MaildirTransport,
+  ) {}
+
+  static async start(options: LeadOptions): Promise<LeadRuntime> {
+    const { paths } = options;
+    const existing = loadTeam(paths)?.members.find((m) => m.name === LEAD);
+    if (existing?.pid && existing.pid !== process.pid && isProcessAlive(existing.pid)) {
+      throw new Error(`a lead is already running for team '${paths.team}' (pid ${existing.pid})`);
+    }
+    const config = ensureTeam(paths);
+    const signer = createSigner();
+    const socket = controlSocketPath(paths);
+    updateTeam(paths, (draft) => {
+      draft.public_key = signer.publicKey;
+      draft.control_socket = socket;
+    });
+    const { bus, tracker, transport } = openTeam(paths, config, signer);
+    const model = await openModel(options.settings);
+    setMemberStatus(paths, LEAD, 'idle', { pid: process.pid, model: model.label });
+
+    const events = new EventStream<LeadEvent>();
+    const supervisor = new Supervisor(paths, { env: childModelEnv(options.settings), cwd: options.cwd, graceMs: options.graceMs ?? 5_000 });
+    const teammates = new LeadTeammates(paths, bus, supervisor, options.permissionMode, events);
+    const decisions = new LeadDecisions(bus, tracker, options.permissionMode, options.planReviewer, teammates, events);
+    const team = leadTeamIO(bus, tracker, {
+      spawn: (spec) => teammates.spawn(spec),
+      requestShutdown: (name, reason) => teammates.requestShutdown(name, reason),
+      decide: (requestId, decision) => decisions.decide(requestId, decision),
+    });
+    const tools = leadTools({ reviewPlans: options.planReviewer === 'lead' });
+    const io = { files: realFileIO(options.cwd), shell: realShellIO(), team, cwd: options.cwd };
+    const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
+      const decision = decideToolUse({ tool: call.name, input: call.input, mode: options.permissionMode, cwd: options.cwd, planApproved: true, alwaysAllowed: new Set() });
+      // The lead coordinates; what needs the human's permission is delegated to a teammate, who asks.
+      if (decision.action !== 'allow') return { content: `Not allowed for the lead: ${decision.reason}. Delegate it to a teammate.`, isError: true };
+      return runTool(tools, call.name, call.input, io, signal);
+    };
+    const system = renderPrompt('lead.md', {
+      team: paths.team,
+      cwd: options.cwd,
+      mode: options.permissionMode,
+      teammates: describeTeammates(loadTeam(paths)?.members ?? []),
+      protocol_rules: protocolRules(),
+      plan_review_note:
+        options.planReviewer === 'lead'
+          ? 'You review teammates\' plans yourself with plan_approval.'
+          : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
+    });
+    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute });
+    const runtime = new LeadRuntime(events, options, bus, tracker, loop, model, teammates, decisions, transport);
+    loop.subscribe((event) => {
+      runtime.events.emit({ type: 'agent', event });
+      if (event.type === 'turn_start') setMemberStatus(paths, LEAD, 'working');
+      if (event.type === 'idle') setMemberStatus(paths, LEAD, 'idle');
+    });
+    await runtime.wire(socket);
+    return runtime;
+  }
+
+  private async wire(socket: string): Promise<void> {
+    const { paths } = this.options;
+    const subscription: Subscription = await this.transport.subscribe(LEAD, (event) => {
+      if (event.type === 'set_aside') {
+        appendAudit(paths, { event: 'problem', agent: LEAD, what: `set aside ${event.problem.entry}`, reason: event.problem.reason });
+        this.events.emit({ type: 'problem', text: `set aside ${event.problem.entry}: ${event.problem.reason}` });
+        return;
+      }
+      for (const envelope of event.messages) this.receive(envelope);
+    });
+    this.closers.push(() => subscription.close());
+    const control = await startControlServer(socket, (command) => this.decisions.control(command));
+    this.closers.push(() => control.close());
+    const stopWatching: StopWatching = await watchForHints([paths.config], () => {
+      const members = loadTeam(paths)?.members;
+      if (members) this.events.emit({ type: 'team', members });
+    });
+    this.closers.push(stopWatching);
+    this.decisions.scheduleSweep();
+  }
+
+  private receive(envelope: Envelope): void {
+    this.events.emit({ type: 'message', envelope });
+    this.teammates.heard(envelope.from, envelope.type === 'idle_notification');
+    const route = routeForLead(envelope, this.options.planReviewer);
+    if (route.expectExit) this.teammates.expectExit(route.expectExit);
+    if (route.forHuman) this.decisions.arrived(envelope);
+    if (route.notice) this.loop.push(route.notice);
+  }
+
+  /** The human's words to the lead. */
+  prompt(text: string): void {
+    this.loop.push(text);
+  }
+
+  /**
+   * Nothing is running or waiting: the lead is idle with no unread mail (a teammate's last
+   * task notification, say), no teammate works, and nothing awaits the human.
+   */
+  async quiet(): Promise<boolean> {
+    if (this.loop.busy || this.decisions.pendingForHuman().length > 0 || this.teammates.anyBusy()) return false;
+    return (await this.transport.peek(LEAD)).messages.length === 0 && !this.loop.busy;
+  }
+
+  /** Ask every teammate to shut down, end those that do not within the grace period, close everything. */
+  async stop(reason = 'the lead is leaving'): Promise<void> {
+    this.loop.interrupt();
+    await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
+    this.decisions.close();
+    for (const close of this.closers.reverse()) await close();
+    this.closers = [];
+    await this.model.close();
+    setMemberStatus(this.options.paths, LEAD, 'shutdown', { pid: null });
+    updateTeam(this.options.paths, (draft) => {
+      delete draft.control_socket;
+    });
+  }
+}
+
+function describeTeammates(members: readonly Member[]): string {
+  const teammates = members.filter((m) => m.name !== LEAD);
+  if (teammates.length === 0) return '(none yet)';
+  return teammates.map((m) => `- ${m.name} (${m.role}): ${m.status}`).join('\n');
+}

@@ -1,0 +1,177 @@
+import { AgentLoop } from '../agent/loop.js';
+import { protocolRules, renderPrompt } from '../agent/prompts.js';
+import type { AgentEvent } from '../agent/events.js';
+import { openModel } from '../model/connect.js';
+import type { ModelSettings } from '../model/settings.js';
+import { newRequestId } from '../protocol/ids.js';
+import type { Envelope, PermissionMode } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import { importPublicKey, verifyEnvelope } from '../protocol/signing.js';
+import { decideToolUse } from '../policy/approvals.js';
+import { appendAudit } from '../team/audit.js';
+import { openTeam } from '../team/open.js';
+import { addMemberUsage, loadTeam, requireMember, setMemberStatus, type MemberStatus } from '../team/config.js';
+import type { TeamPaths } from '../team/paths.js';
+import { runTool, teammateTools, toolSpecs } from '../tools/toolsets.js';
+import { realFileIO } from '../tools/files.js';
+import { realShellIO } from '../tools/shell.js';
+import type { ToolResult } from '../tools/tool.js';
+import { registerCommand, unregisterCommand } from './command-registry.js';
+import { PermissionWaiters } from './permission-waiters.js';
+import { teammateTeamIO } from './teammate-io.js';
+import { initialState, react, type TeammateState } from './teammate-state.js';
+
+export type TeammateOptions = {
+  paths: TeamPaths;
+  name: string;
+  settings: ModelSettings;
+  cwd: string;
+  permissionMode: PermissionMode;
+  planMode: boolean;
+  /** Told once the teammate is ready (the supervisor's IPC channel). */
+  onReady?: () => void;
+};
+
+/**
+ * One teammate process: its own model loop, woken by its mailbox, speaking only through the
+ * bus. Protocol messages are handled here and reach the model as notices; the policy decides
+ * every tool call; a decision that is not verifiably the lead's is refused and audited.
+ * Resolves with the exit code once the teammate has stopped.
+ */
+export async function runTeammate(options: TeammateOptions): Promise<number> {
+  const { paths, name, cwd } = options;
+  const config = loadTeam(paths);
+  if (!config) throw new Error(`no team '${paths.team}' in ${paths.home}`);
+  requireMember(config, name);
+  const leadKey = config.public_key ? importPublicKey(config.public_key) : undefined;
+  const { bus, tracker, transport } = openTeam(paths, config);
+  const model = await openModel(options.settings);
+
+  let state: TeammateState = initialState(options.permissionMode, options.planMode);
+  let reported = false;
+  let awaiting: { kind: 'plan' | 'finish'; requestId: string } | undefined;
+  let taskId = name;
+  let status: MemberStatus = 'starting';
+  const setStatus = (next: MemberStatus) => {
+    if (next === status) return;
+    status = next;
+    // A stopped teammate holds no pid: the roster never points at a process that is gone.
+    setMemberStatus(paths, name, next, { pid: next === 'shutdown' ? null : process.pid, model: model.label });
+  };
+  setMemberStatus(paths, name, 'starting', { pid: process.pid, model: model.label });
+
+  const waiters = new PermissionWaiters();
+  const team = teammateTeamIO(name, bus, tracker, {
+    state: () => state,
+    setState: (next) => (state = next),
+    reported: () => (reported = true),
+    awaiting: (kind, requestId) => (awaiting = { kind, requestId }),
+  });
+  const shell = realShellIO({
+    onSpawn: (pgid) => registerCommand(paths, name, pgid),
+    onExit: (pgid) => unregisterCommand(paths, name, pgid),
+  });
+  const io = { files: realFileIO(cwd), shell, team, cwd };
+  const tools = teammateTools();
+
+  const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: state.mode, cwd, planApproved: state.planApproved, alwaysAllowed: new Set() });
+    let result: ToolResult;
+    if (decision.action === 'deny') {
+      result = { content: `Not allowed: ${decision.reason}`, isError: true };
+    } else if (decision.action === 'ask') {
+      const requestId = newRequestId('permission');
+      const answer = waiters.wait(requestId, signal);
+      await bus.send({ type: 'permission_request', from: name, to: LEAD, request_id: requestId, tool_name: call.name, tool_input: call.input, reason: decision.reason });
+      setStatus('awaiting_approval');
+      const decided = await answer;
+      setStatus('working');
+      result = decided.approve
+        ? await runTool(tools, call.name, call.input, io, signal)
+        : { content: `Permission denied${decided.feedback ? `: ${decided.feedback}` : ''}. Do not retry the same command; find another way or ask the lead.`, isError: true };
+    } else {
+      result = await runTool(tools, call.name, call.input, io, signal);
+    }
+    // Agreed to stop: this step is finished, so no further one starts.
+    if (state.stopping) loop.interrupt();
+    return result;
+  };
+
+  const system = renderPrompt('teammate.md', {
+    name,
+    role: requireMember(config, name).role,
+    team: paths.team,
+    cwd,
+    protocol_rules: protocolRules(),
+    mode: state.mode,
+    plan_mode_note: options.planMode
+      ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval.'
+      : '',
+  });
+  const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute });
+
+  let finished: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => (finished = resolve));
+  let stopped = false;
+  const stop = async (how: 'completed' | 'stopped', lastText: string) => {
+    if (stopped) return;
+    stopped = true;
+    setStatus('shutting_down');
+    await subscription.close();
+    if (process.connected !== false) {
+      await bus
+        .send({ type: 'task_notification', from: name, to: LEAD, task_id: taskId, status: how, summary: lastText ? lastText.slice(0, 200) : `${name} ${how}`, result: lastText || undefined })
+        .catch(() => undefined);
+    }
+    setStatus('shutdown');
+    await model.close();
+    finished(0);
+  };
+
+  loop.subscribe((event: AgentEvent) => {
+    process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
+    if (event.type === 'turn_start') setStatus('working');
+    if (event.type === 'turn_end') addMemberUsage(paths, name, { input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens, cache_read_tokens: event.usage.cache_read_tokens, cache_write_tokens: event.usage.cache_write_tokens });
+    if (event.type !== 'idle') return;
+    if (state.stopping) {
+      void stop(state.stopping === 'finish' ? 'completed' : 'stopped', event.lastText);
+      return;
+    }
+    if (awaiting) {
+      setStatus('awaiting_approval');
+      return;
+    }
+    setStatus('idle');
+    const summary = reported ? undefined : event.lastText || undefined;
+    void bus.send({ type: 'idle_notification', from: name, to: LEAD, reason: 'waiting for instructions', summary }).catch(() => undefined);
+  });
+
+  const handle = (envelope: Envelope) => {
+    const verdict = verifyEnvelope(envelope, leadKey);
+    if (!verdict.ok) {
+      appendAudit(paths, { event: 'problem', agent: name, what: `refused ${envelope.type} from ${envelope.from}`, reason: verdict.reason });
+      return;
+    }
+    if (envelope.type === 'task_assignment') taskId = envelope.task_id;
+    if (awaiting && 'request_id' in envelope && envelope.request_id === awaiting.requestId) awaiting = undefined;
+    const reaction = react(state, envelope);
+    state = reaction.state;
+    if (reaction.permission) waiters.settle(reaction.permission);
+    if (reaction.notice) {
+      reported = false;
+      loop.push(reaction.notice);
+    }
+    if (state.stopping && !loop.busy) void stop('completed', '');
+  };
+  const subscription = await transport.subscribe(name, (event) => {
+    if (event.type === 'delivered') for (const envelope of event.messages) handle(envelope);
+    else appendAudit(paths, { event: 'problem', agent: name, what: `set aside ${event.problem.entry}`, reason: event.problem.reason });
+  });
+
+  // A teammate never outlives its lead: the IPC channel closes however the lead dies.
+  process.once('disconnect', () => void stop('stopped', 'the lead went away'));
+  process.once('SIGTERM', () => void stop('stopped', 'terminated'));
+  if (status === 'starting') setStatus('idle');
+  options.onReady?.();
+  return done;
+}

@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/children.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+import { resolveModelSettings } from '../../src/model/settings.js';
+import { LeadRuntime } from '../../src/runtime/lead.js';
+import { sendControl } from '../../src/runtime/control.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { loadTeam } from '../../src/team/config.js';
+import { percentile } from './stats.js';
+import type { BenchSection, Figure } from './section.js';
+
+const SPAWNS = 5;
+
+/** A script in which every teammate plans when in plan mode, and otherwise just waits. */
+function writeScript(dir: string): string {
+  const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'prompts', 'offline', 'demo.json'), 'utf8')) as { rules: unknown[] };
+  const idle = { name: 'wait idle', when: { agent: 'teammate', turn: 1, system: '^(?![\\s\\S]*plan mode)' }, reply: { text: 'Waiting for instructions.' } };
+  const path = join(dir, 'bench-script.json');
+  writeFileSync(path, JSON.stringify({ ...demo, rules: [idle, ...demo.rules] }));
+  return path;
+}
+
+/** The floor: how long starting a bare Node process and hearing from it over IPC takes here. */
+async function bareNodeSpawnMs(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['-e', 'process.send("ready"); process.disconnect()'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  await new Promise<void>((resolve) => child.once('message', () => resolve()));
+  const elapsed = performance.now() - started;
+  await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return elapsed;
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kib / 1024;
+}
+
+/** When the teammate's model loop next started a turn after `sinceMs` (from its event log). */
+function turnStartAfter(logPath: string, sinceMs: number): number | undefined {
+  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const event = JSON.parse(line) as { at?: string; type?: string };
+    if (event.type !== 'turn_start' || !event.at) continue;
+    const at = Date.parse(event.at);
+    if (at >= sinceMs) return at;
+  }
+  return undefined;
+}
+
+async function agentFigures(): Promise<Figure[]> {
+  const { home, cleanup } = tempHome('teams-bench-');
+  const paths = teamPaths(home, 'default');
+  mkdirSync(paths.workspace, { recursive: true });
+  const settings = resolveModelSettings({ offline: true, offlineScript: writeScript(home) });
+  const runtime = await LeadRuntime.start({ paths, settings, cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 2_000 });
+  try {
+    const floor: number[] = [];
+    const spawnMs: number[] = [];
+    for (let i = 0; i < SPAWNS; i++) {
+      floor.push(await bareNodeSpawnMs());
+      const started = performance.now();
+      await runtime.teammates.spawn({ name: `worker${i}`, role: 'tester', prompt: 'wait', planMode: false });
+      spawnMs.push(performance.now() - started);
+    }
+    const pids = (loadTeam(paths)?.members ?? []).filter((m) => m.name.startsWith('worker')).map((m) => m.pid ?? 0);
+    await waitFor(() => (loadTeam(paths)?.members ?? []).filter((m) => m.name.startsWith('worker') && m.status === 'idle').length === SPAWNS, 'the workers to go idle');
+    const rss = pids.map(rssMiB).sort((a, b) => a - b);
+
+    // Approve → resume: a teammate in plan mode waits for its plan; the decision goes through the control socket, as `teams approve` sends it.
+    await runtime.teammates.spawn({ name: 'planner', role: 'coder', prompt: 'write notes', planMode: true });
+    const plan = await waitFor(() => runtime.tracker.pending().find((r) => r.kind === 'plan' && r.from === 'planner'), "the planner's plan request");
+    await waitFor(() => loadTeam(paths)?.members.find((m) => m.name === 'planner')?.status === 'awaiting_approval', 'the planner to wait');
+    const socket = loadTeam(paths)?.control_socket ?? '';
+    const roundTripStart = performance.now();
+    await sendControl(socket, { op: 'decide', request_id: 'plan-0000000000', approve: true });
+    const roundTripMs = performance.now() - roundTripStart;
+    const approvedAt = Date.now();
+    const reply = await sendControl(socket, { op: 'decide', request_id: plan.request_id, approve: true });
+    if (!reply?.ok) throw new Error(`the approval was not taken: ${JSON.stringify(reply)}`);
+    const log = join(paths.root, 'logs', 'planner.log');
+    const resumedAt = await waitFor(() => turnStartAfter(log, approvedAt), 'the planner to resume').catch((error: unknown) => {
+      throw new Error(`${String(error)}; the planner's log ends: ${readFileSync(log, 'utf8').slice(-800)}`);
+    });
+    const resumeMs = resumedAt - approvedAt;
+
+    const p50 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+    return [
+      { label: 'bare node spawn → IPC message (floor, p50)', value: `${p50(floor).toFixed(0)} ms` },
+      { label: `teammate spawn → ready (p50 of ${SPAWNS})`, value: `${p50(spawnMs).toFixed(0)} ms`, target: '≤ 300 ms', met: p50(spawnMs) <= 300 },
+      { label: 'teammate spawn → ready (max)', value: `${Math.max(...spawnMs).toFixed(0)} ms` },
+      { label: `teammate idle RSS (median of ${SPAWNS})`, value: `${(rss[Math.floor(rss.length / 2)] ?? Number.NaN).toFixed(1)} MiB`, target: '≤ 80 MB', met: (rss[Math.floor(rss.length / 2)] ?? Infinity) * 1.048576 <= 80 },
+      { label: 'control socket round trip (floor)', value: `${roundTripMs.toFixed(1)} ms` },
+      { label: 'approve → teammate resumes its model turn', value: `${resumeMs} ms`, target: '≤ 50 ms', met: resumeMs <= 50 },
+    ];
+  } finally {
+    await runtime.stop('bench finished');
+    if (!process.env.KEEP) cleanup();
+  }
+}
+
+export const agentSections: BenchSection[] = [{ name: 'agents (offline model, real processes)', run: agentFigures }];

@@ -1,0 +1,109 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCli, runCli, type CliResult } from '../helpers/cli.js';
+import { REPO_ROOT, type Child } from '../helpers/children.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
+import { ensureTeam, loadTeam, updateTeam, type Member } from '../../src/team/config.js';
+import { RequestTracker } from '../../src/tracker/tracker.js';
+import type { RequestRecord } from '../../src/tracker/records.js';
+import type { RequestKind } from '../../src/protocol/messages.js';
+import { readAudit, type AuditEntry } from '../../src/team/audit.js';
+
+export type SessionOptions = {
+  prompt?: string;
+  /** Rules put before the demo script's own, so they win: each test's scenario, as data. */
+  extraRules?: unknown[];
+  planReviewer?: 'human' | 'lead';
+  deadlinesMs?: Partial<Record<RequestKind, number>>;
+  graceMs?: number;
+};
+
+type JsonEvent = { type: string; [key: string]: unknown };
+
+/**
+ * A real team: `teams run --offline --json` as a child process with its teammates, the
+ * offline model on loopback, and the human acting through the real CLI from "another shell".
+ */
+export class TeamSession {
+  readonly paths: TeamPaths;
+  readonly lead: Child;
+  private readonly cleanupHome: () => void;
+
+  private constructor(readonly home: string, cleanup: () => void, lead: Child) {
+    this.paths = teamPaths(home, 'default');
+    this.cleanupHome = cleanup;
+    this.lead = lead;
+  }
+
+  static start(options: SessionOptions = {}): TeamSession {
+    const { home, cleanup } = tempHome('teams-e2e-');
+    const paths = teamPaths(home, 'default');
+    ensureTeam(paths);
+    if (options.deadlinesMs) {
+      const deadlines = options.deadlinesMs;
+      updateTeam(paths, (config) => {
+        config.deadlines_ms = deadlines;
+      });
+    }
+    const args = ['run', '--offline', '--json', '--grace-ms', String(options.graceMs ?? 3000), '--plan-reviewer', options.planReviewer ?? 'human'];
+    if (options.extraRules) {
+      const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'prompts', 'offline', 'demo.json'), 'utf8')) as { rules: unknown[] };
+      const script = join(home, 'script.json');
+      writeFileSync(script, JSON.stringify({ ...demo, rules: [...options.extraRules, ...demo.rules] }));
+      args.push('--script', script);
+    }
+    args.push(options.prompt ?? 'Write a short note about our build cache');
+    return new TeamSession(home, cleanup, startCli(home, args));
+  }
+
+  /** Every event `teams run --json` has printed so far. */
+  events(): JsonEvent[] {
+    return this.lead
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as JsonEvent);
+  }
+
+  member(name: string): Member | undefined {
+    return loadTeam(this.paths)?.members.find((m) => m.name === name);
+  }
+
+  async memberStatus(name: string, status: Member['status'], timeoutMs = 15_000): Promise<Member> {
+    return waitFor(() => {
+      const member = this.member(name);
+      return member?.status === status ? member : undefined;
+    }, `${name} to be ${status} (is ${this.member(name)?.status}); lead stderr: ${this.lead.stderr().slice(-500)}`, timeoutMs);
+  }
+
+  requests(): RequestRecord[] {
+    return new RequestTracker(this.paths.requests).list();
+  }
+
+  /** The oldest pending request of a kind, once there is one. */
+  async pending(kind: RequestKind, after: readonly string[] = []): Promise<RequestRecord> {
+    return waitFor(
+      () => this.requests().find((r) => r.kind === kind && r.state === 'pending' && !after.includes(r.request_id)),
+      `a pending ${kind} request; lead stderr: ${this.lead.stderr().slice(-500)}`,
+      15_000,
+    );
+  }
+
+  audit(): AuditEntry[] {
+    return readAudit(this.paths.audit).entries;
+  }
+
+  cli(args: string[]): Promise<CliResult> {
+    return runCli(this.home, args);
+  }
+
+  async exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    return this.lead.exited;
+  }
+
+  cleanup(): void {
+    this.cleanupHome();
+  }
+}

@@ -1,0 +1,90 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { killAll } from '../helpers/children.js';
+import { waitFor } from '../helpers/wait.js';
+import { isProcessAlive } from '../../src/store/file-lock.js';
+import { TeamSession } from './session.js';
+
+after(killAll);
+
+/** Approve the plan and both permissions of the demo scenario. */
+async function approveDemo(session: TeamSession): Promise<void> {
+  const seen: string[] = [];
+  for (const kind of ['plan', 'permission', 'permission'] as const) {
+    const request = await session.pending(kind, seen);
+    seen.push(request.request_id);
+    assert.equal((await session.cli(['approve', request.request_id])).code, 0);
+  }
+}
+
+describe('shutdown, end to end', () => {
+  test('a teammate refuses the lead\'s shutdown request with a reason and keeps running; the grace period ends it', async (t) => {
+    const session = TeamSession.start({
+      graceMs: 500,
+      extraRules: [
+        {
+          name: 'refuse to shut down',
+          when: { agent: 'teammate', last: '\\[shutdown_request (?<id>[^\\s\\]]+) from' },
+          reply: { tool_uses: [{ name: 'shutdown_response', input: { request_id: '{{last.id}}', approve: false, reason: 'still checking the notes' } }] },
+        },
+        { name: 'keep working', when: { agent: 'teammate', after_tool: 'shutdown_response' }, reply: { text: 'I keep working on the notes.' } },
+      ],
+    });
+    t.after(() => session.cleanup());
+    await approveDemo(session);
+    const alice = await session.memberStatus('alice', 'idle');
+    await waitFor(
+      () => session.requests().find((r) => r.kind === 'shutdown' && r.state === 'rejected'),
+      'the refused shutdown request',
+    );
+    const refusal = session.requests().find((r) => r.kind === 'shutdown' && r.state === 'rejected');
+    assert.equal(refusal?.note, 'still checking the notes');
+    // The run asks again when it leaves; alice refuses again, so her process group is ended after the grace period.
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    await waitFor(() => !isProcessAlive(alice.pid ?? 0), 'alice to be ended');
+    assert.equal(session.member('alice')?.status, 'shutdown');
+  });
+
+  test('a teammate asks to be ended; the human approves; it exits with its task completed', async (t) => {
+    const session = TeamSession.start({
+      extraRules: [
+        {
+          name: 'ask to be ended instead of reporting',
+          when: { agent: 'teammate', after_tool: 'bash' },
+          reply: { tool_uses: [{ name: 'request_shutdown', input: { summary: 'notes written and the cache cleared' } }] },
+        },
+        { name: 'wait to be ended', when: { agent: 'teammate', after_tool: 'request_shutdown' }, reply: { text: 'Waiting for the lead to end me.' } },
+      ],
+    });
+    t.after(() => session.cleanup());
+    await approveDemo(session);
+    const finish = await session.pending('finish');
+    assert.equal(finish.from, 'alice');
+    assert.equal(finish.summary, 'notes written and the cache cleared');
+    await session.memberStatus('alice', 'awaiting_approval');
+    assert.equal((await session.cli(['approve', finish.request_id])).code, 0);
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    const notification = session.audit().find((e) => e.event === 'message' && e.type === 'task_notification');
+    assert.ok(notification && notification.event === 'message');
+    assert.match(notification.summary, /^completed/);
+  });
+
+  test('a request to be ended can be refused: the teammate is sent back with what to continue with', async (t) => {
+    const session = TeamSession.start({
+      extraRules: [
+        { name: 'ask to be ended', when: { agent: 'teammate', after_tool: 'bash' }, times: 1, reply: { tool_uses: [{ name: 'request_shutdown', input: { summary: 'done' } }] } },
+        { name: 'wait', when: { agent: 'teammate', after_tool: 'request_shutdown' }, reply: { text: 'Waiting.' } },
+        { name: 'continue', when: { agent: 'teammate', last: 'The lead asks you to continue: (?<what>.*)' }, reply: { tool_uses: [{ name: 'send_message', input: { to: 'lead', content: 'Report: continuing with {{last.what}}' } }] } },
+      ],
+    });
+    t.after(() => session.cleanup());
+    await approveDemo(session);
+    const finish = await session.pending('finish');
+    assert.equal((await session.cli(['reject', finish.request_id, '--reason', 'also list the open questions'])).code, 0);
+    await waitFor(
+      () => session.audit().find((e) => e.event === 'message' && e.from === 'alice' && e.summary.includes('continuing with also list the open questions')),
+      'alice to continue with the feedback',
+    );
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+  });
+});
