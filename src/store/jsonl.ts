@@ -8,10 +8,15 @@ import type { z } from 'zod';
  * killed mid-write, or a write not yet finished), which it skips and reports.
  */
 
-/** Append records, each one line, in a single write(2). */
+/**
+ * Append records, each one line, in a single write(2). Every batch starts with a newline: a
+ * writer SIGKILLed mid-write (one that crosses a page boundary can be cut) leaves a torn line
+ * with no newline, and a plain append would glue the next record onto it and lose that too.
+ * The leading newline closes any torn line first; the blank lines it leaves are skipped.
+ */
 export function appendLines(path: string, records: readonly unknown[]): void {
   if (records.length === 0) return;
-  const data = Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
+  const data = Buffer.from(`\n${records.map((r) => JSON.stringify(r)).join('\n')}\n`, 'utf8');
   const fd = openSync(path, 'a');
   try {
     let written = writeSync(fd, data);

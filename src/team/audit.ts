@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind } from '../protocol/messages.js';
 import { AgentName, BROADCAST, Recipient } from '../protocol/names.js';
-import { appendFramedLines } from '../store/append-framed.js';
-import { readLines, type ReadResult } from '../store/jsonl.js';
+import { appendLines, readLines, type ReadResult } from '../store/jsonl.js';
 import { RequestState } from '../tracker/records.js';
 import type { TeamPaths } from './paths.js';
 
@@ -62,7 +61,7 @@ export type AuditDraft = AuditEntry extends infer E ? (E extends AuditEntry ? Om
 /** Append one entry, stamped now. A malformed entry is a bug in the caller, so it throws. */
 export function appendAudit(paths: TeamPaths, entry: AuditDraft, now: Date = new Date()): AuditEntry {
   const stamped = AuditEntry.parse({ ...entry, at: now.toISOString() });
-  appendFramedLines(paths.audit, [stamped]);
+  appendLines(paths.audit, [stamped]);
   return stamped;
 }
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { newMessageId } from '../protocol/ids.js';
 import type { RequestKind } from '../protocol/messages.js';
-import { appendFramedLines } from '../store/append-framed.js';
-import { readLines } from '../store/jsonl.js';
+import { appendLines, readLines } from '../store/jsonl.js';
 import { deadlineAt, type DeadlineOverrides } from './expiry.js';
 import { transition as applyTransition, type TransitionResult } from './lifecycle.js';
 import { RequestRecord, RequestState } from './records.js';
@@ -161,7 +160,7 @@ export class RequestTracker {
 
   /** Append one event (validated as our own fold will read it) and fold it in with anything before it. */
   private append(event: JournalEvent): void {
-    appendFramedLines(this.path, [JournalEvent.parse(event)]);
+    appendLines(this.path, [JournalEvent.parse(event)]);
     this.refresh();
   }
 
