@@ -1,5 +1,5 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { TurnAbortedError, type ModelClient, type ToolSpec } from '../model/client.js';
+import type { ModelClient, ToolSpec } from '../model/client.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream } from '../lib/event-stream.js';
@@ -116,7 +116,8 @@ export class AgentLoop {
         this.appendUser([...results, ...this.drainQueueAsBlocks()]);
       }
     } catch (error) {
-      if (error instanceof TurnAbortedError || abort.signal.aborted) {
+      // Only our own signal aborts a turn: the model client's abort error is that, seen from inside.
+      if (abort.signal.aborted) {
         reason = 'interrupted';
       } else {
         reason = 'error';

@@ -1,7 +1,7 @@
 import { AgentLoop } from '../agent/loop.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import type { AgentEvent } from '../agent/events.js';
-import { openModel } from '../model/connect.js';
+import { lazyModel } from '../model/lazy.js';
 import type { ModelSettings } from '../model/settings.js';
 import { newRequestId } from '../protocol/ids.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
@@ -45,7 +45,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   requireMember(config, name);
   const leadKey = config.public_key ? importPublicKey(config.public_key) : undefined;
   const { bus, tracker, transport } = openTeam(paths, config);
-  const model = await openModel(options.settings);
+  const model = lazyModel(options.settings);
 
   let state: TeammateState = initialState(options.permissionMode, options.planMode);
   let reported = false;
@@ -173,5 +173,6 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   process.once('SIGTERM', () => void stop('stopped', 'terminated'));
   if (status === 'starting') setStatus('idle');
   options.onReady?.();
+  model.preload();
   return done;
 }
