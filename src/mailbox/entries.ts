@@ -58,7 +58,7 @@ export type EntryRead =
   | { kind: 'vanished' };
 
 /** A zod error as one line a person can act on. */
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ');
 }
 

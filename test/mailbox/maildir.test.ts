@@ -186,11 +186,11 @@ describe('MaildirTransport', () => {
     assert.deepEqual(ids(history), ids(sent.slice(-history.length)), 'the newest messages, oldest first');
   });
 
-  test('deliver refuses an invalid message, an oversized one and an invalid agent name', async () => {
+  test('deliver refuses an id that is no message id, an oversized message and an invalid agent name', async () => {
     const { transport } = freshTeam();
     const [message] = messages(1);
     assert.ok(message);
-    await assert.rejects(transport.deliver('bob', { ...message, from: 'Not A Name' }), /invalid message to bob: from/);
+    await assert.rejects(transport.deliver('bob', { ...message, id: '../../escape' }), /'..\/..\/escape' is not a message id/);
     await assert.rejects(transport.deliver('bob', { ...message, text: 'x'.repeat(MAX_MESSAGE_BYTES) }), /byte message to bob: the limit/);
     await assert.rejects(transport.deliver('../etc', message), /agent name/);
     await assert.rejects(transport.subscribe('Bob', () => undefined), /agent name/);
