@@ -17,6 +17,7 @@ import { watchForHints, type StopWatching } from '../store/wakeup.js';
 import { appendAudit } from '../team/audit.js';
 import type { TeamBus } from '../team/bus.js';
 import { openTeam } from '../team/open.js';
+import { budgetProblem } from '../team/budget.js';
 import { ensureTeam, loadTeam, setMemberStatus, updateTeam, type Member } from '../team/config.js';
 import type { TeamPaths } from '../team/paths.js';
 import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
@@ -66,6 +67,8 @@ function controlSocketPath(paths: TeamPaths): string {
  */
 export class LeadRuntime {
   private closers: (() => Promise<void>)[] = [];
+  /** Set by the first stop: a second caller (a force-stop, a test's after hook) waits for the same one. */
+  private stopping: Promise<void> | undefined;
 
   private constructor(
     readonly events: EventStream<LeadEvent>,
@@ -77,6 +80,7 @@ export class LeadRuntime {
     readonly teammates: LeadTeammates,
     readonly decisions: LeadDecisions,
     private readonly transport: MaildirTransport,
+    private readonly supervisor: Supervisor,
   ) {}
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
@@ -94,7 +98,7 @@ export class LeadRuntime {
     });
     const { bus, tracker, transport } = openTeam(paths, config, signer);
     const model = await openModel(options.settings);
-    setMemberStatus(paths, LEAD, 'idle', { pid: process.pid, model: model.label });
+    setMemberStatus(paths, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
 
     const events = new EventStream<LeadEvent>();
     const supervisor = new Supervisor(paths, { env: childModelEnv(options.settings), cwd: options.cwd, graceMs: options.graceMs ?? 5_000 });
@@ -124,8 +128,8 @@ export class LeadRuntime {
           ? 'You review teammates\' plans yourself with plan_approval.'
           : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
     });
-    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute });
-    const runtime = new LeadRuntime(events, options, bus, tracker, loop, model, teammates, decisions, transport);
+    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: () => budgetProblem(loadTeam(paths)) });
+    const runtime = new LeadRuntime(events, options, bus, tracker, loop, model, teammates, decisions, transport, supervisor);
     loop.subscribe((event) => {
       runtime.events.emit({ type: 'agent', event });
       if (event.type === 'turn_start') setMemberStatus(paths, LEAD, 'working');
@@ -180,7 +184,22 @@ export class LeadRuntime {
   }
 
   /** Ask every teammate to shut down, end those that do not within the grace period, close everything. */
-  async stop(reason = 'the lead is leaving'): Promise<void> {
+  stop(reason = 'the lead is leaving'): Promise<void> {
+    this.stopping ??= this.stopOnce(reason);
+    return this.stopping;
+  }
+
+  /**
+   * The human will not wait (a second Ctrl+C): end every teammate's process group now, then
+   * finish the stop under way (or start one), which no longer waits on anyone.
+   */
+  async forceStop(): Promise<void> {
+    this.loop.interrupt();
+    await this.supervisor.killAll();
+    await this.stop('the lead was force-stopped');
+  }
+
+  private async stopOnce(reason: string): Promise<void> {
     this.loop.interrupt();
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
     this.decisions.close();
