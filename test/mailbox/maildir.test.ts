@@ -1,6 +1,6 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mailboxLayout } from '../../src/mailbox/layout.js';
 import { MaildirTransport, type MaildirOptions } from '../../src/mailbox/maildir.js';
@@ -194,6 +194,32 @@ describe('MaildirTransport', () => {
     await assert.rejects(transport.deliver('bob', { ...message, text: 'x'.repeat(MAX_MESSAGE_BYTES) }), /byte message to bob: the limit/);
     await assert.rejects(transport.deliver('../etc', message), /agent name/);
     await assert.rejects(transport.subscribe('Bob', () => undefined), /agent name/);
+  });
+
+  test('durable mode (fsync of files, directories and journal) delivers and consumes the same way', async () => {
+    const { transport, box } = freshTeam({ durable: true });
+    const sent = messages(3);
+    for (const message of sent) await transport.deliver('bob', message);
+    const seen = recorder();
+    await withSubscription(transport.subscribe('bob', seen.listener), async () => {
+      assert.deepEqual(ids(seen.delivered()), ids(sent));
+      assert.deepEqual(ids(await transport.history('bob')), ids(sent));
+      assert.deepEqual(entriesIn(box().new), []);
+    });
+  });
+
+  test('subscribe removes temporaries abandoned by senders that died an hour ago or more, and keeps recent ones', async () => {
+    const { transport, box } = freshTeam();
+    mkdirSync(box().tmp, { recursive: true });
+    const abandoned = join(box().tmp, `${newMessageId()}.json`);
+    const inFlight = join(box().tmp, `${newMessageId()}.json`);
+    writeFileSync(abandoned, '{"type":');
+    writeFileSync(inFlight, '{"type":');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
+    await withSubscription(transport.subscribe('bob', () => undefined), async () => {
+      assert.deepEqual(entriesIn(box().tmp), [inFlight.split('/').at(-1)]);
+    });
   });
 
   test('after close resolves the subscription consumes nothing more: the next subscriber gets it', async () => {

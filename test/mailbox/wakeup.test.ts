@@ -120,8 +120,19 @@ describe('watchForHints', () => {
       const afterCreate = hints;
       appendFileSync(file, 'two\n');
       await waitFor(() => hints > afterCreate, 'a hint for the append');
+      // Replaced by a rename (an atomic rewrite): a watch on the old inode would go deaf here.
+      for (let round = 0; round < 2; round++) {
+        const before = hints;
+        writeFileSync(`${file}.tmp`, `rewrite ${round}\n`);
+        renameSync(`${file}.tmp`, file);
+        await waitFor(() => hints > before, `a hint for rewrite ${round}`);
+      }
     } finally {
       await stop();
     }
+  });
+
+  test('a path whose directory does not exist is refused', async () => {
+    await assert.rejects(watchForHints([join(home, 'no-such-dir', 'file')], () => undefined), /not a directory/);
   });
 });
