@@ -17,4 +17,4 @@ export type AgentEvent =
   | { type: 'idle'; reason: IdleReason; lastText: string }
   | { type: 'error'; message: string };
 
-export type IdleReason = 'end_turn' | 'turn_cap' | 'interrupted' | 'error';
+export type IdleReason = 'end_turn' | 'turn_cap' | 'budget' | 'interrupted' | 'error';

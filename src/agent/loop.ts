@@ -14,6 +14,8 @@ export type LoopOptions = {
   execute: ToolExecutor;
   /** Model calls allowed between two idles: a runaway loop stops here. */
   maxModelCalls?: number;
+  /** Asked before every model call: a reason not to make it (a spent budget), or undefined. */
+  beforeModelCall?: () => string | undefined;
 };
 
 export const DEFAULT_MAX_MODEL_CALLS = 50;
@@ -101,6 +103,12 @@ export class AgentLoop {
         if (calls >= max) {
           reason = 'turn_cap';
           this.events.emit({ type: 'error', message: `turn cap reached: ${max} model calls without going idle` });
+          break;
+        }
+        const refusal = this.options.beforeModelCall?.();
+        if (refusal) {
+          reason = 'budget';
+          this.events.emit({ type: 'error', message: refusal });
           break;
         }
         calls++;

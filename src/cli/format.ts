@@ -3,6 +3,7 @@ import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../team/config.js';
 import type { AuditEntry } from '../team/audit.js';
 import { renderForModel } from '../protocol/notices.js';
+import { describeUsage } from '../team/budget.js';
 
 /** "42s", "3m", "2h": how long ago (or, negative, how long until) a moment is. */
 export function age(fromIso: string, now = Date.now()): string {
@@ -22,8 +23,10 @@ export function table(rows: string[][]): string {
 }
 
 export function formatMembers(members: readonly Member[], now = Date.now()): string {
-  const rows = [['NAME', 'ROLE', 'STATUS', 'PID', 'SINCE']];
-  for (const m of members) rows.push([m.name, m.role, m.status, m.pid === null ? '-' : String(m.pid), age(m.status_since, now)]);
+  const rows = [['NAME', 'ROLE', 'STATUS', 'PID', 'SINCE', 'MODEL', 'USAGE']];
+  for (const m of members) {
+    rows.push([m.name, m.role, m.status, m.pid === null ? '-' : String(m.pid), age(m.status_since, now), m.model ?? '-', m.usage ? describeUsage(m) : '-']);
+  }
   return table(rows);
 }
 

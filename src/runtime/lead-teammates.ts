@@ -4,6 +4,7 @@ import { summarize, type PermissionMode } from '../protocol/messages.js';
 import { agentNameProblem, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
 import { addMember, loadTeam, setMemberStatus } from '../team/config.js';
+import { budgetProblem } from '../team/budget.js';
 import type { TeamPaths } from '../team/paths.js';
 import type { LeadEvent } from './lead.js';
 import type { ChildExit, Supervisor } from './supervisor.js';
@@ -42,6 +43,8 @@ export class LeadTeammates {
     if (problem) throw new Refused(problem);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    const spent = budgetProblem(loadTeam(this.paths));
+    if (spent) throw new Refused(spent);
     const member = loadTeam(this.paths)?.members.find((m) => m.name === spec.name);
     if (!member) addMember(this.paths, { name: spec.name, role: spec.role, status: 'starting' });
     else setMemberStatus(this.paths, spec.name, 'starting');

@@ -18,7 +18,7 @@ import { appendAudit } from '../team/audit.js';
 import type { TeamBus } from '../team/bus.js';
 import { openTeam } from '../team/open.js';
 import { budgetProblem } from '../team/budget.js';
-import { ensureTeam, loadTeam, setMemberStatus, updateTeam, type Member } from '../team/config.js';
+import { addMemberUsage, ensureTeam, loadTeam, setMemberStatus, updateTeam, type Member } from '../team/config.js';
 import type { TeamPaths } from '../team/paths.js';
 import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
 import { realFileIO } from '../tools/files.js';
@@ -42,6 +42,8 @@ export type LeadOptions = {
   planReviewer: PlanReviewer;
   /** How long a teammate that agreed to stop has before its process group is ended. */
   graceMs?: number;
+  /** Tokens the whole team may use (kept in the team config, where every agent checks it). */
+  tokenBudget?: number;
 };
 
 /** Everything the lead runtime reports: the lead loop's events and the team's. */
@@ -95,6 +97,7 @@ export class LeadRuntime {
     updateTeam(paths, (draft) => {
       draft.public_key = signer.publicKey;
       draft.control_socket = socket;
+      if (options.tokenBudget !== undefined) draft.token_budget = options.tokenBudget;
     });
     const { bus, tracker, transport } = openTeam(paths, config, signer);
     const model = await openModel(options.settings);
@@ -133,6 +136,7 @@ export class LeadRuntime {
     loop.subscribe((event) => {
       runtime.events.emit({ type: 'agent', event });
       if (event.type === 'turn_start') setMemberStatus(paths, LEAD, 'working');
+      if (event.type === 'turn_end') addMemberUsage(paths, LEAD, event.usage);
       if (event.type === 'idle') setMemberStatus(paths, LEAD, 'idle');
     });
     await runtime.wire(socket);

@@ -10,6 +10,7 @@ import { importPublicKey, verifyEnvelope } from '../protocol/signing.js';
 import { decideToolUse } from '../policy/approvals.js';
 import { appendAudit } from '../team/audit.js';
 import { openTeam } from '../team/open.js';
+import { budgetProblem, describeUsage } from '../team/budget.js';
 import { addMemberUsage, loadTeam, requireMember, setMemberStatus, type MemberStatus } from '../team/config.js';
 import type { TeamPaths } from '../team/paths.js';
 import { runTool, teammateTools, toolSpecs } from '../tools/toolsets.js';
@@ -56,9 +57,9 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     if (next === status) return;
     status = next;
     // A stopped teammate holds no pid: the roster never points at a process that is gone.
-    setMemberStatus(paths, name, next, { pid: next === 'shutdown' ? null : process.pid, model: model.label });
+    setMemberStatus(paths, name, next, { pid: next === 'shutdown' ? null : process.pid, model: options.settings.model });
   };
-  setMemberStatus(paths, name, 'starting', { pid: process.pid, model: model.label });
+  setMemberStatus(paths, name, 'starting', { pid: process.pid, model: options.settings.model });
 
   const waiters = new PermissionWaiters();
   const team = teammateTeamIO(name, bus, tracker, {
@@ -108,7 +109,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
       ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval.'
       : '',
   });
-  const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute });
+  const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: () => budgetProblem(loadTeam(paths)) });
 
   let finished: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finished = resolve));
@@ -124,6 +125,8 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
         .catch(() => undefined);
     }
     setStatus('shutdown');
+    const member = loadTeam(paths)?.members.find((m) => m.name === name);
+    if (member) appendAudit(paths, { event: 'member', name, change: `stopped (${how}); used ${describeUsage(member)}` });
     await model.close();
     finished(0);
   };
@@ -131,7 +134,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   loop.subscribe((event: AgentEvent) => {
     process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
     if (event.type === 'turn_start') setStatus('working');
-    if (event.type === 'turn_end') addMemberUsage(paths, name, { input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens, cache_read_tokens: event.usage.cache_read_tokens, cache_write_tokens: event.usage.cache_write_tokens });
+    if (event.type === 'turn_end') addMemberUsage(paths, name, event.usage);
     if (event.type !== 'idle') return;
     if (state.stopping) {
       void stop(state.stopping === 'finish' ? 'completed' : 'stopped', event.lastText);

@@ -53,6 +53,8 @@ export const TeamConfig = z
     created_at: timestamp,
     members: z.array(Member),
     public_key: z.string().min(1).optional(),
+    /** Tokens the whole team may use; once spent, no new model turn or teammate starts. */
+    token_budget: z.number().int().positive().optional(),
     /** Where the running lead listens for the human's commands from other terminals. */
     control_socket: z.string().min(1).optional(),
     deadlines_ms: z.partialRecord(RequestKindSchema, z.number().int().positive()).optional(),

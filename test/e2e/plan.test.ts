@@ -71,3 +71,16 @@ describe('plan approval, end to end', () => {
     assert.ok(existsSync(join(session.paths.workspace, 'notes.md')));
   });
 });
+
+describe('the token budget, end to end', () => {
+  test('once the team has spent its budget, no new model turn starts and the run ends', async (t) => {
+    const session = TeamSession.start({ extraArgs: ['--token-budget', '1500'] });
+    t.after(() => session.cleanup());
+    // The lead's first turn spends more than 1,500 tokens (its prompt alone does), so alice's first turn is refused.
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    const errors = session.events().filter((e) => e.type === 'agent' && JSON.stringify(e).includes('token budget is spent'));
+    assert.ok(errors.length > 0, 'the lead reports the spent budget');
+    assert.equal(session.requests().filter((r) => r.kind === 'plan').length, 0, 'alice never got to plan');
+    assert.match((await session.cli(['status'])).stdout, /lead\s+lead\s+shutdown.*offline-demo\s+\d+ tokens, \$0\.0000/);
+  });
+});

@@ -18,6 +18,7 @@ export type SessionOptions = {
   planReviewer?: 'human' | 'lead';
   deadlinesMs?: Partial<Record<RequestKind, number>>;
   graceMs?: number;
+  extraArgs?: string[];
 };
 
 type JsonEvent = { type: string; [key: string]: unknown };
@@ -48,6 +49,7 @@ export class TeamSession {
       });
     }
     const args = ['run', '--offline', '--json', '--grace-ms', String(options.graceMs ?? 3000), '--plan-reviewer', options.planReviewer ?? 'human'];
+    args.push(...(options.extraArgs ?? []));
     if (options.extraRules) {
       const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'prompts', 'offline', 'demo.json'), 'utf8')) as { rules: unknown[] };
       const script = join(home, 'script.json');

@@ -6,7 +6,7 @@ import { createEventPrinter } from '../print-events.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../program.js';
 
-export type LeadFlags = { model?: string; offline?: boolean; script?: string; permissionMode: string; planReviewer: string; graceMs: string };
+export type LeadFlags = { model?: string; offline?: boolean; script?: string; permissionMode: string; planReviewer: string; graceMs: string; tokenBudget?: string };
 
 /** The options every way of running the lead shares. */
 export function addLeadOptions(command: Command): Command {
@@ -16,7 +16,8 @@ export function addLeadOptions(command: Command): Command {
     .option('--script <path>', 'the offline model script (env TEAMS_OFFLINE_SCRIPT)')
     .option('--permission-mode <mode>', `the lead's permission mode (${PERMISSION_MODES.join(', ')})`, 'default')
     .option('--plan-reviewer <who>', 'who reviews plans: human or lead', 'human')
-    .option('--grace-ms <ms>', 'how long a stopping teammate has before its processes are ended', '5000');
+    .option('--grace-ms <ms>', 'how long a stopping teammate has before its processes are ended', '5000')
+    .option('--token-budget <tokens>', 'tokens the whole team may use; once spent, no new work starts');
 }
 
 export function leadOptionsFrom(flags: LeadFlags) {
@@ -25,8 +26,12 @@ export function leadOptionsFrom(flags: LeadFlags) {
   if (flags.planReviewer !== 'human' && flags.planReviewer !== 'lead') throw new UsageError(`--plan-reviewer must be human or lead, not '${flags.planReviewer}'`);
   const graceMs = Number(flags.graceMs);
   if (!Number.isInteger(graceMs) || graceMs < 0) throw new UsageError(`--grace-ms must be a whole number of milliseconds, not '${flags.graceMs}'`);
+  const tokenBudget = flags.tokenBudget === undefined ? undefined : Number(flags.tokenBudget);
+  if (tokenBudget !== undefined && (!Number.isInteger(tokenBudget) || tokenBudget <= 0)) {
+    throw new UsageError(`--token-budget must be a positive whole number of tokens, not '${flags.tokenBudget}'`);
+  }
   const settings = resolveModelSettings({ model: flags.model, offline: flags.offline, offlineScript: flags.script });
-  return { settings, permissionMode: mode.data, planReviewer: flags.planReviewer, graceMs } as const;
+  return { settings, permissionMode: mode.data, planReviewer: flags.planReviewer, graceMs, tokenBudget } as const;
 }
 
 export function registerRunCommand(program: Command, contextFor: ContextFor): void {
