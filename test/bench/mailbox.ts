@@ -6,7 +6,7 @@ import { mailboxLayout } from '../../src/mailbox/layout.js';
 import { MessageId } from '../../src/protocol/messages.js';
 import { readLines } from '../../src/store/jsonl.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { DIST, spawnNode, type Child } from '../helpers/children.js';
+import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { filesystemOf } from './filesystem.js';
@@ -77,6 +77,8 @@ async function latency(): Promise<Figure[]> {
       { label: 'latency run: lost / duplicated', value: `${LATENCY_MESSAGES - mailbox.received} / ${mailbox.duplicates}`, target: '0 / 0', met: mailbox.received === LATENCY_MESSAGES && mailbox.duplicates === 0 },
     ];
   } finally {
+    // Children first: a reader still running would write into the directory being removed.
+    await killAll();
     cleanup();
   }
 }
@@ -94,6 +96,8 @@ async function burstThenSilence(): Promise<Figure[]> {
       { label: 'burst: lost / duplicated / left in new/', value: `${lost} / ${read.duplicates} / ${pendingIn(home, 'bob')}`, target: '0 / 0 / 0', met: lost === 0 && read.duplicates === 0 && pendingIn(home, 'bob') === 0 },
     ];
   } finally {
+    // Children first: a reader still running would write into the directory being removed.
+    await killAll();
     cleanup();
   }
 }
@@ -143,6 +147,8 @@ async function throughputIn(base: string, withTarget: boolean): Promise<Figure[]
       { label: `in ${where}: reader peak RSS (maxRSS)`, value: `${(read.maxRssKiB / 1024).toFixed(1)} MiB` },
     ];
   } finally {
+    // Children first: a reader still running would write into the directory being removed.
+    await killAll();
     cleanup();
   }
 }
