@@ -1,0 +1,135 @@
+import { agentNameProblem } from '../protocol/names.js';
+import { suggestName } from '../protocol/suggest.js';
+
+/** A slash command, parsed and checked: what the command runner executes. */
+export type SlashCommand =
+  | { name: 'help' }
+  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean }
+  | { name: 'send'; to: string; text: string }
+  | { name: 'broadcast'; text: string }
+  | { name: 'team' }
+  | { name: 'inbox'; agent: string | undefined }
+  | { name: 'requests' }
+  | { name: 'approve'; requestId: string; feedback: string | undefined }
+  | { name: 'reject'; requestId: string; reason: string }
+  | { name: 'shutdown'; member: string; reason: string | undefined }
+  | { name: 'log'; agent: string | undefined }
+  | { name: 'clear' }
+  | { name: 'quit' };
+
+export type CommandName = SlashCommand['name'];
+
+/** The reference /help prints, in this order; completion offers the same names. */
+export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
+  { name: 'help', usage: '/help', what: 'this list and the keys' },
+  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode]', what: 'start a teammate' },
+  { name: 'send', usage: '/send <to> <text>', what: 'a message from the lead to one member' },
+  { name: 'broadcast', usage: '/broadcast <text>', what: 'a message from the lead to every member' },
+  { name: 'team', usage: '/team', what: 'the roster: status, pid, time in state' },
+  { name: 'inbox', usage: '/inbox [agent]', what: "an agent's unread messages (the lead's by default)" },
+  { name: 'requests', usage: '/requests', what: 'every request and its state' },
+  { name: 'approve', usage: '/approve <id> [feedback]', what: 'approve a plan, permission or finish request' },
+  { name: 'reject', usage: '/reject <id> <reason>', what: 'reject one, saying why' },
+  { name: 'shutdown', usage: '/shutdown <name> [reason]', what: 'ask a teammate to shut down' },
+  { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
+  { name: 'clear', usage: '/clear', what: 'clear the screen' },
+  { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C)' },
+];
+
+export const COMMAND_NAMES: readonly CommandName[] = COMMAND_HELP.map((c) => c.name);
+
+export type Parsed = { ok: true; command: SlashCommand } | { ok: false; error: string };
+
+/** Whether a submitted line is a slash command rather than words for the lead. */
+export function isCommandLine(line: string): boolean {
+  return line.trimStart().startsWith('/');
+}
+
+/** The first word of `text` and the rest, trimmed: free text keeps its own spacing. */
+function split(text: string): [string, string] {
+  const trimmed = text.trim();
+  const space = trimmed.search(/\s/);
+  return space < 0 ? [trimmed, ''] : [trimmed.slice(0, space), trimmed.slice(space).trim()];
+}
+
+/** Text given in quotes loses them, so /send bob "hi there" sends `hi there`. */
+function unquote(text: string): string {
+  const match = /^(["'])([\s\S]*)\1$/.exec(text);
+  return match ? (match[2] ?? '') : text;
+}
+
+function usage(name: CommandName): string {
+  return `usage: ${COMMAND_HELP.find((c) => c.name === name)?.usage ?? `/${name}`}`;
+}
+
+function nameError(name: CommandName, what: string, value: string): string | undefined {
+  const problem = agentNameProblem(value);
+  return problem ? `/${name}: ${what} '${value}': ${problem}` : undefined;
+}
+
+const fail = (error: string): Parsed => ({ ok: false, error });
+const ok = (command: SlashCommand): Parsed => ({ ok: true, command });
+
+/** Parse one slash command line. Never throws: a bad line gets a one-line error. */
+export function parseCommand(line: string): Parsed {
+  const [head, rest] = split(line);
+  const name = head.slice(1).toLowerCase();
+  if (!COMMAND_NAMES.includes(name as CommandName)) {
+    const hint = suggestName(name, COMMAND_NAMES);
+    return fail(`unknown command '${head}'${hint ? ` (did you mean /${hint}?)` : ''}; /help lists them`);
+  }
+  const command = name as CommandName;
+  const [first, afterFirst] = split(rest);
+  const noArgs = (value: SlashCommand): Parsed => (rest === '' ? ok(value) : fail(`/${command} takes no arguments`));
+  switch (command) {
+    case 'help':
+    case 'team':
+    case 'requests':
+    case 'clear':
+    case 'quit':
+      return noArgs({ name: command });
+    case 'inbox':
+    case 'log': {
+      if (afterFirst !== '') return fail(usage(command));
+      const agent = first === '' ? undefined : first;
+      const problem = agent && nameError(command, 'agent', agent);
+      return problem ? fail(problem) : ok({ name: command, agent });
+    }
+    case 'send': {
+      if (first === '' || afterFirst === '') return fail(usage(command));
+      const problem = nameError(command, 'recipient', first);
+      return problem ? fail(problem) : ok({ name: 'send', to: first, text: unquote(afterFirst) });
+    }
+    case 'broadcast':
+      return rest === '' ? fail(usage(command)) : ok({ name: 'broadcast', text: unquote(rest) });
+    case 'approve':
+      if (first === '') return fail(usage(command));
+      return ok({ name: 'approve', requestId: first, feedback: afterFirst === '' ? undefined : unquote(afterFirst) });
+    case 'reject':
+      if (first === '' || afterFirst === '') return fail(`${usage(command)} (a rejection says why)`);
+      return ok({ name: 'reject', requestId: first, reason: unquote(afterFirst) });
+    case 'shutdown': {
+      if (first === '') return fail(usage(command));
+      const problem = nameError(command, 'teammate', first);
+      return problem ? fail(problem) : ok({ name: 'shutdown', member: first, reason: afterFirst === '' ? undefined : unquote(afterFirst) });
+    }
+    case 'spawn':
+      return parseSpawn(rest);
+  }
+}
+
+function parseSpawn(rest: string): Parsed {
+  // The flag may come anywhere; what is left is name, role, then the prompt as typed.
+  const flag = /(^|\s)--plan-mode(?=\s|$)/;
+  const planMode = flag.test(rest);
+  const withoutFlag = rest.replace(flag, ' ').trim();
+  const [member, afterName] = split(withoutFlag);
+  const [role, prompt] = split(afterName);
+  if (member === '' || role === '') return fail(usage('spawn'));
+  // Only name and role are checked: the prompt is free text and may well contain dashes.
+  const option = [member, role].find((word) => word.startsWith('-'));
+  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode)`);
+  const problem = nameError('spawn', 'name', member);
+  if (problem) return fail(problem);
+  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode });
+}

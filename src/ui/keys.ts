@@ -1,0 +1,100 @@
+import type { Key } from 'ink';
+import { selectedRequest } from './state/queue.js';
+import type { LineEdit, State, UiAction } from './state/types.js';
+
+/** What a key asks of the world beyond the state: the controller carries these out. */
+export type Effect =
+  | { type: 'line'; text: string }
+  | { type: 'decide'; requestId: string; approve: boolean; note?: string; always?: boolean }
+  | { type: 'interrupt' }
+  | { type: 'stop' }
+  | { type: 'force_stop' };
+
+export type KeyResult = { actions: UiAction[]; effects: Effect[] };
+
+const nothing: KeyResult = { actions: [], effects: [] };
+const act = (...actions: UiAction[]): KeyResult => ({ actions, effects: [] });
+const edit = (e: LineEdit): KeyResult => act({ type: 'edit', edit: e });
+
+/** The keys that edit a line, the input line and the reason input alike. */
+function lineEdit(input: string, key: Key): KeyResult | undefined {
+  if (key.backspace || key.delete) return edit({ op: 'backspace' });
+  if (key.leftArrow) return edit({ op: 'left' });
+  if (key.rightArrow) return edit({ op: 'right' });
+  if (key.home || (key.ctrl && input === 'a')) return edit({ op: 'home' });
+  if (key.end || (key.ctrl && input === 'e')) return edit({ op: 'end' });
+  if (key.ctrl && input === 'u') return edit({ op: 'kill' });
+  if (key.ctrl || key.meta || input === '') return undefined;
+  return edit({ op: 'insert', text: input });
+}
+
+function onInputLine(state: State, input: string, key: Key): KeyResult {
+  if (key.return) {
+    const text = state.input.text.trim();
+    return text === '' ? nothing : { actions: [{ type: 'line_submitted' }], effects: [{ type: 'line', text }] };
+  }
+  if (key.escape) return { actions: [], effects: [{ type: 'interrupt' }] };
+  // Tab completes what is being typed; on an empty line (or with Shift) it moves to the queue.
+  if (key.tab) return key.shift || state.input.text.trim() === '' ? act({ type: 'focus', focus: 'queue' }) : act({ type: 'complete' });
+  if (key.upArrow) return act({ type: 'history', direction: -1 });
+  if (key.downArrow) return act({ type: 'history', direction: 1 });
+  return lineEdit(input, key) ?? nothing;
+}
+
+function onQueue(state: State, input: string, key: Key): KeyResult {
+  if (key.escape || key.tab) return act({ type: 'focus', focus: 'input' });
+  if (key.upArrow || input === 'k') return act({ type: 'select', delta: -1 });
+  if (key.downArrow || input === 'j') return act({ type: 'select', delta: 1 });
+  const request = selectedRequest(state);
+  if (!request || state.deciding.includes(request.request_id)) return nothing;
+  const id = request.request_id;
+  switch (input) {
+    case 'y':
+      return { actions: [{ type: 'deciding', requestId: id }], effects: [{ type: 'decide', requestId: id, approve: true }] };
+    case 'n':
+      return act({ type: 'open_reason' });
+    case 'v':
+      return act({ type: 'toggle_expand' });
+    case 'a':
+      if (request.kind !== 'permission') return act({ type: 'hint', text: '`a` approves a permission always; this is a ' + request.kind + ' request' });
+      return { actions: [{ type: 'deciding', requestId: id }], effects: [{ type: 'decide', requestId: id, approve: true, always: true }] };
+    default:
+      return nothing;
+  }
+}
+
+function onReason(state: State, input: string, key: Key): KeyResult {
+  const reason = state.reason;
+  if (!reason || key.escape) return act({ type: 'close_reason' });
+  if (key.return) {
+    const note = reason.text.trim();
+    return {
+      actions: [{ type: 'deciding', requestId: reason.requestId }],
+      effects: [{ type: 'decide', requestId: reason.requestId, approve: false, ...(note === '' ? {} : { note }) }],
+    };
+  }
+  if (key.tab || key.upArrow || key.downArrow) return nothing;
+  return lineEdit(input, key) ?? nothing;
+}
+
+/**
+ * The whole keyboard map, in one place: a key, given the state, becomes state actions and
+ * effects. Pure: the App's one useInput hook dispatches what it returns.
+ */
+export function interpretKey(state: State, input: string, key: Key): KeyResult {
+  if (key.ctrl && input === 'c') {
+    if (state.phase === 'running') return { actions: [{ type: 'quit_requested' }], effects: [{ type: 'stop' }] };
+    if (state.phase === 'stopping') return { actions: [{ type: 'force_requested' }], effects: [{ type: 'force_stop' }] };
+    return nothing;
+  }
+  // While the team shuts down, only a second Ctrl+C means anything.
+  if (state.phase !== 'running') return nothing;
+  switch (state.focus) {
+    case 'input':
+      return onInputLine(state, input, key);
+    case 'queue':
+      return onQueue(state, input, key);
+    case 'reason':
+      return onReason(state, input, key);
+  }
+}

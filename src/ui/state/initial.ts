@@ -1,0 +1,39 @@
+import { ZERO_USAGE } from '../../model/usage.js';
+import type { Member } from '../../team/config.js';
+import type { RequestRecord } from '../../tracker/records.js';
+import { EMPTY_LINE } from './line.js';
+import type { State } from './types.js';
+
+export type InitialState = {
+  team: string;
+  modelLabel: string;
+  model: string;
+  offline: boolean;
+  cwd: string;
+  members: Member[];
+  queue: RequestRecord[];
+  now: number;
+};
+
+export function initialState(init: InitialState): State {
+  return {
+    ...init,
+    transcript: [],
+    epoch: 0,
+    nextId: 1,
+    live: { busy: false, text: '', tools: [] },
+    leadUsage: ZERO_USAGE,
+    activity: {},
+    selected: 0,
+    expanded: false,
+    deciding: [],
+    focus: 'input',
+    input: EMPTY_LINE,
+    reason: undefined,
+    history: [],
+    historyIndex: undefined,
+    draft: '',
+    hint: undefined,
+    phase: 'running',
+  };
+}

@@ -1,0 +1,75 @@
+import type { AgentEvent } from '../../agent/events.js';
+import { addUsage } from '../../model/usage.js';
+import { LEAD } from '../../protocol/names.js';
+import type { LeadEvent } from '../../runtime/lead.js';
+import { messageText, oneLine, toolInput } from '../format.js';
+import { append } from './items.js';
+import { queueChanged } from './queue.js';
+import type { NewItem, State } from './types.js';
+
+function withActivity(state: State, name: string, text: string): State {
+  return { ...state, activity: { ...state.activity, [name]: text } };
+}
+
+/** The lead's own loop: its streamed turn stays live until the turn ends, then goes to the transcript. */
+function reduceAgent(state: State, event: AgentEvent): State {
+  const live = state.live;
+  switch (event.type) {
+    // The human's words are shown as they are submitted, and notices as the messages they come from.
+    case 'input':
+      return state;
+    case 'turn_start':
+      return withActivity({ ...state, live: { ...live, busy: true } }, LEAD, 'thinking');
+    case 'text_delta':
+      return { ...state, live: { ...live, text: live.text + event.text } };
+    case 'turn_end': {
+      const text = event.text.trim();
+      const next = { ...state, live: { ...live, text: '' }, leadUsage: addUsage(state.leadUsage, event.usage) };
+      return text === '' ? next : append(next, { kind: 'lead', text, interrupted: false });
+    }
+    case 'tool_call': {
+      const tool = { id: event.id, name: event.name, input: toolInput(event.input) };
+      return withActivity({ ...state, live: { ...live, tools: [...live.tools, tool] } }, LEAD, `⚙ ${event.name}`);
+    }
+    case 'tool_result': {
+      const call = live.tools.find((t) => t.id === event.id);
+      const next = { ...state, live: { ...live, tools: live.tools.filter((t) => t.id !== event.id) } };
+      return append(next, { kind: 'tool', name: event.name, input: call?.input ?? '', result: oneLine(event.content, 100), isError: event.isError });
+    }
+    case 'idle': {
+      // An interrupted turn never ends normally: what it streamed, and its unfinished tools, are kept.
+      const leftovers: NewItem[] = [];
+      if (live.text.trim() !== '') leftovers.push({ kind: 'lead', text: live.text.trim(), interrupted: true });
+      for (const tool of live.tools) leftovers.push({ kind: 'tool', name: tool.name, input: tool.input, result: 'interrupted', isError: true });
+      if (event.reason === 'interrupted') leftovers.push({ kind: 'info', text: 'the lead was interrupted' });
+      const next = { ...state, live: { busy: false, text: '', tools: [] } };
+      return withActivity(append(next, ...leftovers), LEAD, '');
+    }
+    case 'error':
+      return append(state, { kind: 'error', text: event.message });
+  }
+}
+
+export function reduceLeadEvent(state: State, event: LeadEvent): State {
+  switch (event.type) {
+    case 'agent':
+      return reduceAgent(state, event.event);
+    case 'message': {
+      const envelope = event.envelope;
+      const text = messageText(envelope);
+      const next = withActivity(state, envelope.from, oneLine(text, 60));
+      return append(next, { kind: 'message', from: envelope.from, type: envelope.type, text });
+    }
+    case 'approvals':
+      return queueChanged(state, event.pending);
+    case 'team':
+      return { ...state, members: event.members };
+    case 'teammate_exit': {
+      const how = event.signal ? `killed by ${event.signal}` : `code ${event.code}`;
+      const item: NewItem = event.crashed ? { kind: 'error', text: `${event.name} crashed (${how})` } : { kind: 'info', text: `${event.name} exited (${how})` };
+      return withActivity(append(state, item), event.name, 'exited');
+    }
+    case 'problem':
+      return append(state, { kind: 'error', text: event.text });
+  }
+}

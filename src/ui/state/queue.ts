@@ -1,0 +1,58 @@
+import type { RequestRecord } from '../../tracker/records.js';
+import { append } from './items.js';
+import { EMPTY_LINE } from './line.js';
+import type { State } from './types.js';
+
+const clamp = (value: number, length: number) => Math.max(0, Math.min(value, length - 1));
+
+export function selectedRequest(state: State): RequestRecord | undefined {
+  return state.queue[state.selected];
+}
+
+/**
+ * The queue as the runtime now reports it. The selection follows its request when it is
+ * still there; a request that left (decided here, elsewhere, or at its deadline) takes its
+ * reason input with it, and focus comes back to the input line once nothing is waiting.
+ */
+export function queueChanged(state: State, pending: RequestRecord[]): State {
+  const selectedId = selectedRequest(state)?.request_id;
+  const kept = pending.findIndex((r) => r.request_id === selectedId);
+  const selected = kept >= 0 ? kept : clamp(state.selected, pending.length);
+  const stillPending = (id: string) => pending.some((r) => r.request_id === id);
+  let next: State = {
+    ...state,
+    queue: pending,
+    selected,
+    expanded: kept >= 0 && state.expanded,
+    deciding: state.deciding.filter(stillPending),
+  };
+  if (state.reason && !stillPending(state.reason.requestId)) {
+    next = append({ ...next, reason: undefined, focus: 'queue' }, { kind: 'info', text: `${state.reason.requestId} was decided elsewhere; nothing was sent` });
+  }
+  if (next.focus === 'queue' && pending.length === 0) next = { ...next, focus: 'input' };
+  return next;
+}
+
+export function select(state: State, delta: number): State {
+  if (state.queue.length === 0) return state;
+  const selected = clamp(state.selected + delta, state.queue.length);
+  return selected === state.selected ? state : { ...state, selected, expanded: false };
+}
+
+/** `n`: the inline input for the reason or feedback of a rejection. */
+export function openReason(state: State): State {
+  const request = selectedRequest(state);
+  if (!request || state.deciding.includes(request.request_id)) return state;
+  return { ...state, focus: 'reason', reason: { ...EMPTY_LINE, requestId: request.request_id } };
+}
+
+export function deciding(state: State, requestId: string): State {
+  if (state.deciding.includes(requestId)) return state;
+  const focus = state.focus === 'reason' ? 'queue' : state.focus;
+  return { ...state, deciding: [...state.deciding, requestId], reason: undefined, focus };
+}
+
+export function decideFailed(state: State, requestId: string, message: string): State {
+  const next = { ...state, deciding: state.deciding.filter((id) => id !== requestId) };
+  return append(next, { kind: 'error', text: `${requestId}: ${message}` });
+}

@@ -1,0 +1,79 @@
+import { COMMAND_NAMES } from '../commands.js';
+import { append } from './items.js';
+import { reduceLeadEvent } from './lead-events.js';
+import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';
+import { decideFailed, deciding, openReason, select } from './queue.js';
+import type { State, UiAction } from './types.js';
+
+const HISTORY_LIMIT = 200;
+
+/** ↑ (-1) goes back in the history, ↓ (+1) forward and, past the newest, to the line being typed. */
+function browseHistory(state: State, direction: -1 | 1): State {
+  if (state.history.length === 0) return state;
+  const from = state.historyIndex ?? state.history.length;
+  const to = Math.max(0, from + direction);
+  const draft = state.historyIndex === undefined ? state.input.text : state.draft;
+  if (to >= state.history.length) return { ...state, historyIndex: undefined, input: lineOf(draft), draft: '' };
+  return { ...state, historyIndex: to, input: lineOf(state.history[to] ?? ''), draft };
+}
+
+function lineSubmitted(state: State): State {
+  const text = state.input.text.trim();
+  const history = text === '' || state.history.at(-1) === text ? state.history : [...state.history, text].slice(-HISTORY_LIMIT);
+  return { ...state, history, historyIndex: undefined, draft: '', input: EMPTY_LINE, hint: undefined };
+}
+
+function completeInput(state: State): State {
+  const names = state.members.map((m) => m.name);
+  const { line, candidates } = complete(state.input, COMMAND_NAMES, names);
+  const hint = candidates.length > 0 ? candidates.join('  ') : line === state.input ? 'nothing to complete' : undefined;
+  return { ...state, input: line, hint };
+}
+
+/** The one place state changes: pure, so every transition is tested without a terminal. */
+export function reduce(state: State, action: UiAction): State {
+  switch (action.type) {
+    case 'lead_event':
+      return reduceLeadEvent(state, action.event);
+    case 'tick':
+      return { ...state, now: action.now };
+    case 'edit':
+      if (state.focus === 'reason' && state.reason) return { ...state, reason: { ...state.reason, ...editLine(state.reason, action.edit) } };
+      return { ...state, input: editLine(state.input, action.edit), hint: undefined };
+    case 'history':
+      return browseHistory(state, action.direction);
+    case 'complete':
+      return completeInput(state);
+    case 'line_submitted':
+      return lineSubmitted(state);
+    case 'focus':
+      if (action.focus === 'input') return { ...state, focus: 'input', reason: undefined, expanded: false };
+      return { ...state, focus: 'queue', hint: undefined };
+    case 'select':
+      return select(state, action.delta);
+    case 'toggle_expand':
+      return { ...state, expanded: !state.expanded };
+    case 'open_reason':
+      return openReason(state);
+    case 'close_reason':
+      return { ...state, reason: undefined, focus: 'queue' };
+    case 'deciding':
+      return deciding(state, action.requestId);
+    case 'decide_failed':
+      return decideFailed(state, action.requestId, action.message);
+    case 'append':
+      return append(state, ...action.items);
+    case 'members':
+      return { ...state, members: action.members };
+    case 'clear':
+      return { ...state, transcript: [], epoch: state.epoch + 1 };
+    case 'hint':
+      return { ...state, hint: action.text };
+    case 'quit_requested':
+      return state.phase === 'running' ? { ...state, phase: 'stopping', focus: 'input', reason: undefined } : state;
+    case 'force_requested':
+      return state.phase === 'stopping' ? { ...state, phase: 'forcing' } : state;
+    case 'stopped':
+      return { ...state, phase: 'stopped' };
+  }
+}

@@ -1,0 +1,34 @@
+import { addUsage, costOf, ZERO_USAGE, type TokenUsage } from '../../model/usage.js';
+import { LEAD } from '../../protocol/names.js';
+import type { Member } from '../../team/config.js';
+import type { State } from './types.js';
+
+export type SessionUsage = { tokens: number; cost: number | undefined };
+
+/**
+ * The session's tokens and cost: the lead's from its turns, each teammate's from the running
+ * totals it keeps in the roster. Cost is undefined when the model's price is not known.
+ */
+export function sessionUsage(state: Pick<State, 'leadUsage' | 'members' | 'model'>): SessionUsage {
+  let total: TokenUsage = state.leadUsage;
+  for (const member of state.members) {
+    if (member.name === LEAD || !member.usage) continue;
+    total = addUsage(total, { ...ZERO_USAGE, ...member.usage });
+  }
+  const tokens = total.input_tokens + total.output_tokens + total.cache_read_tokens + total.cache_write_tokens;
+  return { tokens, cost: costOf(state.model, total) };
+}
+
+const GONE: readonly Member['status'][] = ['shutdown', 'crashed', 'registered'];
+
+/** Teammates whose process still runs: what a shutdown is waiting for. */
+export function stillRunning(members: readonly Member[]): string[] {
+  return members.filter((m) => m.name !== LEAD && !GONE.includes(m.status)).map((m) => m.name);
+}
+
+/** Requests waiting on the human, per sender, for the team panel. */
+export function pendingBySender(state: Pick<State, 'queue'>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const request of state.queue) counts.set(request.from, (counts.get(request.from) ?? 0) + 1);
+  return counts;
+}

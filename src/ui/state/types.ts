@@ -1,0 +1,107 @@
+import type { TokenUsage } from '../../model/usage.js';
+import type { Envelope } from '../../protocol/messages.js';
+import type { LeadEvent } from '../../runtime/lead.js';
+import type { Member } from '../../team/config.js';
+import type { RequestRecord } from '../../tracker/records.js';
+
+/** One finished line (or block) of the transcript: rendered once, never changed. */
+export type TranscriptItem =
+  | { id: number; kind: 'user'; text: string }
+  | { id: number; kind: 'lead'; text: string; interrupted: boolean }
+  /** A tool call with its result, as one compact line. */
+  | { id: number; kind: 'tool'; name: string; input: string; result: string; isError: boolean }
+  /** Something a teammate sent the lead, marked with its sender. */
+  | { id: number; kind: 'message'; from: string; type: Envelope['type']; text: string }
+  | { id: number; kind: 'info'; text: string }
+  /** A slash command's multi-line answer (a table, a log). */
+  | { id: number; kind: 'output'; text: string }
+  | { id: number; kind: 'error'; text: string };
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+export type NewItem = WithoutId<TranscriptItem>;
+
+/** A tool call of the lead's current turn, waiting for its result. */
+export type RunningTool = { id: string; name: string; input: string };
+
+/** The lead's turn under way: streamed text and tools not yet finished. Never in <Static>. */
+export type LiveTurn = { busy: boolean; text: string; tools: RunningTool[] };
+
+/** A one-line text editor: the input line, or the inline reason of a rejection. */
+export type LineState = { text: string; cursor: number };
+
+export type Focus = 'input' | 'queue' | 'reason';
+
+/** running → stopping (first Ctrl+C or /quit) → forcing (second Ctrl+C) → stopped. */
+export type Phase = 'running' | 'stopping' | 'forcing' | 'stopped';
+
+export type State = {
+  team: string;
+  /** What the header names the model by (the offline model is labelled as such). */
+  modelLabel: string;
+  /** The model id, for the price of the session's tokens. */
+  model: string;
+  offline: boolean;
+  cwd: string;
+  now: number;
+  transcript: TranscriptItem[];
+  /** Bumped by /clear: a new <Static> starts, since the old one cannot forget what it printed. */
+  epoch: number;
+  nextId: number;
+  live: LiveTurn;
+  /** The lead's own usage (teammates' is in their roster entries). */
+  leadUsage: TokenUsage;
+  members: Member[];
+  /** What each member last did, as one line, from the messages it sent or the lead's tools. */
+  activity: Record<string, string>;
+  /** Requests waiting on the human, oldest first. */
+  queue: RequestRecord[];
+  selected: number;
+  /** Whether the selected request shows its whole plan or command. */
+  expanded: boolean;
+  /** Requests decided from this screen whose decision is on its way. */
+  deciding: string[];
+  focus: Focus;
+  input: LineState;
+  /** The inline reason input opened by `n`, for one request. */
+  reason: (LineState & { requestId: string }) | undefined;
+  history: string[];
+  /** Where ↑/↓ is in the history; undefined when editing a fresh line. */
+  historyIndex: number | undefined;
+  /** The line being typed before ↑ was pressed, restored by ↓ past the newest entry. */
+  draft: string;
+  /** A one-line hint under the input: completion candidates, a key's explanation. */
+  hint: string | undefined;
+  phase: Phase;
+};
+
+/** Everything that changes the state: the runtime's events and the human's keys and commands. */
+export type UiAction =
+  | { type: 'lead_event'; event: LeadEvent }
+  | { type: 'tick'; now: number }
+  | { type: 'edit'; edit: LineEdit }
+  | { type: 'history'; direction: -1 | 1 }
+  | { type: 'complete' }
+  | { type: 'line_submitted' }
+  | { type: 'focus'; focus: 'input' | 'queue' }
+  | { type: 'select'; delta: number }
+  | { type: 'toggle_expand' }
+  | { type: 'open_reason' }
+  | { type: 'close_reason' }
+  | { type: 'deciding'; requestId: string }
+  | { type: 'decide_failed'; requestId: string; message: string }
+  | { type: 'append'; items: NewItem[] }
+  | { type: 'members'; members: Member[] }
+  | { type: 'clear' }
+  | { type: 'hint'; text: string | undefined }
+  | { type: 'quit_requested' }
+  | { type: 'force_requested' }
+  | { type: 'stopped' };
+
+export type LineEdit =
+  | { op: 'insert'; text: string }
+  | { op: 'backspace' }
+  | { op: 'left' }
+  | { op: 'right' }
+  | { op: 'home' }
+  | { op: 'end' }
+  | { op: 'kill' };
