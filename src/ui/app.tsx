@@ -1,0 +1,84 @@
+import { Box, useInput, useStdout } from 'ink';
+import { useMemo, useSyncExternalStore } from 'react';
+import { loadTeam } from '../team/config.js';
+import { ApprovalQueue } from './components/ApprovalQueue.js';
+import { Header } from './components/Header.js';
+import { InputLine } from './components/InputLine.js';
+import { TeamPanel } from './components/TeamPanel.js';
+import { LiveTurn, Transcript } from './components/Transcript.js';
+import { ReplController } from './controller.js';
+import type { ReplRuntime } from './runtime.js';
+import { initialState } from './state/initial.js';
+import { pendingBySender, sessionUsage, stillRunning } from './state/selectors.js';
+import type { State } from './state/types.js';
+import { createStore, type Store } from './store.js';
+
+/** Erase the screen and its scrollback, then home the cursor: /clear. */
+const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
+
+export type AppProps = { store: Store; controller: ReplController };
+
+/** The whole screen: it renders the store's state, and its one useInput hands every key to the controller. */
+export function App({ store, controller }: AppProps) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const { write } = useStdout();
+  useInput((input, key) => controller.handleKey(input, key, { clear: () => write(CLEAR_SCREEN) }));
+  const usage = sessionUsage(state);
+  const pending = useMemo(() => pendingBySender(state), [state.queue]);
+  const waitingFor = stillRunning(state.members).join(',');
+  return (
+    <>
+      <Transcript items={state.transcript} epoch={state.epoch} />
+      <Box flexDirection="column">
+        <LiveTurn live={state.live} />
+        <Box marginTop={1}>
+          <Header
+            team={state.team}
+            modelLabel={state.modelLabel}
+            offline={state.offline}
+            cwd={state.cwd}
+            tokens={usage.tokens}
+            cost={usage.cost}
+            phase={state.phase}
+            waitingFor={waitingFor}
+          />
+        </Box>
+        <TeamPanel members={state.members} activity={state.activity} pending={pending} now={state.now} />
+        <ApprovalQueue
+          queue={state.queue}
+          selected={state.selected}
+          expanded={state.expanded}
+          deciding={state.deciding}
+          focus={state.focus}
+          reason={state.reason}
+          now={state.now}
+        />
+        <InputLine line={state.input} focused={state.focus === 'input'} hint={state.hint} disabled={state.phase !== 'running'} />
+      </Box>
+    </>
+  );
+}
+
+/** The state a fresh REPL starts from: the roster and the queue as they are now. */
+export function stateFor(runtime: ReplRuntime, now = Date.now()): State {
+  const { paths, cwd, settings } = runtime.options;
+  return initialState({
+    team: paths.team,
+    modelLabel: runtime.model.label,
+    model: settings.model,
+    offline: settings.offline,
+    cwd,
+    members: loadTeam(paths)?.members ?? [],
+    queue: runtime.decisions.pendingForHuman(),
+    now,
+  });
+}
+
+export type Repl = { store: Store; controller: ReplController; element: React.JSX.Element };
+
+/** Store, controller and App for a runtime; `initial` replaces the starting state (tests, the bench). */
+export function createRepl(runtime: ReplRuntime, initial: State = stateFor(runtime)): Repl {
+  const store = createStore(initial);
+  const controller = new ReplController(runtime, store);
+  return { store, controller, element: <App store={store} controller={controller} /> };
+}

@@ -1,0 +1,99 @@
+import { formatAudit, formatMembers, formatMessage, formatRequests } from '../cli/format.js';
+import { MaildirTransport } from '../mailbox/maildir.js';
+import { summarize } from '../protocol/messages.js';
+import { BROADCAST, LEAD } from '../protocol/names.js';
+import { suggestName } from '../protocol/suggest.js';
+import { involves, readAudit } from '../team/audit.js';
+import { loadTeam } from '../team/config.js';
+import { COMMAND_HELP, type SlashCommand } from './commands.js';
+import type { ReplRuntime } from './runtime.js';
+import type { NewItem } from './state/types.js';
+
+/** How many lines /log and /requests show: the newest, since the screen is for now. */
+const RECENT = 30;
+
+const KEYS = [
+  'Keys:',
+  '  input line   Enter send · ↑/↓ history · Tab complete (empty line: go to the queue) · Esc interrupt the lead',
+  '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command · a approve always (permission) · Esc back',
+  '  anywhere     Ctrl+C shut the team down and quit (twice: force)',
+];
+
+export function helpText(): string {
+  const width = Math.max(...COMMAND_HELP.map((c) => c.usage.length));
+  return ['Commands:', ...COMMAND_HELP.map((c) => `  ${c.usage.padEnd(width)}  ${c.what}`), ...KEYS].join('\n');
+}
+
+function requireMember(runtime: ReplRuntime, name: string): void {
+  const names = loadTeam(runtime.options.paths)?.members.map((m) => m.name) ?? [];
+  if (names.includes(name)) return;
+  const hint = suggestName(name, names);
+  throw new Error(`no member named '${name}'${hint ? ` (did you mean '${hint}'?)` : ` (members: ${names.join(', ')})`}`);
+}
+
+function recent(lines: string[], what: string): string {
+  const skipped = lines.length - RECENT;
+  return skipped > 0 ? [`(${skipped} older ${what} not shown)`, ...lines.slice(-RECENT)].join('\n') : lines.join('\n');
+}
+
+async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }>, runtime: ReplRuntime): Promise<NewItem[]> {
+  const { paths } = runtime.options;
+  switch (command.name) {
+    case 'help':
+      return [{ kind: 'output', text: helpText() }];
+    case 'spawn': {
+      const { pid } = await runtime.teammates.spawn({ name: command.member, role: command.role, prompt: command.prompt, planMode: command.planMode });
+      return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${command.planMode ? ', plan mode' : ''}, pid ${pid})` }];
+    }
+    case 'send': {
+      const sent = await runtime.bus.send({ type: 'message', from: LEAD, to: command.to, text: command.text, summary: summarize(command.text) });
+      return [{ kind: 'info', text: `sent to ${command.to} (${sent.id})` }];
+    }
+    case 'broadcast': {
+      const sent = await runtime.bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text: command.text, summary: summarize(command.text) });
+      return [{ kind: 'info', text: `broadcast to the team (${sent.id})` }];
+    }
+    case 'team':
+      return [{ kind: 'output', text: formatMembers(loadTeam(paths)?.members ?? []) }];
+    case 'inbox': {
+      const agent = command.agent ?? LEAD;
+      requireMember(runtime, agent);
+      const { messages, problems } = await new MaildirTransport(paths.root).peek(agent);
+      const lines = [...messages.map(formatMessage), ...problems.map((p) => `unreadable entry ${p.entry}: ${p.reason}`)];
+      return [{ kind: 'output', text: lines.length === 0 ? `no unread messages for ${agent}` : recent(lines, 'messages') }];
+    }
+    case 'requests': {
+      const records = runtime.tracker.list();
+      return [{ kind: 'output', text: records.length <= RECENT ? formatRequests(records) : `(${records.length - RECENT} older requests not shown)\n${formatRequests(records.slice(-RECENT))}` }];
+    }
+    case 'approve':
+    case 'reject': {
+      const approve = command.name === 'approve';
+      const note = approve ? command.feedback : command.reason;
+      const record = await runtime.decisions.decide(command.requestId, { approve, note });
+      return [{ kind: 'info', text: `${approve ? 'approved' : 'rejected'} ${record.kind} request ${record.request_id} from ${record.from}` }];
+    }
+    case 'shutdown': {
+      const { requestId } = await runtime.teammates.requestShutdown(command.member, command.reason);
+      return [{ kind: 'info', text: `asked ${command.member} to shut down (${requestId})` }];
+    }
+    case 'log': {
+      if (command.agent) requireMember(runtime, command.agent);
+      const { entries } = readAudit(paths.audit);
+      const lines = entries.filter((e) => !command.agent || involves(e, command.agent)).map(formatAudit);
+      return [{ kind: 'output', text: lines.length === 0 ? 'the audit log is empty' : recent(lines, 'entries') }];
+    }
+  }
+}
+
+/**
+ * Run a parsed slash command against the runtime; its answer or its failure comes back as
+ * transcript items. Never throws: a refused or failed command is one error line.
+ */
+export async function runCommand(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }>, runtime: ReplRuntime): Promise<NewItem[]> {
+  try {
+    return await execute(command, runtime);
+  } catch (error) {
+    return [{ kind: 'error', text: `/${command.name}: ${error instanceof Error ? error.message : String(error)}` }];
+  }
+}

@@ -1,0 +1,48 @@
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import { tokens } from '../format.js';
+import type { Phase } from '../state/types.js';
+
+export type HeaderProps = {
+  team: string;
+  modelLabel: string;
+  offline: boolean;
+  cwd: string;
+  tokens: number;
+  /** In USD; undefined when the model's price is not known. */
+  cost: number | undefined;
+  phase: Phase;
+  /** Teammates a shutdown still waits for, comma-separated (a string, so memo compares it by value). */
+  waitingFor: string;
+};
+
+function stopLine(phase: Phase, waitingFor: string): string | undefined {
+  const who = waitingFor !== '' ? `waiting for ${waitingFor.split(',').join(', ')}` : 'closing';
+  if (phase === 'stopping') return `Shutting the team down: ${who}… (Ctrl+C again to force)`;
+  if (phase === 'forcing') return `Ending every teammate now: ${who}…`;
+  if (phase === 'stopped') return 'The team has stopped. Bye.';
+  return undefined;
+}
+
+/** Team, model (the offline model stands out), the session's tokens and cost, and any shutdown under way. */
+export const Header = memo(function Header({ team, modelLabel, offline, cwd, tokens: count, cost: usd, phase, waitingFor }: HeaderProps) {
+  const cost = usd === undefined ? 'cost n/a' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+  const stopping = stopLine(phase, waitingFor);
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text bold>teams</Text>
+        <Text dimColor> · team </Text>
+        <Text bold>{team}</Text>
+        <Text dimColor> · model </Text>
+        <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
+        <Text dimColor> · </Text>
+        <Text>{tokens(count)} tokens</Text>
+        <Text dimColor> · </Text>
+        <Text>{cost}</Text>
+        <Text dimColor> · {cwd}</Text>
+      </Text>
+      {stopping ? <Text color={phase === 'stopped' ? 'green' : 'yellow'}>{stopping}</Text> : null}
+    </Box>
+  );
+});

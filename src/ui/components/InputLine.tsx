@@ -1,0 +1,19 @@
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import type { LineState } from '../state/types.js';
+import { Line } from './Line.js';
+
+export type InputLineProps = { line: LineState; focused: boolean; hint: string | undefined; disabled: boolean };
+
+/** The line the human types into: words for the lead, or a slash command. */
+export const InputLine = memo(function InputLine({ line, focused, hint, disabled }: InputLineProps) {
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Text color={focused && !disabled ? 'cyan' : 'gray'} bold>{'› '}</Text>
+        <Line line={line} focused={focused && !disabled} placeholder={disabled ? '' : 'message the lead, or /help'} />
+      </Box>
+      {hint ? <Text dimColor>{hint}</Text> : null}
+    </Box>
+  );
+});

@@ -1,0 +1,47 @@
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import { age } from '../../cli/format.js';
+import type { Member } from '../../team/config.js';
+import { oneLine } from '../format.js';
+import { senderColor } from './TranscriptLine.js';
+
+const STATUS_COLORS: Partial<Record<Member['status'], string>> = {
+  working: 'green',
+  starting: 'cyan',
+  awaiting_approval: 'yellow',
+  shutting_down: 'yellow',
+  crashed: 'red',
+};
+
+export type TeamPanelProps = {
+  members: Member[];
+  activity: Record<string, string>;
+  pending: Map<string, number>;
+  now: number;
+};
+
+const pad = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1));
+
+/** One line per member: name, role, status, what it last did, its pending requests, time in state. */
+export const TeamPanel = memo(function TeamPanel({ members, activity, pending, now }: TeamPanelProps) {
+  const nameWidth = Math.max(4, ...members.map((m) => m.name.length));
+  const roleWidth = Math.min(14, Math.max(4, ...members.map((m) => m.role.length)));
+  return (
+    <Box flexDirection="column">
+      {members.length <= 1 ? <Text dimColor>No teammates yet: ask the lead, or /spawn {'<name> <role>'}.</Text> : null}
+      {members.map((m) => {
+        const waiting = pending.get(m.name) ?? 0;
+        return (
+          <Text key={m.name} wrap="truncate-end">
+            <Text color={senderColor(m.name)} bold>{pad(m.name, nameWidth)}</Text>
+            <Text dimColor>{pad(m.role, roleWidth)}</Text>
+            <Text color={STATUS_COLORS[m.status]} dimColor={STATUS_COLORS[m.status] === undefined}>{pad(m.status, 17)}</Text>
+            <Text dimColor>{pad(age(m.status_since, now), 4)}</Text>
+            {waiting > 0 ? <Text color="yellow">{`${waiting} pending  `}</Text> : null}
+            <Text>{oneLine(activity[m.name] ?? '', 60)}</Text>
+          </Text>
+        );
+      })}
+    </Box>
+  );
+});

@@ -1,0 +1,128 @@
+import type { Key } from 'ink';
+import { runCommand } from './command-runner.js';
+import { isCommandLine, parseCommand } from './commands.js';
+import { interpretKey, type Effect } from './keys.js';
+import type { ReplRuntime } from './runtime.js';
+import type { Store } from './store.js';
+
+/** What a key may need of the terminal beyond the state: /clear wipes the screen. */
+export type Screen = { clear(): void };
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Connects the store to the runtime: the runtime's events become actions, keys become actions
+ * and effects, and effects are carried out here (prompts, commands, decisions, stopping).
+ * `done` resolves once the team has stopped after /quit or Ctrl+C.
+ */
+export class ReplController {
+  readonly done: Promise<void>;
+  private finish!: () => void;
+  private stopping: Promise<void> | undefined;
+  private forcing = false;
+  private disconnect: (() => void) | undefined;
+
+  constructor(
+    private readonly runtime: ReplRuntime,
+    private readonly store: Store,
+  ) {
+    this.done = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  /** Start listening to the runtime and ticking the clock (ages and countdowns); returns the undo. */
+  connect(tickMs = 1000): () => void {
+    const unsubscribe = this.runtime.events.subscribe((event) => this.store.dispatch({ type: 'lead_event', event }));
+    const timer = setInterval(() => this.store.dispatch({ type: 'tick', now: Date.now() }), tickMs);
+    this.disconnect = () => {
+      clearInterval(timer);
+      unsubscribe();
+    };
+    return this.disconnect;
+  }
+
+  handleKey(input: string, key: Key, screen: Screen): void {
+    // Text and then Enter or Tab in one chunk (fast typing, a terminal driven by a script): one, then the other.
+    const typedThen = !key.ctrl && !key.meta ? /^([^\r\n\t]+)(\r\n?|\n|\t)$/.exec(input) : null;
+    if (typedThen?.[1] && typedThen[2]) {
+      this.handleKey(typedThen[1], key, screen);
+      this.handleKey('', typedThen[2] === '\t' ? { ...key, tab: true } : { ...key, return: true }, screen);
+      return;
+    }
+    const { actions, effects } = interpretKey(this.store.getState(), input, key);
+    for (const action of actions) this.store.dispatch(action);
+    for (const effect of effects) this.run(effect, screen);
+  }
+
+  run(effect: Effect, screen: Screen): void {
+    switch (effect.type) {
+      case 'line':
+        return this.line(effect.text, screen);
+      case 'decide': {
+        const { requestId, approve, note, always } = effect;
+        void this.runtime.decisions.decide(requestId, { approve, note, always }).then(
+          (record) => {
+            const how = approve ? (always ? 'approved always (this session)' : 'approved') : 'rejected';
+            this.append('info', `${how} ${record.kind} request ${requestId} from ${record.from}${note ? `: ${note}` : ''}`);
+          },
+          (error: unknown) => this.store.dispatch({ type: 'decide_failed', requestId, message: message(error) }),
+        );
+        return;
+      }
+      case 'interrupt':
+        if (this.runtime.loop.busy) this.runtime.loop.interrupt();
+        return;
+      case 'stop':
+        return this.stop();
+      case 'force_stop':
+        return this.forceStop();
+    }
+  }
+
+  /** /quit, Ctrl+C, or a signal: the shutdown handshake with every teammate, then done. */
+  stop(): void {
+    this.store.dispatch({ type: 'quit_requested' });
+    this.stopping ??= this.ended(this.runtime.stop('the human closed the REPL'));
+  }
+
+  /** A second Ctrl+C: teammates' process groups are ended now. */
+  forceStop(): void {
+    if (this.forcing) return;
+    this.forcing = true;
+    this.store.dispatch({ type: 'force_requested' });
+    void this.ended(this.runtime.forceStop());
+  }
+
+  private async ended(stopped: Promise<void>): Promise<void> {
+    try {
+      await stopped;
+    } catch (error) {
+      this.append('error', `stopping the team failed: ${message(error)}`);
+    }
+    this.disconnect?.();
+    this.store.dispatch({ type: 'stopped' });
+    this.finish();
+  }
+
+  private line(text: string, screen: Screen): void {
+    if (!isCommandLine(text)) {
+      this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }] });
+      this.runtime.prompt(text);
+      return;
+    }
+    const parsed = parseCommand(text);
+    if (!parsed.ok) return this.append('error', parsed.error);
+    const command = parsed.command;
+    if (command.name === 'quit') return this.stop();
+    if (command.name === 'clear') {
+      screen.clear();
+      this.store.dispatch({ type: 'clear' });
+      return;
+    }
+    this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }] });
+    void runCommand(command, this.runtime).then((items) => this.store.dispatch({ type: 'append', items }));
+  }
+
+  private append(kind: 'info' | 'error', text: string): void {
+    this.store.dispatch({ type: 'append', items: [{ kind, text }] });
+  }
+}

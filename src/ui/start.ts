@@ -1,0 +1,37 @@
+import { render } from 'ink';
+import { createRepl } from './app.js';
+import type { ReplRuntime } from './runtime.js';
+
+export type ReplOptions = {
+  /** A started lead runtime; the REPL stops it before it returns. */
+  runtime: ReplRuntime;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+};
+
+/**
+ * Render the REPL for a started lead runtime. Resolves once the human has quit (/quit,
+ * Ctrl+C, a signal) and the team has stopped: no teammate process is left.
+ */
+export async function startRepl(options: ReplOptions): Promise<void> {
+  const { store, controller, element } = createRepl(options.runtime);
+  const disconnect = controller.connect();
+  // Ctrl+C is a key here (raw mode): the controller asks the team to stop rather than dying.
+  const instance = render(element, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, exitOnCtrlC: false });
+  // Signals from outside the terminal take the same way out; a second SIGINT forces it, like Ctrl+C.
+  const onInterrupt = () => (store.getState().phase === 'running' ? controller.stop() : controller.forceStop());
+  const onTerminate = () => controller.stop();
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onTerminate);
+  process.on('SIGHUP', onTerminate);
+  try {
+    await controller.done;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onTerminate);
+    process.off('SIGHUP', onTerminate);
+    disconnect();
+    instance.unmount();
+    await instance.waitUntilExit();
+  }
+}
