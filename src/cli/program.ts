@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
 import { createRequire } from 'node:module';
 import { CliContext, type GlobalOptions } from './context.js';
-import { UsageError } from './errors.js';
 import { registerMemberCommands } from './commands/member.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerSendCommands } from './commands/send.js';
@@ -11,6 +10,7 @@ import { registerLogCommand } from './commands/log.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerTeammateCommand } from './commands/teammate.js';
+import { registerReplCommand } from './commands/repl.js';
 
 const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
@@ -38,12 +38,8 @@ export function buildProgram(): Command {
   registerRunCommand(program, contextFor);
   registerTeammateCommand(program, contextFor);
 
-  // Until the REPL exists, `teams` alone prints help. Set after the subcommands, which keep
-  // refusing excess arguments; the root takes them only to name the unknown command.
-  program.allowExcessArguments(true).action(() => {
-    if (program.args.length > 0) throw new UsageError(`unknown command '${program.args[0]}' (see \`teams --help\`)`);
-    program.outputHelp();
-  });
+  // Last, as the default command: `teams` with no command opens the REPL.
+  registerReplCommand(program, contextFor);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

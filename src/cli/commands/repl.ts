@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { ContextFor } from '../program.js';
+import { addLeadOptions, leadOptionsFrom, type LeadFlags } from './run.js';
+
+/**
+ * `teams` alone (and `npm start`) opens the REPL. It is the default command, `teams repl`,
+ * rather than options on the root: root options are parsed anywhere on the line, so
+ * `teams run --offline` would lose its own --offline to them.
+ */
+export function registerReplCommand(program: Command, contextFor: ContextFor): void {
+  addLeadOptions(
+    program
+      .command('repl', { isDefault: true })
+      .description('the interactive REPL: chat with the lead, watch the team, approve from the keyboard (the default)')
+      // The default command also receives whatever word `teams` did not recognise as a command.
+      .allowExcessArguments(true),
+  ).action(async (flags: LeadFlags, command: Command) => {
+    const [unknown] = command.args;
+    if (unknown !== undefined) throw new UsageError(`unknown command '${unknown}' (see \`teams --help\`)`);
+    if (!process.stdin.isTTY) throw new UsageError('the REPL needs a terminal; use `teams run <prompt>` for scripts');
+    const context = contextFor(command);
+    const options = leadOptionsFrom(flags);
+    // The offline demo works in a scratch workspace, never in the user's files.
+    const cwd = options.settings.offline ? context.paths.workspace : process.cwd();
+    mkdirSync(cwd, { recursive: true });
+    // Loaded on use: plain commands stay fast without React, Ink and the model SDK.
+    const { LeadRuntime } = await import('../../runtime/lead.js');
+    const { startRepl } = await import('../../ui/start.js');
+    const runtime = await LeadRuntime.start({ paths: context.paths, cwd, ...options });
+    await startRepl({ runtime });
+  });
+}
