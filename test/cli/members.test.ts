@@ -59,15 +59,16 @@ describe('teams member / status', () => {
     assert.deepEqual(status.members.map((m) => m.name), ['lead', 'alice']);
   });
 
-  test('--help, --version and no arguments exit 0', async () => {
+  test('--help and --version exit 0; no arguments without a terminal: a one-line message, exit 2', async () => {
     const help = await runCli(home, ['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage: teams/);
     const version = await runCli(home, ['--version']);
     assert.equal(version.code, 0);
     assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+    // With no command, teams opens the REPL, which needs a terminal; the test's stdin is not one.
     const bare = await runCli(home, []);
-    assert.equal(bare.code, 0);
-    assert.match(bare.stdout, /Commands:/);
+    assert.equal(bare.code, 2);
+    assert.equal(bare.stderr, 'teams: the REPL needs a terminal; use `teams run <prompt>` for scripts\n');
   });
 });
