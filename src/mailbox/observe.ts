@@ -1,7 +1,7 @@
 import { Envelope } from '../protocol/messages.js';
 import { readLines } from '../store/jsonl.js';
 import { createDrainRunner, watchForHints } from '../store/wakeup.js';
-import { mailboxLayout } from './layout.js';
+import { ensureMailboxDirs, mailboxLayout } from './layout.js';
 import type { Subscription, Transport } from './transport.js';
 
 /**
@@ -16,6 +16,8 @@ export async function observeMaildir(
   listener: (messages: Envelope[]) => void,
 ): Promise<Subscription> {
   const layout = mailboxLayout(mailboxDir);
+  // A member that has had no message yet has no mailbox on disk; watching needs one.
+  ensureMailboxDirs(layout);
   const seen = new Set<string>();
   // Only what the consumer handles from now on: its earlier history is not "arriving".
   let journalOffset = readLines(layout.journal, Envelope).nextOffset;
