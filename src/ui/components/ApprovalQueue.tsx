@@ -28,8 +28,8 @@ function Row({ request, isSelected, focused, deciding, now }: { request: Request
       <Text dimColor>{`${age(request.created_at, now)} ago`.padEnd(8)}</Text>
       <Text color="yellow">{`⏳ ${countdown(request.deadline_at, now)}`.padEnd(9)}</Text>
       <Text>{deciding ? 'deciding… ' : ''}</Text>
-      <Text>{oneLine(request.summary, 70)}</Text>
-      <Text dimColor> {request.request_id}</Text>
+      {/* Cut by the terminal's width; `v` shows all of it, with the request id. */}
+      <Text>{oneLine(request.summary, 300)}</Text>
     </Text>
   );
 }

@@ -30,16 +30,16 @@ export const Header = memo(function Header({ team, modelLabel, offline, cwd, tok
   const stopping = stopLine(phase, waitingFor);
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
+      <Text>
         <Text bold>teams</Text>
         <Text dimColor> · team </Text>
         <Text bold>{team}</Text>
-        <Text dimColor> · model </Text>
-        <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
         <Text dimColor> · </Text>
         <Text>{tokens(count)} tokens</Text>
         <Text dimColor> · </Text>
         <Text>{cost}</Text>
+        <Text dimColor> · model </Text>
+        <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
         <Text dimColor> · {cwd}</Text>
       </Text>
       {stopping ? <Text color={phase === 'stopped' ? 'green' : 'yellow'}>{stopping}</Text> : null}

@@ -1,0 +1,152 @@
+import { afterEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { render as renderInk } from 'ink';
+import { cleanup, render } from 'ink-testing-library';
+import { createRepl } from '../../src/ui/app.js';
+import { waitFor } from '../helpers/wait.js';
+import { FakeRuntime } from './fake-runtime.js';
+import { agent, member, request, state } from './fixtures.js';
+import { FakeStdin, FakeStdout, KEYS, occurrences, plain } from './terminal.js';
+
+const usage = { input_tokens: 10, output_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0 };
+const disconnects: (() => void)[] = [];
+
+afterEach(() => {
+  for (const disconnect of disconnects.splice(0)) disconnect();
+  cleanup();
+});
+
+/** The App for a fake runtime, rendered by ink-testing-library; `type` writes keys one by one. */
+function mount(runtime = new FakeRuntime()) {
+  const repl = createRepl(runtime, state());
+  disconnects.push(repl.controller.connect(60_000));
+  const view = render(repl.element);
+  const screen = () => plain(view.lastFrame());
+  const type = (...keys: string[]) => {
+    for (const k of keys) view.stdin.write(k);
+  };
+  const until = (what: string, check: () => boolean) => waitFor(() => check() || undefined, `${what}; the screen:\n${screen()}`, 5000);
+  return { runtime, repl, view, screen, type, until };
+}
+
+const typeText = (type: (...keys: string[]) => void, text: string) => type(...text.split(''));
+
+describe('the App with a stand-in runtime', () => {
+  test('typed words go to the lead, show in the transcript, and come back with ↑', async () => {
+    const { runtime, screen, type, until } = mount();
+    typeText(type, 'hello lead');
+    await until('the typed text', () => screen().includes('› hello lead'));
+    type(KEYS.enter);
+    assert.deepEqual(runtime.called('prompt'), [['hello lead']]);
+    await until('the input line to clear', () => /^› hello lead$/m.test(screen()) && screen().includes('message the lead'));
+    type(KEYS.up);
+    await until('the history entry', () => /^› hello lead$/m.test(screen().split('\n').at(-1) ?? ''));
+  });
+
+  test('Tab completes a command and a member name', async () => {
+    const { screen, type, until } = mount();
+    typeText(type, '/sh');
+    type(KEYS.tab);
+    typeText(type, 'al');
+    type(KEYS.tab);
+    await until('the completed line', () => screen().includes('› /shutdown alice'));
+  });
+
+  test('slash commands run against the runtime; a bad one is one error line', async () => {
+    const { runtime, screen, type, until } = mount();
+    typeText(type, '/spawn bob tester --plan-mode');
+    type(KEYS.enter);
+    await until('the spawn answer', () => screen().includes('· spawned bob (tester, plan mode, pid 4242)'));
+    assert.deepEqual(runtime.called('spawn'), [[{ name: 'bob', role: 'tester', prompt: '', planMode: true }]]);
+    typeText(type, '/nope');
+    type(KEYS.enter);
+    await until('the error', () => screen().includes("✗ unknown command '/nope'; /help lists them"));
+    typeText(type, '/send alice hi there');
+    type(KEYS.enter);
+    await until('the send answer', () => screen().includes('· sent to alice'));
+    assert.equal((runtime.called('send')[0]?.[0] as { text: string }).text, 'hi there');
+  });
+
+  test('Esc interrupts the lead only when it is busy', async () => {
+    const { runtime, type, until } = mount();
+    type(KEYS.escape);
+    runtime.loop.busy = true;
+    type(KEYS.escape);
+    await until('the interrupt', () => runtime.called('interrupt').length === 1);
+  });
+
+  test('the lead streams into the live area, then the turn lands in the transcript', async () => {
+    const { runtime, screen, until } = mount();
+    runtime.events.emit(agent({ type: 'turn_start', call: 1 }));
+    await until('thinking', () => screen().includes('lead is thinking'));
+    for (const text of ['Handing ', 'this ', 'over.']) runtime.events.emit(agent({ type: 'text_delta', text }));
+    await until('the streamed text', () => screen().includes('lead  Handing this over.'));
+    runtime.events.emit(agent({ type: 'turn_end', stopReason: 'end_turn', usage, text: 'Handing this over.', model: 'offline-demo' }));
+    runtime.events.emit(agent({ type: 'idle', reason: 'end_turn', lastText: '' }));
+    await until('the finished turn', () => !screen().includes('thinking') && occurrences(screen(), 'Handing this over.') === 1);
+    assert.match(screen(), /15 tokens/);
+  });
+
+  test('keys decide from the queue: Tab, ↓, a approves a permission always', async () => {
+    const { runtime, screen, type, until } = mount();
+    runtime.pending = [request('plan-1', 'plan'), request('perm-2', 'permission', 'bob')];
+    runtime.events.emit({ type: 'approvals', pending: runtime.pending });
+    await until('the queue', () => screen().includes('Approvals (2)'));
+    type(KEYS.tab, KEYS.down, 'a');
+    await until('the decision', () => runtime.called('decide').length === 1);
+    assert.deepEqual(runtime.called('decide')[0], ['perm-2', { approve: true, always: true, note: undefined }]);
+    await until('the queue without it', () => screen().includes('Approvals (1)') && screen().includes('approved always (this session) permission request perm-2'));
+    type('v');
+    await until('the whole plan', () => screen().includes('plan request plan-1 from alice:'));
+  });
+
+  test('/quit asks the team to stop and shows it; Ctrl+C then forces; done resolves', async () => {
+    const { runtime, repl, screen, type, until } = mount();
+    runtime.events.emit({ type: 'team', members: [member('lead'), member('alice', 'shutting_down')] });
+    typeText(type, '/quit');
+    type(KEYS.enter);
+    await until('the stopping line', () => screen().includes('Shutting the team down: waiting for alice… (Ctrl+C again to force)'));
+    assert.equal(runtime.called('stop').length, 1);
+    type(KEYS.ctrlC);
+    await repl.controller.done;
+    assert.equal(runtime.called('forceStop').length, 1);
+    await until('the goodbye', () => screen().includes('The team has stopped'));
+  });
+
+  test('/clear wipes the screen and starts a fresh transcript', async () => {
+    const { view, repl, type } = mount();
+    repl.store.dispatch({ type: 'append', items: [{ kind: 'info', text: 'old line' }] });
+    typeText(type, '/clear');
+    type(KEYS.enter);
+    await waitFor(() => view.frames.some((f) => f.includes('\u001b[2J')) || undefined, 'the clear-screen sequence');
+    assert.deepEqual(repl.store.getState().transcript, []);
+    assert.equal(repl.store.getState().epoch, 1);
+  });
+});
+
+describe('rendering cost', () => {
+  test('streamed tokens re-render the live turn only: a finished item is written to the terminal once', async () => {
+    const runtime = new FakeRuntime();
+    const repl = createRepl(runtime, state());
+    disconnects.push(repl.controller.connect(60_000));
+    const stdout = new FakeStdout();
+    const instance = renderInk(repl.element, { stdout: stdout.asStream(), stdin: new FakeStdin().asStream(), exitOnCtrlC: false, patchConsole: false });
+    try {
+      runtime.events.emit(agent({ type: 'turn_end', stopReason: 'end_turn', usage, text: 'A finished turn, printed once.', model: 'm' }));
+      // From carol, who has no row in the team panel: the line is in the transcript only.
+      runtime.events.emit({ type: 'message', envelope: { type: 'message', id: '01hzzzzzzz0000abcdef', from: 'carol', to: 'lead', timestamp: new Date().toISOString(), text: 'Report: done', summary: 'Report' } });
+      runtime.events.emit(agent({ type: 'turn_start', call: 2 }));
+      // Five batches, each waited for on screen: the live area is written at least five times.
+      for (let batch = 0; batch < 5; batch++) {
+        for (let i = 0; i < 60; i++) runtime.events.emit(agent({ type: 'text_delta', text: `t${batch * 60 + i} ` }));
+        const last = `t${batch * 60 + 59}`;
+        await waitFor(() => plain(stdout.written).includes(last) || undefined, `${last} on screen`);
+      }
+      const written = plain(stdout.written);
+      assert.equal(occurrences(written, 'A finished turn, printed once.'), 1);
+      assert.equal(occurrences(written, 'Report: done'), 1);
+    } finally {
+      instance.unmount();
+    }
+  });
+});

@@ -1,0 +1,141 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ensureTeam } from '../../src/team/config.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { Refused } from '../../src/lib/refused.js';
+import { helpText, runCommand } from '../../src/ui/command-runner.js';
+import { COMMAND_NAMES, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
+import type { ReplRuntime } from '../../src/ui/runtime.js';
+import { tempHome } from '../helpers/temp.js';
+
+function parsed(line: string): SlashCommand {
+  const result = parseCommand(line);
+  assert.ok(result.ok, `${line}: ${result.ok ? '' : result.error}`);
+  return result.command;
+}
+
+function refused(line: string, pattern: RegExp): void {
+  const result = parseCommand(line);
+  assert.ok(!result.ok, `${line} should be refused`);
+  assert.match(result.error, pattern, line);
+  assert.doesNotMatch(result.error, /\n/, 'one line');
+}
+
+describe('slash commands: parsing', () => {
+  test('the commands without arguments', () => {
+    for (const name of ['help', 'team', 'requests', 'clear', 'quit'] as const) assert.deepEqual(parsed(`/${name}`), { name });
+    assert.deepEqual(parsed('  /HELP  '), { name: 'help' }, 'case and spacing do not matter');
+  });
+
+  test('/spawn: name, role, the prompt as typed, --plan-mode anywhere', () => {
+    assert.deepEqual(parsed('/spawn alice coder'), { name: 'spawn', member: 'alice', role: 'coder', prompt: '', planMode: false });
+    assert.deepEqual(parsed('/spawn alice coder Write  the notes --plan-mode'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'Write  the notes', planMode: true });
+    assert.deepEqual(parsed('/spawn --plan-mode bob tester "check -v output"'), { name: 'spawn', member: 'bob', role: 'tester', prompt: 'check -v output', planMode: true });
+  });
+
+  test('/send and /broadcast keep the text, quotes removed', () => {
+    assert.deepEqual(parsed('/send bob hi   there'), { name: 'send', to: 'bob', text: 'hi   there' });
+    assert.deepEqual(parsed('/send bob "hi there"'), { name: 'send', to: 'bob', text: 'hi there' });
+    assert.deepEqual(parsed('/broadcast stand up in 5'), { name: 'broadcast', text: 'stand up in 5' });
+  });
+
+  test('/inbox and /log take an optional agent', () => {
+    assert.deepEqual(parsed('/inbox'), { name: 'inbox', agent: undefined });
+    assert.deepEqual(parsed('/inbox alice'), { name: 'inbox', agent: 'alice' });
+    assert.deepEqual(parsed('/log'), { name: 'log', agent: undefined });
+    assert.deepEqual(parsed('/log bob'), { name: 'log', agent: 'bob' });
+  });
+
+  test('/approve with optional feedback, /reject with a reason, /shutdown with an optional reason', () => {
+    assert.deepEqual(parsed('/approve plan-123'), { name: 'approve', requestId: 'plan-123', feedback: undefined });
+    assert.deepEqual(parsed('/approve plan-123 go ahead'), { name: 'approve', requestId: 'plan-123', feedback: 'go ahead' });
+    assert.deepEqual(parsed("/reject perm-1 'not in prod'"), { name: 'reject', requestId: 'perm-1', reason: 'not in prod' });
+    assert.deepEqual(parsed('/shutdown alice'), { name: 'shutdown', member: 'alice', reason: undefined });
+    assert.deepEqual(parsed('/shutdown alice work is done'), { name: 'shutdown', member: 'alice', reason: 'work is done' });
+  });
+
+  test('bad lines: one-line errors, never a throw', () => {
+    refused('/frobnicate', /unknown command '\/frobnicate'.*\/help/);
+    refused('/spwan alice coder', /did you mean \/spawn\?/);
+    refused('/', /unknown command/);
+    refused('/help me', /takes no arguments/);
+    refused('/quit now', /takes no arguments/);
+    refused('/spawn alice', /usage: \/spawn <name> <role>/);
+    refused('/spawn Alice coder', /name 'Alice'/);
+    refused('/spawn alice --role coder', /unknown option '--role'/);
+    refused('/send bob', /usage: \/send <to> <text>/);
+    refused('/send', /usage/);
+    refused('/send Bob! hi', /recipient 'Bob!'/);
+    refused('/broadcast', /usage/);
+    refused('/approve', /usage: \/approve <id>/);
+    refused('/reject perm-1', /a rejection says why/);
+    refused('/shutdown', /usage/);
+    refused('/inbox alice bob', /usage: \/inbox/);
+    refused('/log ../etc', /agent '..\/etc'/);
+  });
+
+  test('command lines start with /; completion and /help know every command', () => {
+    assert.equal(isCommandLine('  /team'), true);
+    assert.equal(isCommandLine('hello /team'), false);
+    assert.equal(COMMAND_NAMES.length, 13);
+    for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
+    assert.match(helpText(), /Tab/);
+  });
+});
+
+describe('slash commands: running', () => {
+  const { home, cleanup } = tempHome('teams-ui-commands-');
+  after(cleanup);
+  const paths = teamPaths(home, 'default');
+  ensureTeam(paths);
+
+  const failing = (message: string) => async (): Promise<never> => {
+    throw new Refused(message);
+  };
+  const runtime: ReplRuntime = {
+    events: { subscribe: () => () => undefined },
+    model: { label: 'offline-demo' },
+    options: { paths, cwd: home, settings: { model: 'offline-demo', offline: true } },
+    loop: { busy: false, interrupt: () => undefined },
+    decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: () => [] },
+    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running') },
+    bus: { send: failing('no member named bob') },
+    tracker: { list: () => [] },
+    prompt: () => undefined,
+    stop: async () => undefined,
+    forceStop: async () => undefined,
+  };
+
+  test('a refused action is one error line naming the command', async () => {
+    const cases: [string, RegExp][] = [
+      ['/spawn alice coder', /^\/spawn: alice is already running$/],
+      ['/send bob hi', /^\/send: no member named bob$/],
+      ['/approve x', /^\/approve: request 'x' is not pending/],
+      ['/shutdown bob', /^\/shutdown: bob is not running$/],
+      ['/inbox zed', /^\/inbox: no member named 'zed'/],
+      ['/log zed', /^\/log: no member named 'zed'/],
+    ];
+    for (const [line, pattern] of cases) {
+      const command = parsed(line);
+      assert.ok(command.name !== 'clear' && command.name !== 'quit');
+      const items = await runCommand(command, runtime);
+      assert.equal(items.length, 1);
+      assert.equal(items[0]?.kind, 'error', line);
+      assert.match(items[0]?.kind === 'error' ? items[0].text : '', pattern, line);
+    }
+  });
+
+  test('reading commands answer from the team state', async () => {
+    const answer = async (line: string) => {
+      const command = parsed(line);
+      assert.ok(command.name !== 'clear' && command.name !== 'quit');
+      const [item] = await runCommand(command, runtime);
+      return item?.kind === 'output' ? item.text : `(${item?.kind}) ${JSON.stringify(item)}`;
+    };
+    assert.match(await answer('/team'), /NAME\s+ROLE\s+STATUS[\s\S]*lead/);
+    assert.equal(await answer('/inbox'), 'no unread messages for lead');
+    assert.equal(await answer('/requests'), 'no requests');
+    assert.match(await answer('/log'), /member\s+lead|the audit log is empty/);
+    assert.match(await answer('/help'), /Commands:/);
+  });
+});

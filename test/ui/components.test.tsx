@@ -1,0 +1,137 @@
+import { afterEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanup, render } from 'ink-testing-library';
+import { ApprovalQueue } from '../../src/ui/components/ApprovalQueue.js';
+import { Header } from '../../src/ui/components/Header.js';
+import { InputLine } from '../../src/ui/components/InputLine.js';
+import { TeamPanel } from '../../src/ui/components/TeamPanel.js';
+import { LiveTurn, Transcript } from '../../src/ui/components/Transcript.js';
+import type { TranscriptItem } from '../../src/ui/state/types.js';
+import { member, NOW, request } from './fixtures.js';
+import { plain } from './terminal.js';
+
+afterEach(cleanup);
+
+const frame = (element: React.JSX.Element) => plain(render(element).lastFrame());
+
+describe('Header', () => {
+  const props = { team: 'default', modelLabel: 'offline-demo (scripted offline demo model, not Claude)', offline: true, cwd: '/w', tokens: 12_345, cost: 0, phase: 'running' as const, waitingFor: '' };
+
+  test('team, the offline model clearly labelled, tokens and cost', () => {
+    const text = frame(<Header {...props} />).replace(/\s+/g, " ");
+    assert.match(text, /team default/);
+    assert.match(text, /offline-demo \(scripted offline demo model, not Claude\)/);
+    assert.match(text, /12\.3k tokens/);
+    assert.match(text, /\$0\.0000/);
+    assert.match(frame(<Header {...props} cost={undefined} />), /cost n\/a/);
+  });
+
+  test('the shutdown under way, and whom it waits for', () => {
+    assert.match(frame(<Header {...props} phase="stopping" waitingFor="alice,bob" />), /Shutting the team down: waiting for alice, bob… \(Ctrl\+C again to force\)/);
+    assert.match(frame(<Header {...props} phase="forcing" waitingFor="" />), /Ending every teammate now/);
+    assert.match(frame(<Header {...props} phase="stopped" waitingFor="" />), /The team has stopped/);
+  });
+});
+
+describe('TeamPanel', () => {
+  test('name, role, status, time in state, pending requests, activity', () => {
+    const members = [member('lead'), member('alice', 'awaiting_approval'), member('bob', 'working', { role: 'tester' })];
+    const text = frame(<TeamPanel members={members} activity={{ alice: 'asks to approve a plan', bob: 'running the tests' }} pending={new Map([['alice', 2]])} now={NOW} />);
+    const alice = text.split('\n').find((l) => l.startsWith('alice')) ?? '';
+    assert.match(alice, /^alice\s+coder\s+awaiting_approval\s+30s\s+2 pending\s+asks to approve a plan$/);
+    assert.match(text, /^bob\s+tester\s+working\s+30s\s+running the tests$/m);
+    assert.doesNotMatch(text, /No teammates yet/);
+  });
+
+  test('an empty team says how to get one', () => {
+    assert.match(frame(<TeamPanel members={[member('lead')]} activity={{}} pending={new Map()} now={NOW} />), /No teammates yet: ask the lead, or \/spawn <name> <role>/);
+  });
+});
+
+describe('ApprovalQueue', () => {
+  const plan = request('plan-1', 'plan', 'alice');
+  const perm = request('perm-2', 'permission', 'bob');
+  const base = { queue: [plan, perm], selected: 0, expanded: false, deciding: [], focus: 'input' as const, reason: undefined, now: NOW };
+
+  test('nothing when empty and not focused; a note when focused', () => {
+    assert.equal(frame(<ApprovalQueue {...base} queue={[]} />), '');
+    assert.match(frame(<ApprovalQueue {...base} queue={[]} focus="queue" />), /Nothing is waiting\. Esc returns to the input line\./);
+  });
+
+  test('each request: kind, sender, age, countdown, summary, id; Tab hint while unfocused', () => {
+    const text = frame(<ApprovalQueue {...base} />);
+    assert.match(text, /Approvals \(2\)\s+Tab to review/);
+    assert.match(text, /plan\s+alice\s+12s ago\s+⏳ 4:48\s+1\. Read the task\. 2\. Write notes\.md\. 3\. Report back\./);
+    assert.match(text, /permission\s+bob\s+12s ago\s+⏳ 4:48\s+bash \{"command":"rm -rf build\/cache"\}/);
+    assert.doesNotMatch(text, /›/, 'no selection shown while the input line has focus');
+  });
+
+  test('focused: the keys, and the selected request marked', () => {
+    const text = frame(<ApprovalQueue {...base} focus="queue" selected={1} />);
+    assert.match(text, /y approve · n reject · v view · a always/);
+    assert.match(text, /› permission\s+bob/);
+    assert.doesNotMatch(text, /› plan/);
+  });
+
+  test('v: the whole plan; deciding; the reason input', () => {
+    const expanded = frame(<ApprovalQueue {...base} focus="queue" expanded />);
+    const lines = expanded.split('\n').map((l) => l.replace(/[│\s]+$/, '').replace(/^[│\s]+/, ''));
+    const at = lines.indexOf('plan request plan-1 from alice:');
+    assert.ok(at > 0, expanded);
+    assert.deepEqual(lines.slice(at + 1, at + 4), ['1. Read the task.', '2. Write notes.md.', '3. Report back.']);
+    assert.match(frame(<ApprovalQueue {...base} focus="queue" deciding={['plan-1']} />), /deciding… 1\. Read/);
+    const reason = frame(<ApprovalQueue {...base} focus="reason" reason={{ requestId: 'plan-1', text: 'too broad', cursor: 9 }} />);
+    assert.match(reason, /Reject plan-1, reason: too broad\s+Enter rejects · Esc cancels/);
+  });
+});
+
+describe('Transcript and the live turn', () => {
+  const items: TranscriptItem[] = [
+    { id: 1, kind: 'user', text: 'Write a note' },
+    { id: 2, kind: 'lead', text: "I'll hand this to a teammate.", interrupted: false },
+    { id: 3, kind: 'tool', name: 'spawn_teammate', input: 'name=alice role=coder', result: 'Spawned alice (pid 7)', isError: false },
+    { id: 4, kind: 'tool', name: 'bash', input: 'command=rm -rf /', result: 'Not allowed for the lead', isError: true },
+    { id: 5, kind: 'message', from: 'alice', type: 'message', text: 'Report: done' },
+    { id: 6, kind: 'message', from: 'alice', type: 'task_notification', text: 'task completed: notes written' },
+    { id: 7, kind: 'info', text: 'alice exited (code 0)' },
+    { id: 8, kind: 'output', text: 'NAME  ROLE\nlead  lead' },
+    { id: 9, kind: 'error', text: "unknown command '/x'" },
+    { id: 10, kind: 'lead', text: 'Half a', interrupted: true },
+  ];
+
+  test('every kind of item, each on its own line, senders marked', () => {
+    const text = frame(<Transcript items={items} epoch={0} />);
+    const expected = [
+      /^› Write a note$/m,
+      /^lead {2}I'll hand this to a teammate\.$/m,
+      /^ +⚙ spawn_teammate name=alice role=coder → Spawned alice \(pid 7\)$/m,
+      /^ +⚙ bash command=rm -rf \/ ✗ Not allowed for the lead$/m,
+      /^\[alice\] Report: done$/m,
+      /^\[alice\] task completed: notes written$/m,
+      /^· alice exited \(code 0\)$/m,
+      /^NAME {2}ROLE\nlead {2}lead$/m,
+      /^✗ unknown command '\/x'$/m,
+      /^lead {2}Half a \(interrupted\)$/m,
+    ];
+    for (const pattern of expected) assert.match(text, pattern);
+  });
+
+  test('the live turn: thinking, streamed text (its end when long), running tools', () => {
+    assert.equal(frame(<LiveTurn live={{ busy: false, text: '', tools: [] }} />), '');
+    assert.match(frame(<LiveTurn live={{ busy: true, text: '', tools: [] }} />), /lead is thinking… \(Esc interrupts\)/);
+    const long = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+    const text = frame(<LiveTurn live={{ busy: true, text: long, tools: [{ id: 't', name: 'bash', input: 'command=ls' }] }} />);
+    assert.match(text, /…\n.*line 18\n/);
+    assert.doesNotMatch(text, /line 17\b/);
+    assert.match(text, /line 29/);
+    assert.match(text, /⚙ bash command=ls …/);
+  });
+});
+
+describe('InputLine', () => {
+  test('a placeholder, typed text, a hint', () => {
+    assert.match(frame(<InputLine line={{ text: '', cursor: 0 }} focused hint={undefined} disabled={false} />), /› +message the lead, or \/help/);
+    assert.match(frame(<InputLine line={{ text: '/send al', cursor: 8 }} focused hint="/send  /spawn" disabled={false} />), /› \/send al\s*\n\/send {2}\/spawn/);
+    assert.equal(frame(<InputLine line={{ text: '', cursor: 0 }} focused hint={undefined} disabled />).trim(), '›');
+  });
+});

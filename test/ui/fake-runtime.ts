@@ -1,0 +1,83 @@
+import { EventStream } from '../../src/lib/event-stream.js';
+import type { Draft, Envelope } from '../../src/protocol/messages.js';
+import type { HumanDecision } from '../../src/runtime/lead-decisions.js';
+import type { LeadEvent } from '../../src/runtime/lead.js';
+import { teamPaths } from '../../src/team/paths.js';
+import type { RequestRecord } from '../../src/tracker/records.js';
+import type { ReplRuntime } from '../../src/ui/runtime.js';
+
+/**
+ * A stand-in for the lead runtime: events are emitted by the test, and every call the REPL
+ * makes is recorded. For rendering and keyboard tests that need no processes; the approval
+ * flow test uses the real runtime.
+ */
+export class FakeRuntime implements ReplRuntime {
+  readonly events = new EventStream<LeadEvent>();
+  readonly model = { label: 'offline-demo (scripted offline demo model, not Claude)' };
+  readonly options;
+  readonly calls: { method: string; args: unknown[] }[] = [];
+  pending: RequestRecord[] = [];
+  /** Resolves the stop() in progress; tests decide when the team "has stopped". */
+  finishStop: () => void = () => undefined;
+
+  constructor(home = '/tmp/teams-fake-home') {
+    this.options = { paths: teamPaths(home, 'default'), cwd: '/tmp/work', settings: { model: 'offline-demo', offline: true } };
+  }
+
+  private record(method: string, ...args: unknown[]): void {
+    this.calls.push({ method, args });
+  }
+
+  called(method: string): unknown[][] {
+    return this.calls.filter((c) => c.method === method).map((c) => c.args);
+  }
+
+  /** Tests set `loop.busy` to say the lead is mid-turn. */
+  readonly loop = { busy: false, interrupt: () => this.record('interrupt') };
+
+  readonly decisions = {
+    decide: async (requestId: string, decision: HumanDecision): Promise<RequestRecord> => {
+      this.record('decide', requestId, decision);
+      const record = this.pending.find((r) => r.request_id === requestId);
+      if (!record) throw new Error(`unknown request_id '${requestId}'`);
+      this.pending = this.pending.filter((r) => r !== record);
+      this.events.emit({ type: 'approvals', pending: this.pending });
+      return { ...record, state: decision.approve ? 'approved' : 'rejected' };
+    },
+    pendingForHuman: () => this.pending,
+  };
+
+  readonly teammates = {
+    spawn: async (spec: { name: string; role: string; prompt: string; planMode: boolean }) => {
+      this.record('spawn', spec);
+      return { pid: 4242 };
+    },
+    requestShutdown: async (name: string, reason: string | undefined) => {
+      this.record('requestShutdown', name, reason);
+      return { requestId: 'shutdown-1' };
+    },
+  };
+
+  readonly bus = {
+    send: async (draft: Draft): Promise<Envelope> => {
+      this.record('send', draft);
+      return { ...draft, id: '01hzzzzzzz0000abcdef', timestamp: new Date().toISOString() } as Envelope;
+    },
+  };
+
+  readonly tracker = { list: () => this.pending };
+
+  prompt(text: string): void {
+    this.record('prompt', text);
+  }
+
+  stop(reason?: string): Promise<void> {
+    this.record('stop', reason);
+    return new Promise((resolve) => (this.finishStop = resolve));
+  }
+
+  async forceStop(): Promise<void> {
+    this.record('forceStop');
+    this.finishStop();
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { interpretKey } from '../../src/ui/keys.js';
+import { key, request, state } from './fixtures.js';
+
+const plan = request('plan-1', 'plan');
+const perm = request('perm-1', 'permission');
+
+describe('the keyboard map: input line', () => {
+  test('Enter submits the trimmed line; an empty line does nothing', () => {
+    assert.deepEqual(interpretKey(state({ input: { text: ' hi ', cursor: 4 } }), '', key({ return: true })), {
+      actions: [{ type: 'line_submitted' }],
+      effects: [{ type: 'line', text: 'hi' }],
+    });
+    assert.deepEqual(interpretKey(state(), '', key({ return: true })), { actions: [], effects: [] });
+  });
+
+  test('Esc interrupts the lead', () => {
+    assert.deepEqual(interpretKey(state(), '', key({ escape: true })).effects, [{ type: 'interrupt' }]);
+  });
+
+  test('Tab: completes what is typed; on an empty line, or with Shift, focuses the queue', () => {
+    assert.deepEqual(interpretKey(state({ input: { text: '/sp', cursor: 3 } }), '', key({ tab: true })).actions, [{ type: 'complete' }]);
+    assert.deepEqual(interpretKey(state(), '', key({ tab: true })).actions, [{ type: 'focus', focus: 'queue' }]);
+    assert.deepEqual(interpretKey(state({ input: { text: '/sp', cursor: 3 } }), '', key({ tab: true, shift: true })).actions, [{ type: 'focus', focus: 'queue' }]);
+  });
+
+  test('↑/↓ browse the history; editing keys edit', () => {
+    assert.deepEqual(interpretKey(state(), '', key({ upArrow: true })).actions, [{ type: 'history', direction: -1 }]);
+    assert.deepEqual(interpretKey(state(), '', key({ downArrow: true })).actions, [{ type: 'history', direction: 1 }]);
+    const edits = [
+      [key({ backspace: true }), '', 'backspace'],
+      [key({ delete: true }), '', 'backspace'],
+      [key({ leftArrow: true }), '', 'left'],
+      [key({ rightArrow: true }), '', 'right'],
+      [key({ ctrl: true }), 'a', 'home'],
+      [key({ ctrl: true }), 'e', 'end'],
+      [key({ ctrl: true }), 'u', 'kill'],
+    ] as const;
+    for (const [k, input, op] of edits) assert.deepEqual(interpretKey(state(), input, k).actions, [{ type: 'edit', edit: { op } }], op);
+    assert.deepEqual(interpretKey(state(), 'y', key()).actions, [{ type: 'edit', edit: { op: 'insert', text: 'y' } }], 'y types a y here');
+    assert.deepEqual(interpretKey(state(), 'x', key({ ctrl: true })).actions, [], 'unbound control keys do nothing');
+  });
+});
+
+describe('the keyboard map: the approval queue', () => {
+  const inQueue = (extra = {}) => state({ queue: [plan, perm], focus: 'queue', ...extra });
+
+  test('↑/↓ (and k/j) select; Esc and Tab go back to the input line', () => {
+    assert.deepEqual(interpretKey(inQueue(), '', key({ downArrow: true })).actions, [{ type: 'select', delta: 1 }]);
+    assert.deepEqual(interpretKey(inQueue(), 'k', key()).actions, [{ type: 'select', delta: -1 }]);
+    assert.deepEqual(interpretKey(inQueue(), '', key({ escape: true })).actions, [{ type: 'focus', focus: 'input' }]);
+    assert.deepEqual(interpretKey(inQueue(), '', key({ tab: true })).actions, [{ type: 'focus', focus: 'input' }]);
+    assert.deepEqual(interpretKey(inQueue(), '', key({ escape: true })).effects, [], 'Esc in the queue does not interrupt the lead');
+  });
+
+  test('y approves the selected request', () => {
+    assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'y', key()), {
+      actions: [{ type: 'deciding', requestId: 'perm-1' }],
+      effects: [{ type: 'decide', requestId: 'perm-1', approve: true }],
+    });
+  });
+
+  test('n opens the reason input; v toggles the whole text', () => {
+    assert.deepEqual(interpretKey(inQueue(), 'n', key()).actions, [{ type: 'open_reason' }]);
+    assert.deepEqual(interpretKey(inQueue(), 'v', key()).actions, [{ type: 'toggle_expand' }]);
+  });
+
+  test('a approves a permission always; on another kind it explains', () => {
+    assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'a', key()).effects, [{ type: 'decide', requestId: 'perm-1', approve: true, always: true }]);
+    const onPlan = interpretKey(inQueue(), 'a', key());
+    assert.deepEqual(onPlan.effects, []);
+    assert.equal(onPlan.actions[0]?.type, 'hint');
+  });
+
+  test('a request already being decided ignores y, n and a; an empty queue ignores them too', () => {
+    for (const input of ['y', 'n', 'a']) {
+      assert.deepEqual(interpretKey(inQueue({ deciding: ['plan-1'] }), input, key()), { actions: [], effects: [] }, input);
+      assert.deepEqual(interpretKey(state({ focus: 'queue' }), input, key()), { actions: [], effects: [] }, input);
+    }
+  });
+});
+
+describe('the keyboard map: the reason input', () => {
+  const inReason = (text: string) => state({ queue: [plan], focus: 'reason', reason: { requestId: 'plan-1', text, cursor: text.length } });
+
+  test('Enter rejects with the reason (none if blank); Esc cancels', () => {
+    assert.deepEqual(interpretKey(inReason(' too broad '), '', key({ return: true })), {
+      actions: [{ type: 'deciding', requestId: 'plan-1' }],
+      effects: [{ type: 'decide', requestId: 'plan-1', approve: false, note: 'too broad' }],
+    });
+    assert.deepEqual(interpretKey(inReason(''), '', key({ return: true })).effects, [{ type: 'decide', requestId: 'plan-1', approve: false }]);
+    assert.deepEqual(interpretKey(inReason('x'), '', key({ escape: true })).actions, [{ type: 'close_reason' }]);
+  });
+
+  test('letters type into the reason, y included', () => {
+    assert.deepEqual(interpretKey(inReason(''), 'y', key()).actions, [{ type: 'edit', edit: { op: 'insert', text: 'y' } }]);
+    assert.deepEqual(interpretKey(inReason(''), '', key({ upArrow: true })).actions, []);
+  });
+});
+
+describe('the keyboard map: leaving', () => {
+  test('Ctrl+C stops the team; a second forces it; after that nothing', () => {
+    assert.deepEqual(interpretKey(state(), 'c', key({ ctrl: true })), { actions: [{ type: 'quit_requested' }], effects: [{ type: 'stop' }] });
+    assert.deepEqual(interpretKey(state({ phase: 'stopping' }), 'c', key({ ctrl: true })), { actions: [{ type: 'force_requested' }], effects: [{ type: 'force_stop' }] });
+    assert.deepEqual(interpretKey(state({ phase: 'forcing' }), 'c', key({ ctrl: true })), { actions: [], effects: [] });
+  });
+
+  test('while stopping, other keys do nothing', () => {
+    assert.deepEqual(interpretKey(state({ phase: 'stopping', input: { text: 'hi', cursor: 2 } }), '', key({ return: true })), { actions: [], effects: [] });
+    assert.deepEqual(interpretKey(state({ phase: 'stopping' }), 'x', key()), { actions: [], effects: [] });
+  });
+});

@@ -1,0 +1,279 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Envelope } from '../../src/protocol/messages.js';
+import { reduce } from '../../src/ui/state/reduce.js';
+import { pendingBySender, sessionUsage, stillRunning } from '../../src/ui/state/selectors.js';
+import type { State, UiAction } from '../../src/ui/state/types.js';
+import { agent, iso, member, NOW, request, state } from './fixtures.js';
+
+const run = (from: State, ...actions: UiAction[]) => actions.reduce(reduce, from);
+const usage = { input_tokens: 100, output_tokens: 20, cache_read_tokens: 5, cache_write_tokens: 0 };
+
+function envelope(fields: Partial<Envelope> & Pick<Envelope, 'type'>): Envelope {
+  return { id: '01hzzzzzzz0000abcdef', from: 'alice', to: 'lead', timestamp: iso(0), ...fields } as Envelope;
+}
+
+describe('reduce: the lead loop', () => {
+  test('a streamed turn stays live, then its whole text goes to the transcript once', () => {
+    let s = run(state(), { type: 'lead_event', event: agent({ type: 'turn_start', call: 1 }) });
+    assert.equal(s.live.busy, true);
+    assert.equal(s.activity.lead, 'thinking');
+    s = run(s, ...['Hel', 'lo ', 'there'].map((text): UiAction => ({ type: 'lead_event', event: agent({ type: 'text_delta', text }) })));
+    assert.equal(s.live.text, 'Hello there');
+    assert.equal(s.transcript.length, 0, 'nothing finished while streaming');
+    const before = s.transcript;
+    s = run(s, { type: 'lead_event', event: agent({ type: 'turn_end', stopReason: 'end_turn', usage, text: 'Hello there', model: 'offline-demo' }) });
+    assert.notEqual(s.transcript, before);
+    assert.deepEqual(s.transcript, [{ id: 1, kind: 'lead', text: 'Hello there', interrupted: false }]);
+    assert.equal(s.live.text, '');
+    assert.deepEqual(s.leadUsage, usage);
+  });
+
+  test('deltas do not touch the transcript array (the <Static> items)', () => {
+    const s0 = run(state(), { type: 'append', items: [{ kind: 'info', text: 'x' }] });
+    const s1 = run(s0, { type: 'lead_event', event: agent({ type: 'text_delta', text: 'a' }) });
+    assert.equal(s1.transcript, s0.transcript);
+  });
+
+  test('a turn that ends with no text adds nothing; the input event is not echoed', () => {
+    const s = run(
+      state(),
+      { type: 'lead_event', event: agent({ type: 'input', text: 'From alice: hi' }) },
+      { type: 'lead_event', event: agent({ type: 'turn_end', stopReason: 'tool_use', usage, text: '  ', model: 'm' }) },
+    );
+    assert.equal(s.transcript.length, 0);
+  });
+
+  test('a tool call waits live, then becomes one line with its short result', () => {
+    let s = run(state(), { type: 'lead_event', event: agent({ type: 'tool_call', id: 't1', name: 'spawn_teammate', input: { name: 'alice', role: 'coder' } }) });
+    assert.deepEqual(s.live.tools, [{ id: 't1', name: 'spawn_teammate', input: 'name=alice role=coder' }]);
+    assert.equal(s.activity.lead, '⚙ spawn_teammate');
+    s = run(s, { type: 'lead_event', event: agent({ type: 'tool_result', id: 't1', name: 'spawn_teammate', content: `Spawned alice\n${'x'.repeat(300)}`, isError: false }) });
+    assert.deepEqual(s.live.tools, []);
+    const item = s.transcript[0];
+    assert.equal(item?.kind, 'tool');
+    assert.ok(item?.kind === 'tool' && item.input === 'name=alice role=coder' && item.result.startsWith('Spawned alice x') && item.result.length <= 100);
+  });
+
+  test('idle after an interruption keeps what streamed and the unfinished tools', () => {
+    const s = run(
+      state(),
+      { type: 'lead_event', event: agent({ type: 'turn_start', call: 1 }) },
+      { type: 'lead_event', event: agent({ type: 'text_delta', text: 'Half a thou' }) },
+      { type: 'lead_event', event: agent({ type: 'tool_call', id: 't', name: 'bash', input: { command: 'sleep 9' } }) },
+      { type: 'lead_event', event: agent({ type: 'idle', reason: 'interrupted', lastText: '' }) },
+    );
+    assert.deepEqual(s.live, { busy: false, text: '', tools: [] });
+    assert.deepEqual(s.transcript.map((i) => i.kind), ['lead', 'tool', 'info']);
+    assert.ok(s.transcript[0]?.kind === 'lead' && s.transcript[0].interrupted);
+    assert.equal(s.activity.lead, '');
+  });
+
+  test('an error is an error line', () => {
+    const s = run(state(), { type: 'lead_event', event: agent({ type: 'error', message: 'model unreachable' }) });
+    assert.deepEqual(s.transcript, [{ id: 1, kind: 'error', text: 'model unreachable' }]);
+  });
+});
+
+describe('reduce: the team', () => {
+  test('a teammate message is marked with its sender and becomes its activity', () => {
+    const s = run(state(), { type: 'lead_event', event: { type: 'message', envelope: envelope({ type: 'message', text: 'Report: done', summary: 'Report' }) } });
+    assert.deepEqual(s.transcript, [{ id: 1, kind: 'message', from: 'alice', type: 'message', text: 'Report: done' }]);
+    assert.equal(s.activity.alice, 'Report: done');
+  });
+
+  test('task notifications and requests read as sentences', () => {
+    const s = run(
+      state(),
+      { type: 'lead_event', event: { type: 'message', envelope: envelope({ type: 'task_notification', task_id: 't', status: 'completed', summary: 'notes written' }) } },
+      { type: 'lead_event', event: { type: 'message', envelope: envelope({ type: 'plan_approval_request', request_id: 'plan-1', plan: 'do it' }) } },
+    );
+    assert.deepEqual(s.transcript.map((i) => (i.kind === 'message' ? i.text : '')), ['task completed: notes written', 'asks to approve a plan (plan-1)']);
+  });
+
+  test('team replaces the roster; teammate_exit notes it, a crash as an error', () => {
+    let s = run(state(), { type: 'lead_event', event: { type: 'team', members: [member('lead'), member('bob', 'starting')] } });
+    assert.deepEqual(s.members.map((m) => m.name), ['lead', 'bob']);
+    s = run(
+      s,
+      { type: 'lead_event', event: { type: 'teammate_exit', name: 'bob', code: 0, signal: null, crashed: false } },
+      { type: 'lead_event', event: { type: 'teammate_exit', name: 'carol', code: null, signal: 'SIGKILL', crashed: true } },
+    );
+    assert.deepEqual(s.transcript.map((i) => [i.kind, 'text' in i ? i.text : '']), [
+      ['info', 'bob exited (code 0)'],
+      ['error', 'carol crashed (killed by SIGKILL)'],
+    ]);
+    assert.equal(s.activity.bob, 'exited');
+  });
+
+  test('a problem is an error line', () => {
+    const s = run(state(), { type: 'lead_event', event: { type: 'problem', text: 'set aside x' } });
+    assert.equal(s.transcript[0]?.kind, 'error');
+  });
+
+  test('members replaces the roster', () => {
+    assert.deepEqual(run(state(), { type: 'members', members: [member('lead')] }).members.map((m) => m.name), ['lead']);
+  });
+});
+
+describe('reduce: the approval queue', () => {
+  const a = request('perm-a');
+  const b = request('plan-b', 'plan', 'bob');
+  const c = request('perm-c');
+
+  test('approvals replace the queue; the selection follows its request', () => {
+    let s = run(state(), { type: 'lead_event', event: { type: 'approvals', pending: [a, b] } }, { type: 'select', delta: 1 });
+    assert.equal(s.queue[s.selected]?.request_id, 'plan-b');
+    s = run(s, { type: 'lead_event', event: { type: 'approvals', pending: [b, c] } });
+    assert.equal(s.selected, 0, 'plan-b moved up; the selection went with it');
+    s = run(s, { type: 'select', delta: 1 }, { type: 'lead_event', event: { type: 'approvals', pending: [b] } });
+    assert.equal(s.selected, 0, 'the selected request left: the index is clamped');
+  });
+
+  test('select clamps and resets the expanded view; toggle_expand flips it', () => {
+    let s = run(state({ queue: [a, b] }), { type: 'toggle_expand' });
+    assert.equal(s.expanded, true);
+    s = run(s, { type: 'select', delta: 5 });
+    assert.deepEqual([s.selected, s.expanded], [1, false]);
+    s = run(s, { type: 'select', delta: -9 });
+    assert.equal(s.selected, 0);
+    assert.equal(run(state(), { type: 'select', delta: 1 }).selected, 0, 'an empty queue has nothing to select');
+  });
+
+  test('focus moves between the input line and the queue; the queue emptying sends it back', () => {
+    let s = run(state({ queue: [a] }), { type: 'focus', focus: 'queue' });
+    assert.equal(s.focus, 'queue');
+    s = run(s, { type: 'lead_event', event: { type: 'approvals', pending: [] } });
+    assert.equal(s.focus, 'input');
+    s = run(state({ queue: [a], expanded: true }), { type: 'focus', focus: 'queue' }, { type: 'focus', focus: 'input' });
+    assert.deepEqual([s.focus, s.expanded], ['input', false]);
+  });
+
+  test('open_reason, edits into the reason, close_reason', () => {
+    let s = run(state({ queue: [a] }), { type: 'focus', focus: 'queue' }, { type: 'open_reason' });
+    assert.deepEqual([s.focus, s.reason?.requestId], ['reason', 'perm-a']);
+    s = run(s, { type: 'edit', edit: { op: 'insert', text: 'too risky' } });
+    assert.equal(s.reason?.text, 'too risky');
+    assert.equal(s.input.text, '', 'the input line is untouched');
+    s = run(s, { type: 'close_reason' });
+    assert.deepEqual([s.focus, s.reason], ['queue', undefined]);
+    assert.equal(run(state(), { type: 'open_reason' }).reason, undefined, 'nothing selected, nothing to reject');
+  });
+
+  test('deciding marks the request and closes the reason; decide_failed unmarks it with an error', () => {
+    let s = run(state({ queue: [a] }), { type: 'focus', focus: 'queue' }, { type: 'open_reason' }, { type: 'deciding', requestId: 'perm-a' });
+    assert.deepEqual([s.deciding, s.focus, s.reason], [['perm-a'], 'queue', undefined]);
+    assert.equal(run(s, { type: 'open_reason' }).reason, undefined, 'a request being decided cannot be reopened');
+    assert.equal(run(s, { type: 'deciding', requestId: 'perm-a' }).deciding.length, 1);
+    s = run(s, { type: 'decide_failed', requestId: 'perm-a', message: 'already approved' });
+    assert.deepEqual(s.deciding, []);
+    assert.deepEqual(s.transcript.at(-1), { id: 1, kind: 'error', text: 'perm-a: already approved' });
+  });
+
+  test('a request decided elsewhere leaves at once, taking its open reason input', () => {
+    let s = run(state({ queue: [a, b] }), { type: 'focus', focus: 'queue' }, { type: 'open_reason' });
+    s = run(s, { type: 'lead_event', event: { type: 'approvals', pending: [b] } });
+    assert.deepEqual(s.queue.map((r) => r.request_id), ['plan-b']);
+    assert.deepEqual([s.focus, s.reason], ['queue', undefined]);
+    assert.ok(s.transcript.some((i) => i.kind === 'info' && i.text.includes('perm-a was decided elsewhere')));
+  });
+
+  test('decided here: the approvals event drops it from deciding', () => {
+    const s = run(state({ queue: [a, b], deciding: ['perm-a'] }), { type: 'lead_event', event: { type: 'approvals', pending: [b] } });
+    assert.deepEqual(s.deciding, []);
+    assert.equal(s.transcript.length, 0, 'no "decided elsewhere" note for our own decision');
+  });
+});
+
+describe('reduce: the input line', () => {
+  const type = (text: string): UiAction => ({ type: 'edit', edit: { op: 'insert', text } });
+
+  test('edits: insert, backspace, cursor moves, kill; control characters do not get in', () => {
+    let s = run(state(), type('helo'), { type: 'edit', edit: { op: 'left' } }, type('l'));
+    assert.deepEqual(s.input, { text: 'hello', cursor: 4 });
+    s = run(s, { type: 'edit', edit: { op: 'end' } }, { type: 'edit', edit: { op: 'backspace' } });
+    assert.deepEqual(s.input, { text: 'hell', cursor: 4 });
+    s = run(s, { type: 'edit', edit: { op: 'home' } }, { type: 'edit', edit: { op: 'backspace' } }, { type: 'edit', edit: { op: 'right' } });
+    assert.deepEqual(s.input, { text: 'hell', cursor: 1 });
+    s = run(s, { type: 'edit', edit: { op: 'kill' } }, type('a\r\nb\u0007c'));
+    assert.deepEqual(s.input, { text: 'a bc', cursor: 4 });
+  });
+
+  test('line_submitted clears the line and keeps it in the history, once', () => {
+    const s = run(state(), type('hello'), { type: 'line_submitted' }, type('hello'), { type: 'line_submitted' }, type('  '), { type: 'line_submitted' });
+    assert.deepEqual(s.history, ['hello']);
+    assert.deepEqual(s.input, { text: '', cursor: 0 });
+  });
+
+  test('history: ↑ goes back, ↓ forward and then to the line being typed', () => {
+    let s = run(state(), type('one'), { type: 'line_submitted' }, type('two'), { type: 'line_submitted' }, type('dra'));
+    s = run(s, { type: 'history', direction: -1 });
+    assert.equal(s.input.text, 'two');
+    s = run(s, { type: 'history', direction: -1 }, { type: 'history', direction: -1 });
+    assert.equal(s.input.text, 'one');
+    s = run(s, { type: 'history', direction: 1 });
+    assert.equal(s.input.text, 'two');
+    s = run(s, { type: 'history', direction: 1 });
+    assert.deepEqual([s.input.text, s.historyIndex], ['dra', undefined]);
+    assert.equal(run(state(), { type: 'history', direction: -1 }).input.text, '', 'no history: nothing happens');
+  });
+
+  test('complete: commands, member names, several candidates listed', () => {
+    let s = run(state(), type('/sp'), { type: 'complete' });
+    assert.equal(s.input.text, '/spawn ');
+    s = run(state(), type('/s'), { type: 'complete' });
+    assert.equal(s.input.text, '/s');
+    assert.equal(s.hint, '/spawn  /send  /shutdown');
+    s = run(state(), type('/send al'), { type: 'complete' });
+    assert.equal(s.input.text, '/send alice ');
+    s = run(state(), type('/send zz'), { type: 'complete' });
+    assert.equal(s.hint, 'nothing to complete');
+    s = run(s, type('x'));
+    assert.equal(s.hint, undefined, 'typing clears the hint');
+  });
+
+  test('hint sets and clears the hint line', () => {
+    assert.equal(run(state(), { type: 'hint', text: 'psst' }).hint, 'psst');
+    assert.equal(run(state({ hint: 'x' }), { type: 'hint', text: undefined }).hint, undefined);
+  });
+});
+
+describe('reduce: the rest', () => {
+  test('tick moves the clock', () => {
+    assert.equal(run(state(), { type: 'tick', now: NOW + 5000 }).now, NOW + 5000);
+  });
+
+  test('append numbers items; clear empties the transcript and starts a new epoch', () => {
+    let s = run(state(), { type: 'append', items: [{ kind: 'user', text: 'a' }, { kind: 'info', text: 'b' }] });
+    assert.deepEqual(s.transcript.map((i) => i.id), [1, 2]);
+    s = run(s, { type: 'clear' }, { type: 'append', items: [{ kind: 'info', text: 'c' }] });
+    assert.deepEqual([s.epoch, s.transcript.map((i) => i.id)], [1, [3]]);
+  });
+
+  test('quit, force, stopped: each only from the phase before it', () => {
+    let s = run(state(), { type: 'force_requested' });
+    assert.equal(s.phase, 'running', 'no force without a stop under way');
+    s = run(s, { type: 'quit_requested' });
+    assert.equal(s.phase, 'stopping');
+    assert.equal(run(s, { type: 'quit_requested' }).phase, 'stopping');
+    s = run(s, { type: 'force_requested' }, { type: 'stopped' });
+    assert.equal(s.phase, 'stopped');
+  });
+});
+
+describe('selectors', () => {
+  test('session usage: the lead from its turns plus teammates from the roster, priced', () => {
+    const s = state({
+      leadUsage: usage,
+      members: [member('lead', 'idle', { usage: { input_tokens: 999, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 0, duration_ms: 0 } }), member('alice', 'idle', { usage: { input_tokens: 1000, output_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 1, duration_ms: 5 } })],
+    });
+    assert.deepEqual(sessionUsage(s), { tokens: 125 + 1500, cost: 0 });
+    assert.equal(sessionUsage({ ...s, model: 'claude-sonnet-5-5' }).cost, (1100 * 2 + 520 * 10 + 5 * 0.1) / 1e6);
+    assert.equal(sessionUsage({ ...s, model: 'some-unpriced-model' }).cost, undefined);
+  });
+
+  test('still running and pending per sender', () => {
+    assert.deepEqual(stillRunning([member('lead'), member('a', 'working'), member('b', 'shutdown'), member('c', 'shutting_down')]), ['a', 'c']);
+    assert.deepEqual([...pendingBySender({ queue: [request('1'), request('2'), request('3', 'plan', 'bob')] })], [['alice', 2], ['bob', 1]]);
+  });
+});
