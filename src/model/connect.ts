@@ -14,6 +14,8 @@ export type OpenModel = {
   label: string;
   /** Stops the offline server, if one was started. */
   close(): Promise<void>;
+  /** The offline endpoint this process serves, for its teammates to share. */
+  offlineURL?: string;
 };
 
 export type OpenModelOptions = Pick<ModelClientOptions, 'maxRetries' | 'streamRetryDelayMs' | 'timeoutMs'>;
@@ -24,10 +26,14 @@ export async function openModel(settings: ModelSettings, options: OpenModelOptio
     const client = new ModelClient({ ...options, model: settings.model, apiKey: settings.apiKey, baseURL: settings.baseURL });
     return { client, label, close: async () => undefined };
   }
+  if (settings.offlineURL !== undefined) {
+    const client = new ModelClient({ ...options, model: settings.model, apiKey: 'offline', baseURL: settings.offlineURL });
+    return { client, label, close: async () => undefined };
+  }
   // Loaded first: a broken script is reported before any socket is opened.
   const script = loadScript(settings.offlineScript);
   const server = await startOfflineServer({ script });
   // The SDK insists on a credential; the offline server ignores it.
   const client = new ModelClient({ ...options, model: settings.model, apiKey: 'offline', baseURL: server.url });
-  return { client, label, close: () => server.close() };
+  return { client, label, close: () => server.close(), offlineURL: server.url };
 }

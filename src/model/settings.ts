@@ -30,6 +30,8 @@ export type ModelSettings = {
   /** ANTHROPIC_BASE_URL, online only: offline, each process starts its own offline server. */
   baseURL: string | undefined;
   offlineScript: string;
+  /** Offline: the team's offline endpoint, when the lead already runs one (teammates share it). */
+  offlineURL: string | undefined;
 };
 
 export type ModelFlags = { model?: string; offline?: boolean; offlineScript?: string };
@@ -50,6 +52,7 @@ const Env = z.object({
   TEAMS_MODEL: optional(ModelId),
   TEAMS_OFFLINE: optional(z.enum(['0', '1', 'true', 'false'], { error: 'must be 1, 0, true or false' })),
   TEAMS_OFFLINE_SCRIPT: optional(z.string()),
+  TEAMS_OFFLINE_URL: optional(z.url({ protocol: /^http$/, hostname: /^127\.0\.0\.1$/, error: 'must be an http URL on 127.0.0.1' })),
 });
 
 function fail(error: z.ZodError, what: string): never {
@@ -84,6 +87,7 @@ export function resolveModelSettings(flags: ModelFlags = {}, env: NodeJS.Process
     // A proxy URL is for Claude; the offline model never sends anything off this machine.
     baseURL: offline ? undefined : e.ANTHROPIC_BASE_URL,
     offlineScript: resolve(flags.offlineScript ?? e.TEAMS_OFFLINE_SCRIPT ?? DEFAULT_OFFLINE_SCRIPT),
+    offlineURL: offline ? e.TEAMS_OFFLINE_URL : undefined,
   };
 }
 
@@ -91,7 +95,7 @@ export function resolveModelSettings(flags: ModelFlags = {}, env: NodeJS.Process
  * The variables a teammate process needs to resolve the same settings. Explicit about
  * offline both ways, because the child also inherits the parent's ANTHROPIC_API_KEY.
  */
-export function childModelEnv(settings: ModelSettings): Record<string, string> {
+export function childModelEnv(settings: ModelSettings, offlineURL?: string): Record<string, string> {
   const env: Record<string, string> = {
     TEAMS_MODEL: settings.model,
     TEAMS_OFFLINE: settings.offline ? '1' : '0',
@@ -99,5 +103,7 @@ export function childModelEnv(settings: ModelSettings): Record<string, string> {
   };
   if (settings.apiKey !== undefined) env.ANTHROPIC_API_KEY = settings.apiKey;
   if (settings.baseURL !== undefined) env.ANTHROPIC_BASE_URL = settings.baseURL;
+  // One offline endpoint per team, the lead's: a teammate is then only an SDK client, as it is online.
+  if (settings.offline && offlineURL !== undefined) env.TEAMS_OFFLINE_URL = offlineURL;
   return env;
 }

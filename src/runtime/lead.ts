@@ -104,7 +104,7 @@ export class LeadRuntime {
     setMemberStatus(paths, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
 
     const events = new EventStream<LeadEvent>();
-    const supervisor = new Supervisor(paths, { env: childModelEnv(options.settings), cwd: options.cwd, graceMs: options.graceMs ?? 5_000 });
+    const supervisor = new Supervisor(paths, { env: childModelEnv(options.settings, model.offlineURL), cwd: options.cwd, graceMs: options.graceMs ?? 5_000 });
     const teammates = new LeadTeammates(paths, bus, supervisor, options.permissionMode, events);
     const decisions = new LeadDecisions(bus, tracker, options.permissionMode, options.planReviewer, teammates, events);
     const team = leadTeamIO(bus, tracker, {

@@ -98,7 +98,7 @@ async function agentFigures(): Promise<Figure[]> {
     ];
   } finally {
     await runtime.stop('bench finished');
-    if (!process.env.KEEP) cleanup();
+    cleanup();
   }
 }
 

@@ -38,6 +38,7 @@ describe('model settings', () => {
       apiKey: 'sk-test',
       baseURL: 'https://proxy.example/anthropic',
       offlineScript: undefined,
+      offlineURL: undefined,
     });
     assert.equal(resolveModelSettings({}, { ...KEY, TEAMS_MODEL: 'claude-opus-5-5' }).model, 'claude-opus-5-5');
     assert.equal(resolveModelSettings({ model: 'claude-haiku-4-5' }, { ...KEY, TEAMS_MODEL: 'claude-opus-5-5' }).model, 'claude-haiku-4-5');
@@ -74,5 +75,14 @@ describe('model settings', () => {
       assert.deepEqual({ ...child, offlineReason: undefined }, { ...parent, offlineReason: undefined });
       assert.equal(child.offlineReason, parent.offline ? 'env' : undefined);
     }
+  });
+
+  test('teammates share the lead\'s offline endpoint, and only a loopback one', () => {
+    const lead = resolveModelSettings({ offline: true }, {});
+    const env = childModelEnv(lead, 'http://127.0.0.1:41234');
+    assert.equal(env.TEAMS_OFFLINE_URL, 'http://127.0.0.1:41234');
+    assert.equal(resolveModelSettings({}, env).offlineURL, 'http://127.0.0.1:41234');
+    assert.equal(childModelEnv(resolveModelSettings({}, KEY), 'http://127.0.0.1:1').TEAMS_OFFLINE_URL, undefined);
+    assert.throws(() => resolveModelSettings({}, { ...env, TEAMS_OFFLINE_URL: 'http://10.0.0.1:80' }), /TEAMS_OFFLINE_URL: must be an http URL on 127\.0\.0\.1/);
   });
 });
