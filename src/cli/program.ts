@@ -9,7 +9,6 @@ import { registerRequestCommands } from './commands/requests.js';
 import { registerLogCommand } from './commands/log.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerRunCommand } from './commands/run.js';
-import { registerTeammateCommand } from './commands/teammate.js';
 import { registerReplCommand } from './commands/repl.js';
 
 const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
@@ -36,7 +35,6 @@ export function buildProgram(): Command {
   registerLogCommand(program, contextFor);
   registerLifecycleCommands(program, contextFor);
   registerRunCommand(program, contextFor);
-  registerTeammateCommand(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

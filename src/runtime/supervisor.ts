@@ -8,8 +8,8 @@ import type { PermissionMode } from '../protocol/messages.js';
 import type { TeamPaths } from '../team/paths.js';
 import { reapCommands } from './command-registry.js';
 
-/** The CLI entry a teammate process runs (`teams teammate <name>`). */
-export const CLI_ENTRY = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+/** The entry a teammate process runs. */
+export const TEAMMATE_ENTRY = fileURLToPath(new URL('./teammate-main.js', import.meta.url));
 
 export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode };
 
@@ -40,7 +40,7 @@ export class Supervisor {
     const logs = join(this.paths.root, 'logs');
     mkdirSync(logs, { recursive: true });
     const log = openSync(join(logs, `${spec.name}.log`), 'a');
-    const args = [CLI_ENTRY, '--home', this.paths.home, '--team', this.paths.team, 'teammate', spec.name, '--permission-mode', spec.permissionMode];
+    const args = [TEAMMATE_ENTRY, '--home', this.paths.home, '--team', this.paths.team, '--permission-mode', spec.permissionMode, spec.name];
     if (spec.planMode) args.push('--plan-mode');
     let child: ChildProcess;
     try {

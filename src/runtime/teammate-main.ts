@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { resolveModelSettings } from '../model/settings.js';
+import { PermissionMode } from '../protocol/messages.js';
+import { AgentName } from '../protocol/names.js';
+import { teamPaths } from '../team/paths.js';
+import { runTeammate } from './teammate.js';
+
+/**
+ * A teammate process's entry, started by the lead's supervisor only. It skips the command
+ * line program: a teammate needs none of it, and loading it is most of a start-up.
+ */
+const Args = z.object({
+  home: z.string().min(1),
+  team: AgentName,
+  name: AgentName,
+  permissionMode: PermissionMode,
+  planMode: z.boolean(),
+});
+
+async function main(): Promise<number> {
+  if (!process.send) {
+    process.stderr.write('teams: teammates are started by the lead (teams spawn), not by hand\n');
+    return 2;
+  }
+  const { values, positionals } = parseArgs({
+    options: { home: { type: 'string' }, team: { type: 'string' }, 'permission-mode': { type: 'string' }, 'plan-mode': { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  const args = Args.safeParse({
+    home: values.home,
+    team: values.team,
+    name: positionals[0],
+    permissionMode: values['permission-mode'],
+    planMode: values['plan-mode'] ?? false,
+  });
+  if (!args.success) {
+    process.stderr.write(`teams teammate: ${args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
+    return 2;
+  }
+  return runTeammate({
+    paths: teamPaths(args.data.home, args.data.team),
+    name: args.data.name,
+    settings: resolveModelSettings({}, process.env),
+    cwd: process.cwd(),
+    permissionMode: args.data.permissionMode,
+    planMode: args.data.planMode,
+    onReady: () => process.send?.({ type: 'ready' }),
+  });
+}
+
+try {
+  // The IPC channel would keep the process alive; everything else is closed by now.
+  process.exit(await main());
+} catch (error) {
+  process.stderr.write(`teams teammate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+}
