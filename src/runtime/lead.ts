@@ -203,12 +203,30 @@ export class LeadRuntime {
     await this.stop('the lead was force-stopped');
   }
 
+  /**
+   * A notice that arrived while teammates were stopping (a shutdown response) may have started
+   * another turn, or be queued for one: end them all before the model goes, or such a turn
+   * would outlive the stop, retrying a closed model and writing the lead's status afterwards.
+   */
+  private async endTurns(): Promise<void> {
+    const unsubscribe = this.loop.subscribe((event) => {
+      if (event.type === 'turn_start') this.loop.interrupt();
+    });
+    try {
+      this.loop.interrupt();
+      await this.loop.idle();
+    } finally {
+      unsubscribe();
+    }
+  }
+
   private async stopOnce(reason: string): Promise<void> {
     this.loop.interrupt();
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
     this.decisions.close();
     for (const close of this.closers.reverse()) await close();
     this.closers = [];
+    await this.endTurns();
     await this.model.close();
     setMemberStatus(this.options.paths, LEAD, 'shutdown', { pid: null });
     updateTeam(this.options.paths, (draft) => {
