@@ -30,18 +30,24 @@ export const Header = memo(function Header({ team, modelLabel, offline, cwd, tok
   const stopping = stopLine(phase, waitingFor);
   return (
     <Box flexDirection="column">
-      <Text>
-        <Text bold>teams</Text>
-        <Text dimColor> · team </Text>
-        <Text bold>{team}</Text>
-        <Text dimColor> · </Text>
-        <Text>{tokens(count)} tokens</Text>
-        <Text dimColor> · </Text>
-        <Text>{cost}</Text>
-        <Text dimColor> · model </Text>
-        <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
+      {/* Segments wrap as wholes: a narrow terminal never splits the model's label. */}
+      <Box flexWrap="wrap">
+        <Text>
+          <Text bold>teams</Text>
+          <Text dimColor> · team </Text>
+          <Text bold>{team}</Text>
+        </Text>
+        <Text>
+          <Text dimColor> · </Text>
+          {tokens(count)} tokens<Text dimColor> · </Text>
+          {cost}
+        </Text>
+        <Text>
+          <Text dimColor> · model </Text>
+          <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
+        </Text>
         <Text dimColor> · {cwd}</Text>
-      </Text>
+      </Box>
       {stopping ? <Text color={phase === 'stopped' ? 'green' : 'yellow'}>{stopping}</Text> : null}
     </Box>
   );

@@ -1,0 +1,118 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup as cleanupInk, render } from 'ink-testing-library';
+import { resolveModelSettings } from '../../src/model/settings.js';
+import { LeadRuntime } from '../../src/runtime/lead.js';
+import { isProcessAlive } from '../../src/store/file-lock.js';
+import { ensureTeam, loadTeam } from '../../src/team/config.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { RequestTracker } from '../../src/tracker/tracker.js';
+import type { RequestRecord } from '../../src/tracker/records.js';
+import { createRepl } from '../../src/ui/app.js';
+import { killAll } from '../helpers/children.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+import { KEYS, plain } from './terminal.js';
+
+after(killAll);
+
+describe('the keyboard approval flow, against a real lead runtime (offline model)', () => {
+  const { home, cleanup } = tempHome('teams-ui-flow-');
+  const paths = teamPaths(home, 'default');
+  let runtime: LeadRuntime | undefined;
+
+  after(async () => {
+    cleanupInk();
+    await runtime?.stop();
+    // Belt and braces: whatever teammate is still on the roster with a pid is ended.
+    for (const m of loadTeam(paths)?.members ?? []) {
+      if (m.name !== 'lead' && m.pid && isProcessAlive(m.pid)) process.kill(-m.pid, 'SIGKILL');
+    }
+    cleanup();
+  });
+
+  test('reject a plan with a reason, approve the revision, a permission decided elsewhere leaves at once, deny one, quit', async () => {
+    ensureTeam(paths);
+    mkdirSync(paths.workspace, { recursive: true });
+    runtime = await LeadRuntime.start({ paths, settings: resolveModelSettings({ offline: true }, {}), cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 3000 });
+    const { store, controller, element } = createRepl(runtime);
+    const disconnect = controller.connect();
+    const view = render(element);
+    const screen = () => plain(view.lastFrame());
+    const type = (...keys: string[]) => keys.forEach((k) => view.stdin.write(k));
+    const text = (words: string) => type(...words.split(''));
+    const records = () => new RequestTracker(paths.requests).list();
+    const queued = (kind: RequestRecord['kind'], seen: string[] = []) =>
+      waitFor(() => store.getState().queue.find((r) => r.kind === kind && !seen.includes(r.request_id)), `a ${kind} request in the queue; screen:\n${screen()}`, 20_000);
+    const focus = (f: string) => waitFor(() => store.getState().focus === f || undefined, `focus on ${f}`);
+
+    try {
+      assert.match(screen(), /model offline-demo \(scripted offline demo model, not Claude\)/);
+      text('Write a short note about our build cache');
+      type(KEYS.enter);
+
+      // 1. The plan is visible without a command; Tab, n, a reason, Enter rejects it.
+      const plan = await queued('plan');
+      await waitFor(() => screen().includes('Approvals (1)') || undefined, 'the queue on screen');
+      type(KEYS.tab);
+      await focus('queue');
+      type('n');
+      await focus('reason');
+      text('Keep the cache; only write the notes');
+      type(KEYS.enter);
+      await waitFor(() => records().find((r) => r.request_id === plan.request_id && r.state === 'rejected'), 'the plan rejected in the tracker');
+      assert.equal(records().find((r) => r.request_id === plan.request_id)?.note, 'Keep the cache; only write the notes');
+
+      // 2. The revision comes back; y approves it.
+      const revised = await queued('plan', [plan.request_id]);
+      assert.match(revised.summary, /Keep the cache; only write the notes/);
+      type(KEYS.tab);
+      await focus('queue');
+      type('y');
+      await waitFor(() => records().find((r) => r.request_id === revised.request_id && r.state === 'approved'), 'the revision approved');
+
+      // 3. A permission decided elsewhere leaves the queue at once, reason input and all.
+      const write = await queued('permission');
+      type(KEYS.tab);
+      await focus('queue');
+      type('n');
+      await focus('reason');
+      await runtime.decisions.decide(write.request_id, { approve: true, note: 'from another terminal' });
+      assert.equal(store.getState().queue.some((r) => r.request_id === write.request_id), false, 'gone as soon as the decision is made');
+      assert.equal(store.getState().focus, 'input');
+      assert.ok(store.getState().transcript.some((i) => i.kind === 'info' && i.text === `${write.request_id} was decided elsewhere; nothing was sent`));
+      await waitFor(() => !screen().includes('Approvals (') || undefined, 'the queue gone from the screen');
+
+      // 4. The risky command: denied with a reason; the lead then winds alice down.
+      const remove = await queued('permission', [write.request_id]);
+      assert.match(remove.summary, /rm -rf build\/cache/);
+      type(KEYS.tab);
+      await focus('queue');
+      type('v');
+      await waitFor(() => screen().includes(`permission request ${remove.request_id} from alice:`) || undefined, 'the whole command');
+      type('n');
+      await focus('reason');
+      text('not today');
+      type(KEYS.enter);
+      await waitFor(() => records().find((r) => r.request_id === remove.request_id && r.state === 'rejected'), 'the command denied');
+      assert.equal(store.getState().queue.length, 0);
+      const alicePid = loadTeam(paths)?.members.find((m) => m.name === 'alice')?.pid;
+      assert.ok(alicePid);
+      await waitFor(() => screen().includes('alice exited (code 0)') || undefined, `alice to exit; screen:\n${screen()}`, 20_000);
+      assert.ok(existsSync(join(paths.workspace, 'notes.md')), 'the write approved elsewhere ran');
+      assert.match(screen(), /\[alice\] Report: I wrote notes\.md/);
+
+      // 5. /quit stops the team; nothing is left.
+      text('/quit');
+      type(KEYS.enter);
+      await controller.done;
+      assert.equal(store.getState().phase, 'stopped');
+      assert.equal(isProcessAlive(alicePid), false);
+      assert.equal(loadTeam(paths)?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
+    } finally {
+      disconnect();
+    }
+  });
+});
