@@ -1,0 +1,156 @@
+import { render } from 'ink';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Member } from '../../src/team/config.js';
+import { createRepl } from '../../src/ui/app.js';
+import type { NewItem, State, TranscriptItem } from '../../src/ui/state/types.js';
+import { FakeRuntime } from '../ui/fake-runtime.js';
+import { agent, member, request, state } from '../ui/fixtures.js';
+import { FakeStdin, FakeStdout, plain } from '../ui/terminal.js';
+import type { BenchSection, Figure } from './section.js';
+import { percentile } from './stats.js';
+
+const TEAMMATES = 8;
+const TRANSCRIPT_LINES = 1000;
+const SAMPLES = 150;
+/** Ink draws at most 30 frames a second; pacing past a frame's worth measures each input on an idle renderer, as a person typing would find it. */
+const PACE_MS = 40;
+const TARGET_MS = 50;
+
+function transcript(lines: number): TranscriptItem[] {
+  const kinds: NewItem[] = [
+    { kind: 'user', text: 'Split the parser work between two teammates and report when done' },
+    { kind: 'lead', text: "I'll hand the tokenizer to alice and the tests to bob, both in plan mode.", interrupted: false },
+    { kind: 'tool', name: 'spawn_teammate', input: 'name=alice role=coder plan_mode=true', result: 'Spawned alice (coder, pid 4242)', isError: false },
+    { kind: 'message', from: 'alice', type: 'message', text: 'Report: the tokenizer handles here-documents now; 14 tests added.' },
+    { kind: 'info', text: 'approved permission request permission-0123456789 from bob' },
+  ];
+  return Array.from({ length: lines }, (_, i) => ({ ...(kinds[i % kinds.length] as NewItem), id: i + 1 }) as TranscriptItem);
+}
+
+function loadedState(): State {
+  const statuses: Member['status'][] = ['working', 'idle', 'awaiting_approval', 'working', 'starting', 'idle', 'working', 'shutting_down'];
+  const names = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'].slice(0, TEAMMATES);
+  const members = [member('lead'), ...names.map((name, i) => member(name, statuses[i] ?? 'idle', { role: i % 2 ? 'tester' : 'coder' }))];
+  const items = transcript(TRANSCRIPT_LINES);
+  return state({
+    members,
+    activity: Object.fromEntries(names.map((name) => [name, `editing src/${name}.ts, step ${name.length} of 9`])),
+    queue: [request('plan-aaaa', 'plan', 'carol'), request('permission-bbbb', 'permission', 'alice'), request('permission-cccc', 'permission', 'dave')],
+    transcript: items,
+    nextId: items.length + 1,
+  });
+}
+
+type Mounted = {
+  runtime: FakeRuntime;
+  stdin: FakeStdin;
+  /** Resolves with the milliseconds from `start` to the first write whose text includes `needle`. */
+  frameWith(needle: string, start: number): Promise<number>;
+  close(): void;
+};
+
+function mount(initial: State): Mounted {
+  const runtime = new FakeRuntime();
+  const repl = createRepl(runtime, initial);
+  const disconnect = repl.controller.connect(60_000);
+  const stdout = new FakeStdout();
+  stdout.rows = 60;
+  let waiting: { needle: string; start: number; resolve: (ms: number) => void } | undefined;
+  const write = stdout.write.bind(stdout);
+  stdout.write = (chunk: string) => {
+    if (waiting && plain(chunk).includes(waiting.needle)) {
+      waiting.resolve(performance.now() - waiting.start);
+      waiting = undefined;
+    }
+    return write(chunk);
+  };
+  const stdin = new FakeStdin();
+  const instance = render(repl.element, { stdout: stdout.asStream(), stdin: stdin.asStream(), exitOnCtrlC: false, patchConsole: false });
+  return {
+    runtime,
+    stdin,
+    frameWith: (needle, start) => new Promise((resolve) => (waiting = { needle, start, resolve })),
+    close: () => {
+      instance.unmount();
+      disconnect();
+    },
+  };
+}
+
+/** Keystroke → the frame showing it: each key typed on the input line, waited for on screen. */
+async function keystrokes(initial: State): Promise<number[]> {
+  const app = mount(initial);
+  try {
+    await delay(PACE_MS);
+    const samples: number[] = [];
+    let typed = '';
+    for (let i = 0; i < SAMPLES; i++) {
+      // Cleared now and then so the line stays short, as a typed line is.
+      if (typed.length >= 40) {
+        app.stdin.write('\u0015');
+        typed = '';
+        await delay(PACE_MS);
+      }
+      const char = String.fromCharCode(97 + (i % 26));
+      typed += char;
+      const start = performance.now();
+      const shown = app.frameWith(`› ${typed}`, start);
+      app.stdin.write(char);
+      samples.push(await shown);
+      await delay(PACE_MS);
+    }
+    return samples;
+  } finally {
+    app.close();
+  }
+}
+
+/** A streamed token → the frame showing it, in the live turn below the transcript. */
+async function tokens(initial: State): Promise<number[]> {
+  const app = mount(initial);
+  try {
+    app.runtime.events.emit(agent({ type: 'turn_start', call: 1 }));
+    await delay(PACE_MS);
+    const samples: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const token = `tok${i}`;
+      const start = performance.now();
+      const shown = app.frameWith(token, start);
+      app.runtime.events.emit(agent({ type: 'text_delta', text: ` ${token}` }));
+      samples.push(await shown);
+      await delay(PACE_MS);
+    }
+    return samples;
+  } finally {
+    app.close();
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+function figures(what: string, baseline: number[], loaded: number[]): Figure[] {
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const base = sorted(baseline);
+  const load = sorted(loaded);
+  const p99 = percentile(load, 99);
+  return [
+    { label: `${what}, empty app: p50`, value: ms(percentile(base, 50)) },
+    { label: `${what}, empty app: p99`, value: ms(percentile(base, 99)) },
+    { label: `${what}, ${TEAMMATES} teammates + ${TRANSCRIPT_LINES} lines: p50`, value: ms(percentile(load, 50)) },
+    { label: `${what}, ${TEAMMATES} teammates + ${TRANSCRIPT_LINES} lines: p99`, value: ms(p99), target: `< ${TARGET_MS} ms`, met: p99 < TARGET_MS },
+  ];
+}
+
+export const uiSections: BenchSection[] = [
+  {
+    name: `REPL responsiveness (Ink, ${SAMPLES} samples each, paced ${PACE_MS} ms)`,
+    async run() {
+      const empty = state({ members: [member('lead')] });
+      const keyBase = await keystrokes(empty);
+      const keyLoaded = await keystrokes(loadedState());
+      const tokenBase = await tokens(empty);
+      const tokenLoaded = await tokens(loadedState());
+      return [...figures('keystroke to frame', keyBase, keyLoaded), ...figures('streamed token to frame', tokenBase, tokenLoaded)];
+    },
+  },
+];
