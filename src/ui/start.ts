@@ -24,8 +24,19 @@ export async function startRepl(options: ReplOptions): Promise<void> {
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onTerminate);
   process.on('SIGHUP', onTerminate);
+  // The App never exits by itself: if Ink stops first (a render error, a signal it caught), the
+  // team is still stopped before this returns, and a render error is rethrown for the CLI.
+  const inkStopped = instance.waitUntilExit().then(
+    () => ({ error: undefined }),
+    (error: unknown) => ({ error }),
+  );
   try {
-    await controller.done;
+    const first = await Promise.race([controller.done.then(() => undefined), inkStopped]);
+    if (first) {
+      controller.stop();
+      await controller.done;
+      if (first.error !== undefined) throw first.error;
+    }
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onTerminate);

@@ -67,6 +67,8 @@ describe('reduce: the lead loop', () => {
     assert.deepEqual(s.transcript.map((i) => i.kind), ['lead', 'tool', 'info']);
     assert.ok(s.transcript[0]?.kind === 'lead' && s.transcript[0].interrupted);
     assert.equal(s.activity.lead, '');
+    const stopping = run(state({ phase: 'stopping' }), { type: 'lead_event', event: agent({ type: 'idle', reason: 'interrupted', lastText: '' }) });
+    assert.equal(stopping.transcript.length, 0, 'the stop interrupting the lead is not news');
   });
 
   test('an error is an error line', () => {

@@ -1,7 +1,7 @@
 import { Box, Static, Text } from 'ink';
 import { memo } from 'react';
 import type { LiveTurn as Live, TranscriptItem } from '../state/types.js';
-import { TranscriptLine } from './TranscriptLine.js';
+import { Label, TranscriptLine } from './TranscriptLine.js';
 
 /**
  * Finished items, each printed once by <Static>: a streamed token re-renders the live turn
@@ -29,7 +29,9 @@ export const LiveTurn = memo(function LiveTurn({ live }: { live: Live }) {
         <Text dimColor>lead is thinking… (Esc interrupts)</Text>
       ) : (
         <Box>
-          <Text color="magenta" bold>{'lead  '}</Text>
+          <Label color="magenta" width={5}>
+            lead
+          </Label>
           <Text>{shown}</Text>
         </Box>
       )}

@@ -10,20 +10,36 @@ export function senderColor(name: string): (typeof SENDER_COLORS)[number] {
   return SENDER_COLORS[hash % SENDER_COLORS.length] ?? 'cyan';
 }
 
+/**
+ * Who speaks, in a column of its own: the text beside it wraps under itself, and the space
+ * after the label survives (a trailing space inside a shrinking Text does not).
+ */
+export function Label({ color, width, children }: { color: string; width?: number; children: string }) {
+  return (
+    <Box flexShrink={0} marginRight={1} width={width}>
+      <Text color={color} bold>
+        {children}
+      </Text>
+    </Box>
+  );
+}
+
 /** One finished transcript item. Rendered once, inside <Static>. */
 export function TranscriptLine({ item }: { item: TranscriptItem }) {
   switch (item.kind) {
     case 'user':
       return (
         <Box>
-          <Text color="cyan" bold>{'› '}</Text>
+          <Label color="cyan">›</Label>
           <Text>{item.text}</Text>
         </Box>
       );
     case 'lead':
       return (
         <Box>
-          <Text color="magenta" bold>{'lead  '}</Text>
+          <Label color="magenta" width={5}>
+            lead
+          </Label>
           <Text>
             {item.text}
             {item.interrupted ? <Text dimColor> (interrupted)</Text> : null}
@@ -40,7 +56,7 @@ export function TranscriptLine({ item }: { item: TranscriptItem }) {
     case 'message':
       return (
         <Box>
-          <Text color={senderColor(item.from)} bold>{`[${item.from}] `}</Text>
+          <Label color={senderColor(item.from)}>{`[${item.from}]`}</Label>
           <Text dimColor={item.type === 'idle_notification'}>{item.text}</Text>
         </Box>
       );

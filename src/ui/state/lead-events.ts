@@ -41,7 +41,8 @@ function reduceAgent(state: State, event: AgentEvent): State {
       const leftovers: NewItem[] = [];
       if (live.text.trim() !== '') leftovers.push({ kind: 'lead', text: live.text.trim(), interrupted: true });
       for (const tool of live.tools) leftovers.push({ kind: 'tool', name: tool.name, input: tool.input, result: 'interrupted', isError: true });
-      if (event.reason === 'interrupted') leftovers.push({ kind: 'info', text: 'the lead was interrupted' });
+      // While the team stops, the stop itself interrupts the lead: not news.
+      if (event.reason === 'interrupted' && state.phase === 'running') leftovers.push({ kind: 'info', text: 'the lead was interrupted' });
       const next = { ...state, live: { busy: false, text: '', tools: [] } };
       return withActivity(append(next, ...leftovers), LEAD, '');
     }

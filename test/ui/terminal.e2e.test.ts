@@ -1,0 +1,151 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isProcessAlive } from '../../src/store/file-lock.js';
+import { loadTeam } from '../../src/team/config.js';
+import { teamPaths } from '../../src/team/paths.js';
+import type { RequestRecord } from '../../src/tracker/records.js';
+import { RequestTracker } from '../../src/tracker/tracker.js';
+import { REPO_ROOT } from '../helpers/children.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** A permission request's row in the approval queue (not its line in the transcript). */
+const queueRow = (tool: string) => new RegExp(`permission\\s+alice\\s+\\d+s ago\\s+⏳ \\d+:\\d\\d\\s+${tool} `);
+
+/** `teams` in a real terminal: a tmux session on its own server socket, driven by send-keys. */
+class Terminal {
+  /** Its own server, its socket in the test's temp home: removed with it. */
+  constructor(private readonly socket: string) {}
+
+  start(command: string): void {
+    this.tmux('new-session', '-d', '-s', 'main', '-x', '120', '-y', '40', command);
+  }
+
+  tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** What the screen shows now, with the scrollback above it. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-300', '-t', 'main');
+  }
+
+  /** Keys by tmux name (Enter, Tab, Escape, C-c) or literal text. */
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'main', ...keys);
+  }
+
+  text(text: string): void {
+    this.tmux('send-keys', '-t', 'main', '-l', text);
+  }
+
+  async shows(what: string | RegExp, timeoutMs = 20_000): Promise<void> {
+    const found = (screen: string) => (typeof what === 'string' ? screen.includes(what) : what.test(screen));
+    try {
+      await waitFor(() => found(this.screen()) || undefined, `the terminal to show ${what}`, timeoutMs);
+    } catch (error) {
+      // What the screen shows at the deadline, not when the wait began.
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; it shows:\n${this.screen()}\nstderr: ${this.stderr()}`);
+    }
+  }
+
+  /** Where teams' stderr goes, so a failure can say what teams said. */
+  stderrPath: string | undefined;
+
+  stderr(): string {
+    return this.stderrPath && existsSync(this.stderrPath) ? readFileSync(this.stderrPath, 'utf8') : '';
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
+  }
+}
+
+describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? false : 'tmux is not installed' }, () => {
+  const { home, cleanup } = tempHome('teams-ui-e2e-');
+  const paths = teamPaths(home, 'default');
+  const terminal = new Terminal(join(home, 'tmux.sock'));
+  const pids: number[] = [];
+
+  after(() => {
+    terminal.kill();
+    for (const pid of pids) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+    }
+    cleanup();
+  });
+
+  test('type a request, approve the plan with keys, deny one permission, approve another, quit: nothing left', async () => {
+    const requests = () => new RequestTracker(paths.requests).list();
+    const pending = (kind: RequestRecord['kind'], seen: string[] = []) =>
+      waitFor(() => requests().find((r) => r.kind === kind && r.state === 'pending' && !seen.includes(r.request_id)), `a pending ${kind} request; screen:\n${terminal.screen()}`, 20_000);
+    const decided = (id: string, state: RequestRecord['state']) => waitFor(() => requests().find((r) => r.request_id === id && r.state === state), `${id} ${state}`);
+    // The pane's shell says how teams ended, then waits, so the last screen can be read.
+    const stderr = join(home, 'teams.stderr');
+    const teams = `env -u TEAMS_HOME -u TEAMS_TEAM node ${join(REPO_ROOT, 'bin', 'teams.js')} --home ${home} --offline --grace-ms 3000 2>${stderr}`;
+    terminal.stderrPath = stderr;
+    terminal.start(`${teams}; echo "teams exited with $?"; sleep 300`);
+
+    // 1. The REPL is up, the offline model labelled as such.
+    await terminal.shows('model offline-demo (scripted offline demo model, not Claude)');
+    const leadPid = loadTeam(paths)?.members.find((m) => m.name === 'lead')?.pid;
+    assert.ok(leadPid);
+    pids.push(leadPid);
+
+    // 2. A request for the lead.
+    terminal.text('Write a short note about our build cache');
+    terminal.keys('Enter');
+
+    // 3. The teammate's plan shows in the queue; Tab then y approves it.
+    const plan = await pending('plan');
+    await terminal.shows('Approvals (1)');
+    const alicePid = loadTeam(paths)?.members.find((m) => m.name === 'alice')?.pid;
+    assert.ok(alicePid);
+    pids.push(alicePid);
+    terminal.keys('Tab');
+    await terminal.shows('y approve · n reject');
+    terminal.keys('y');
+    await decided(plan.request_id, 'approved');
+
+    // 4 and 5. It works: the first permission (the notes file) is denied with a reason...
+    const write = await pending('permission');
+    assert.match(write.summary, /^write_file/);
+    // A person presses keys once the request is on screen: so does this test.
+    await terminal.shows(queueRow('write_file'));
+    terminal.keys('Tab');
+    await terminal.shows('y approve · n reject');
+    terminal.keys('n');
+    await terminal.shows(`Reject ${write.request_id}, reason:`);
+    terminal.text('no notes file, please');
+    terminal.keys('Enter');
+    await decided(write.request_id, 'rejected');
+    // ...and the second (the cache) approved.
+    const remove = await pending('permission', [write.request_id]);
+    assert.match(remove.summary, /rm -rf build\/cache/);
+    await terminal.shows(queueRow('bash'));
+    terminal.keys('Tab');
+    await terminal.shows('y approve · n reject');
+    terminal.keys('y');
+    await decided(remove.request_id, 'approved');
+    await terminal.shows(/\[alice\] Report: done/);
+    await terminal.shows('alice exited (code 0)');
+    assert.equal(existsSync(join(paths.workspace, 'notes.md')), false, 'the denied write never ran');
+
+    // 6. Ctrl+C shuts the team down and leaves.
+    terminal.keys('C-c');
+    await terminal.shows('teams exited with 0');
+
+    // 7. No process is left.
+    await waitFor(() => !isProcessAlive(leadPid) && !isProcessAlive(alicePid), 'the lead and alice to be gone');
+    assert.equal(loadTeam(paths)?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
+  });
+});
