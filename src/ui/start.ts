@@ -21,6 +21,10 @@ export async function startRepl(options: ReplOptions): Promise<void> {
   // Signals from outside the terminal take the same way out; a second SIGINT forces it, like Ctrl+C.
   const onInterrupt = () => (store.getState().phase === 'running' ? controller.stop() : controller.forceStop());
   const onTerminate = () => controller.stop();
+  // A closed terminal fails Ink's writes (EIO): not a crash, a reason to stop the team. Left on
+  // when this returns, since Ink's last frame may fail the same way on the process's way out.
+  const stdout = options.stdout ?? process.stdout;
+  stdout.on('error', onTerminate);
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onTerminate);
   process.on('SIGHUP', onTerminate);

@@ -36,7 +36,8 @@ export const TeamPanel = memo(function TeamPanel({ members, activity, pending, n
             <Text color={senderColor(m.name)} bold>{pad(m.name, nameWidth)}</Text>
             <Text dimColor>{pad(m.role, roleWidth)}</Text>
             <Text color={STATUS_COLORS[m.status]} dimColor={STATUS_COLORS[m.status] === undefined}>{pad(m.status, 17)}</Text>
-            <Text dimColor>{pad(age(m.status_since, now), 4)}</Text>
+            {/* A change stamped after the last tick is "0s", not "in 0s". */}
+            <Text dimColor>{pad(age(m.status_since, Math.max(now, Date.parse(m.status_since))), 4)}</Text>
             {waiting > 0 ? <Text color="yellow">{`${waiting} pending  `}</Text> : null}
             <Text>{oneLine(activity[m.name] ?? '', 60)}</Text>
           </Text>
