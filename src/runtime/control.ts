@@ -16,6 +16,9 @@ export const ControlCommand = z.discriminatedUnion('op', [
 ]);
 export type ControlCommand = z.infer<typeof ControlCommand>;
 
+/** On the wire every command names the process that sends it, so the lead can tell who asks. */
+const ControlRequest = z.object({ client_pid: z.number().int().positive() }).and(ControlCommand);
+
 export const ControlReply = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), message: z.string() }),
   /** `refused`: the command was understood and refused (a usage error); otherwise it failed. */
@@ -25,7 +28,10 @@ export type ControlReply = z.infer<typeof ControlReply>;
 
 const MAX_LINE = 1024 * 1024;
 
-export async function startControlServer(path: string, handle: (command: ControlCommand) => Promise<ControlReply>): Promise<{ close(): Promise<void> }> {
+export async function startControlServer(
+  path: string,
+  handle: (command: ControlCommand, clientPid: number) => Promise<ControlReply>,
+): Promise<{ close(): Promise<void> }> {
   // A socket file left by a lead that was killed is stale: nobody can be listening on it.
   rmSync(path, { force: true });
   const server: Server = createServer((socket) => {
@@ -49,10 +55,11 @@ export async function startControlServer(path: string, handle: (command: Control
     } catch {
       return { ok: false, error: 'control command is not JSON', refused: true };
     }
-    const command = ControlCommand.safeParse(raw);
-    if (!command.success) return { ok: false, error: `bad control command: ${command.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, refused: true };
+    const request = ControlRequest.safeParse(raw);
+    if (!request.success) return { ok: false, error: `bad control command: ${request.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, refused: true };
+    const { client_pid: clientPid, ...command } = request.data;
     try {
-      return await handle(command.data);
+      return await handle(command, clientPid);
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error), refused: false };
     }
@@ -80,7 +87,7 @@ export async function sendControl(path: string, command: ControlCommand, timeout
       reject(new Error(`the lead did not answer within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify(command)}\n`));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ ...command, client_pid: process.pid })}\n`));
     socket.on('data', (chunk: string) => (buffer += chunk));
     socket.on('end', () => {
       clearTimeout(timer);

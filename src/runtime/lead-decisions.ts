@@ -1,6 +1,7 @@
 import type { EventStream } from '../lib/event-stream.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
+import { appendAudit } from '../team/audit.js';
 import { SendRefused, type TeamBus } from '../team/bus.js';
 import { decisionDraft } from '../team/decisions.js';
 import type { RequestRecord } from '../tracker/records.js';
@@ -77,7 +78,15 @@ export class LeadDecisions {
   }
 
   /** A command from another terminal, answered over the control socket. */
-  async control(command: ControlCommand): Promise<ControlReply> {
+  async control(command: ControlCommand, clientPid: number): Promise<ControlReply> {
+    // A teammate can run `teams approve` through bash; its decisions would be signed like the
+    // human's. Commands from a teammate's process tree are refused and audited.
+    if (this.teammates.isTeammateProcess(clientPid)) {
+      const error = `refused: ${command.op} came from process ${clientPid}, which a teammate started; only the human decides`;
+      this.events.emit({ type: 'problem', text: error });
+      appendAudit(this.bus.paths, { event: 'problem', agent: LEAD, what: `control ${command.op} from a teammate's process`, reason: error });
+      return { ok: false, error, refused: true };
+    }
     try {
       switch (command.op) {
         case 'decide': {

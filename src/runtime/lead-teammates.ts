@@ -9,6 +9,7 @@ import type { TeamPaths } from '../team/paths.js';
 import type { LeadEvent } from './lead.js';
 import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
+import { descendsFrom } from './ancestry.js';
 
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
@@ -65,6 +66,11 @@ export class LeadTeammates {
     const requestId = newRequestId('shutdown');
     await this.bus.send({ type: 'shutdown_request', from: LEAD, to: name, request_id: requestId, reason });
     return { requestId };
+  }
+
+  /** Whether a process is a running teammate or was started by one (its commands). */
+  isTeammateProcess(pid: number): boolean {
+    return descendsFrom(pid, this.supervisor.pids());
   }
 
   expectExit(name: string): void {

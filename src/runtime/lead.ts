@@ -154,7 +154,7 @@ export class LeadRuntime {
       for (const envelope of event.messages) this.receive(envelope);
     });
     this.closers.push(() => subscription.close());
-    const control = await startControlServer(socket, (command) => this.decisions.control(command));
+    const control = await startControlServer(socket, (command, clientPid) => this.decisions.control(command, clientPid));
     this.closers.push(() => control.close());
     const stopWatching: StopWatching = await watchForHints([paths.config], () => {
       const members = loadTeam(paths)?.members;

@@ -83,6 +83,11 @@ export class Supervisor {
     return [...this.children.keys()];
   }
 
+  /** The process ids of the running teammates. */
+  pids(): Set<number> {
+    return new Set([...this.children.values()].map((tracked) => tracked.pid));
+  }
+
   /** The teammate agreed to stop: give it `graceMs` to exit, then end its process group. */
   expectExit(name: string, graceMs = this.options.graceMs): void {
     const tracked = this.children.get(name);
