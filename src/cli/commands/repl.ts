@@ -25,6 +25,10 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     // The offline demo works in a scratch workspace, never in the user's files.
     const cwd = options.settings.offline ? context.paths.workspace : process.cwd();
     mkdirSync(cwd, { recursive: true });
+    // Ink renders only its last frame when it believes it runs in CI (it reads CI once, when
+    // loaded). The REPL is on a real terminal here, so it must be interactive whatever CI says.
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
     // Loaded on use: plain commands stay fast without React, Ink and the model SDK.
     const { LeadRuntime } = await import('../../runtime/lead.js');
     const { startRepl } = await import('../../ui/start.js');
