@@ -136,10 +136,11 @@ describe('rendering cost', () => {
       // From carol, who has no row in the team panel: the line is in the transcript only.
       runtime.events.emit({ type: 'message', envelope: { type: 'message', id: '01hzzzzzzz0000abcdef', from: 'carol', to: 'lead', timestamp: new Date().toISOString(), text: 'Report: done', summary: 'Report' } });
       runtime.events.emit(agent({ type: 'turn_start', call: 2 }));
-      // Five batches, each waited for on screen: the live area is written at least five times.
+      // Five batches, each waited for on screen: the live area is written at least five times. The
+      // turn grows far taller than the 40-row screen: the live area must still show only its end.
       for (let batch = 0; batch < 5; batch++) {
-        for (let i = 0; i < 60; i++) runtime.events.emit(agent({ type: 'text_delta', text: `t${batch * 60 + i} ` }));
-        const last = `t${batch * 60 + 59}`;
+        for (let i = 0; i < 200; i++) runtime.events.emit(agent({ type: 'text_delta', text: `t${batch * 200 + i} ` }));
+        const last = `t${batch * 200 + 199}`;
         await waitFor(() => plain(stdout.written).includes(last) || undefined, `${last} on screen`);
       }
       const written = plain(stdout.written);

@@ -43,6 +43,13 @@ describe('TeamPanel', () => {
     assert.doesNotMatch(text, /No teammates yet/);
   });
 
+  test('a big team: the panel stays short and says where the rest is', () => {
+    const members = [member('lead'), ...Array.from({ length: 20 }, (_, i) => member(`m${i}`))];
+    const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} now={NOW} />);
+    assert.equal(text.split('\n').length, 12);
+    assert.match(text, /… 10 more: \/team lists them all/);
+  });
+
   test('an empty team says how to get one', () => {
     assert.match(frame(<TeamPanel members={[member('lead')]} activity={{}} pending={new Map()} now={NOW} />), /No teammates yet: ask the lead, or \/spawn <name> <role>/);
   });
@@ -71,6 +78,24 @@ describe('ApprovalQueue', () => {
     assert.match(text, /y approve · n reject · v view · a always/);
     assert.match(text, /› permission\s+bob/);
     assert.doesNotMatch(text, /› plan/);
+  });
+
+  test('many requests: a window around the selected one', () => {
+    const many = Array.from({ length: 9 }, (_, i) => request(`perm-${i}`, 'permission', `m${i}`));
+    const text = frame(<ApprovalQueue {...base} queue={many} focus="queue" selected={4} />);
+    assert.match(text, /↑ 2 more/);
+    assert.match(text, /↓ 2 more/);
+    assert.match(text, /› permission\s+m4/);
+    assert.match(text, /\bm2\b[\s\S]*\bm6\b/);
+    assert.doesNotMatch(text, /\bm1\b|\bm7\b/);
+  });
+
+  test('a long plan expanded: its start, and where the rest is', () => {
+    const long = request('plan-9', 'plan', 'alice', { summary: Array.from({ length: 30 }, (_, i) => `${i + 1}. step`).join('\n') });
+    const text = frame(<ApprovalQueue {...base} queue={[long]} focus="queue" expanded />);
+    assert.match(text, /12\. step/);
+    assert.doesNotMatch(text, /13\. step/);
+    assert.match(text, /… the rest is printed in full above/);
   });
 
   test('v: the whole plan; deciding; the reason input', () => {
@@ -121,10 +146,15 @@ describe('Transcript and the live turn', () => {
     assert.match(frame(<LiveTurn live={{ busy: true, text: '', tools: [] }} />), /lead is thinking… \(Esc interrupts\)/);
     const long = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
     const text = frame(<LiveTurn live={{ busy: true, text: long, tools: [{ id: 't', name: 'bash', input: 'command=ls' }] }} />);
-    assert.match(text, /…\n.*line 18\n/);
+    assert.match(text, /…line 18\n/);
     assert.doesNotMatch(text, /line 17\b/);
     assert.match(text, /line 29/);
     assert.match(text, /⚙ bash command=ls …/);
+    // One long paragraph without newlines: still only the rows the live area allows.
+    const paragraph = frame(<LiveTurn live={{ busy: true, text: `start ${'word '.repeat(1000)}end`, tools: [] }} />);
+    assert.ok(paragraph.split('\n').length <= 12, `${paragraph.split('\n').length} rows`);
+    assert.match(paragraph, /end$/m);
+    assert.doesNotMatch(paragraph, /start/);
   });
 });
 

@@ -142,6 +142,18 @@ describe('reduce: the approval queue', () => {
     assert.equal(run(state(), { type: 'select', delta: 1 }).selected, 0, 'an empty queue has nothing to select');
   });
 
+  test('toggle_expand prints a request too long for the queue view in full, above; nothing selected, nothing happens', () => {
+    const long = request('plan-long', 'plan', 'alice', { summary: Array.from({ length: 30 }, (_, i) => `${i + 1}. step`).join('\n') });
+    let s = run(state({ queue: [long] }), { type: 'toggle_expand' });
+    assert.equal(s.expanded, true);
+    assert.equal(s.transcript.length, 1);
+    assert.ok(s.transcript[0]?.kind === 'output' && s.transcript[0].text.startsWith('plan request plan-long from alice, in full:\n1. step\n'));
+    assert.ok(s.transcript[0]?.kind === 'output' && s.transcript[0].text.endsWith('30. step'));
+    s = run(s, { type: 'toggle_expand' });
+    assert.deepEqual([s.expanded, s.transcript.length], [false, 1], 'closing prints nothing');
+    assert.equal(run(state(), { type: 'toggle_expand' }).expanded, false);
+  });
+
   test('focus moves between the input line and the queue; the queue emptying sends it back', () => {
     let s = run(state({ queue: [a] }), { type: 'focus', focus: 'queue' });
     assert.equal(s.focus, 'queue');

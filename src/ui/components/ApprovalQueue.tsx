@@ -1,8 +1,8 @@
-import { Box, Text } from 'ink';
+import { Box, Text, useStdout } from 'ink';
 import { memo } from 'react';
 import { age } from '../../cli/format.js';
 import type { RequestRecord } from '../../tracker/records.js';
-import { countdown, oneLine } from '../format.js';
+import { countdown, EXPANDED_ROWS, firstRows, oneLine } from '../format.js';
 import type { Focus, LineState } from '../state/types.js';
 import { Line } from './Line.js';
 
@@ -34,11 +34,20 @@ function Row({ request, isSelected, focused, deciding, now }: { request: Request
   );
 }
 
+/** Rows of requests shown at once, around the selected one: the live area must stay shorter than the screen. */
+const VISIBLE_ROWS = 5;
+
 /** Every request waiting on the human, oldest first; Tab focuses it, and its keys decide. */
 export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expanded, deciding, focus, reason, now }: ApprovalQueueProps) {
+  const { stdout } = useStdout();
   const focused = focus === 'queue' || focus === 'reason';
   if (queue.length === 0 && !focused) return null;
   const current = queue[selected];
+  const first = Math.max(0, Math.min(selected - Math.floor(VISIBLE_ROWS / 2), queue.length - VISIBLE_ROWS));
+  const visible = queue.slice(first, first + VISIBLE_ROWS);
+  const below = queue.length - first - visible.length;
+  // Inside the border, the padding and the indent.
+  const whole = current && firstRows(current.summary, EXPANDED_ROWS, (stdout.columns || 80) - 6);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={focused ? 'yellow' : 'gray'} paddingX={1}>
       <Text>
@@ -46,13 +55,16 @@ export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expa
         <Text dimColor>{focused ? `  ${KEYS_FOCUSED}` : '  Tab to review'}</Text>
       </Text>
       {queue.length === 0 ? <Text dimColor>Nothing is waiting. Esc returns to the input line.</Text> : null}
-      {queue.map((request, i) => (
-        <Row key={request.request_id} request={request} isSelected={i === selected} focused={focused} deciding={deciding.includes(request.request_id)} now={now} />
+      {first > 0 ? <Text dimColor>{`  ↑ ${first} more`}</Text> : null}
+      {visible.map((request, i) => (
+        <Row key={request.request_id} request={request} isSelected={first + i === selected} focused={focused} deciding={deciding.includes(request.request_id)} now={now} />
       ))}
-      {expanded && current ? (
+      {below > 0 ? <Text dimColor>{`  ↓ ${below} more`}</Text> : null}
+      {expanded && current && whole ? (
         <Box flexDirection="column" marginLeft={2} marginTop={1}>
           <Text dimColor>{`${current.kind} request ${current.request_id} from ${current.from}:`}</Text>
-          <Text>{current.summary}</Text>
+          <Text>{whole.text}</Text>
+          {whole.cut ? <Text dimColor>… the rest is printed in full above</Text> : null}
         </Box>
       ) : null}
       {focus === 'reason' && reason ? (

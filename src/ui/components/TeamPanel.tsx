@@ -22,13 +22,17 @@ export type TeamPanelProps = {
 
 const pad = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1));
 
+/** Rows the panel takes at most: the live area must stay shorter than the screen. */
+const MAX_ROWS = 12;
+
 /** One line per member: name, role, status, what it last did, its pending requests, time in state. */
-export const TeamPanel = memo(function TeamPanel({ members, activity, pending, now }: TeamPanelProps) {
+export const TeamPanel = memo(function TeamPanel({ members: all, activity, pending, now }: TeamPanelProps) {
+  const members = all.length > MAX_ROWS ? all.slice(0, MAX_ROWS - 1) : all;
   const nameWidth = Math.max(4, ...members.map((m) => m.name.length));
   const roleWidth = Math.min(14, Math.max(4, ...members.map((m) => m.role.length)));
   return (
     <Box flexDirection="column">
-      {members.length <= 1 ? <Text dimColor>No teammates yet: ask the lead, or /spawn {'<name> <role>'}.</Text> : null}
+      {all.length <= 1 ? <Text dimColor>No teammates yet: ask the lead, or /spawn {'<name> <role>'}.</Text> : null}
       {members.map((m) => {
         const waiting = pending.get(m.name) ?? 0;
         return (
@@ -43,6 +47,7 @@ export const TeamPanel = memo(function TeamPanel({ members, activity, pending, n
           </Text>
         );
       })}
+      {members.length < all.length ? <Text dimColor>{`… ${all.length - members.length} more: /team lists them all`}</Text> : null}
     </Box>
   );
 });

@@ -1,4 +1,5 @@
-import { Box, Static, Text } from 'ink';
+import { Box, Static, Text, useStdout } from 'ink';
+import { lastRows } from '../format.js';
 import { memo } from 'react';
 import type { LiveTurn as Live, TranscriptItem } from '../state/types.js';
 import { Label, TranscriptLine } from './TranscriptLine.js';
@@ -15,14 +16,18 @@ export const Transcript = memo(function Transcript({ items, epoch }: { items: Tr
   );
 });
 
-/** The live area shows only the end of a long streamed turn; the whole text goes to the transcript when the turn ends. */
-const LIVE_LINES = 12;
+/** The live area shows only the end of a long streamed turn (a third of the screen, at most 12 rows); the whole text goes to the transcript when the turn ends. */
+const liveRows = (screenRows: number | undefined) => Math.max(3, Math.min(12, Math.floor((screenRows || 36) / 3)));
+/** The "lead" label's column and its margin. */
+const LABEL_WIDTH = 6;
 
 /** The lead's turn under way: its streamed text and the tools still running. */
 export const LiveTurn = memo(function LiveTurn({ live }: { live: Live }) {
+  const { stdout } = useStdout();
   if (!live.busy && live.text === '' && live.tools.length === 0) return null;
-  const lines = live.text.trimStart().split('\n');
-  const shown = lines.length > LIVE_LINES ? ['…', ...lines.slice(-LIVE_LINES)].join('\n') : lines.join('\n');
+  // Ink wraps at words, so a row holds somewhat fewer characters than the width: counted at 90%.
+  const tail = lastRows(live.text.trimStart(), liveRows(stdout.rows), Math.floor(((stdout.columns || 80) - LABEL_WIDTH) * 0.9));
+  const shown = tail.cut ? `…${tail.text}` : tail.text;
   return (
     <Box flexDirection="column">
       {live.text === '' ? (

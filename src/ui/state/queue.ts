@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../../tracker/records.js';
+import { longerThanExpanded } from '../format.js';
 import { append } from './items.js';
 import { EMPTY_LINE } from './line.js';
 import type { State } from './types.js';
@@ -55,4 +56,13 @@ export function deciding(state: State, requestId: string): State {
 export function decideFailed(state: State, requestId: string, message: string): State {
   const next = { ...state, deciding: state.deciding.filter((id) => id !== requestId) };
   return append(next, { kind: 'error', text: `${requestId}: ${message}` });
+}
+
+/** `v`: the whole plan or command. One too long for the queue's view is also printed, in full, above. */
+export function toggleExpand(state: State): State {
+  const request = selectedRequest(state);
+  if (!request) return state;
+  const next = { ...state, expanded: !state.expanded };
+  if (!next.expanded || !longerThanExpanded(request.summary)) return next;
+  return append(next, { kind: 'output', text: `${request.kind} request ${request.request_id} from ${request.from}, in full:\n${request.summary}` });
 }

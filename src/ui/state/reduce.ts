@@ -2,7 +2,7 @@ import { COMMAND_NAMES } from '../commands.js';
 import { append } from './items.js';
 import { reduceLeadEvent } from './lead-events.js';
 import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';
-import { decideFailed, deciding, openReason, select } from './queue.js';
+import { decideFailed, deciding, openReason, select, toggleExpand } from './queue.js';
 import type { State, UiAction } from './types.js';
 
 const HISTORY_LIMIT = 200;
@@ -52,7 +52,7 @@ export function reduce(state: State, action: UiAction): State {
     case 'select':
       return select(state, action.delta);
     case 'toggle_expand':
-      return { ...state, expanded: !state.expanded };
+      return toggleExpand(state);
     case 'open_reason':
       return openReason(state);
     case 'close_reason':
