@@ -1,14 +1,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { MaildirTransport } from '../../src/mailbox/maildir.js';
-import type { SetAside } from '../../src/mailbox/transport.js';
-import type { Envelope } from '../../src/protocol/messages.js';
-import { teamPaths } from '../../src/team/paths.js';
 import { DIST, killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { assertExactlyOnceInSendOrder, entriesIn, journaled, layoutOf } from '../fixtures/mailbox-journal.js';
+import { assertExactlyOnceInSendOrder, entriesIn, journaled, layoutOf, subscribed } from '../fixtures/mailbox-journal.js';
 
 after(killAll);
 
@@ -19,13 +15,7 @@ const PER_WRITER = 2000;
 test(`${WRITERS} writer processes × ${PER_WRITER} messages into one mailbox: each arrives exactly once, in send order`, async () => {
   const { home, cleanup } = tempHome();
   after(cleanup);
-  const handled: Envelope[] = [];
-  const setAside: SetAside[] = [];
-  const transport = new MaildirTransport(teamPaths(home, 'default').root);
-  const subscription = await transport.subscribe('bob', (event) => {
-    if (event.type === 'delivered') handled.push(...event.messages);
-    else setAside.push(event.problem);
-  });
+  const { handled, setAside, subscription } = await subscribed(home);
   try {
     const writers = Array.from({ length: WRITERS }, (_, w) =>
       spawnNode(WRITER, ['--home', home, '--to', 'bob', '--from', `writer${w}`, '--count', String(PER_WRITER)]),

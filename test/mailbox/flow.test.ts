@@ -2,30 +2,16 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MaildirTransport } from '../../src/mailbox/maildir.js';
-import type { SetAside } from '../../src/mailbox/transport.js';
 import { newMessageId } from '../../src/protocol/ids.js';
-import type { Envelope } from '../../src/protocol/messages.js';
-import { teamPaths } from '../../src/team/paths.js';
 import { DIST, killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { assertExactlyOnceInSendOrder, entriesIn, layoutOf } from '../fixtures/mailbox-journal.js';
+import { assertExactlyOnceInSendOrder, entriesIn, layoutOf, subscribed } from '../fixtures/mailbox-journal.js';
 
 after(killAll);
 
 const WRITER = join(DIST, 'test/fixtures/mailbox-writer.js');
 
-async function subscribed(home: string) {
-  const handled: Envelope[] = [];
-  const setAside: SetAside[] = [];
-  const transport = new MaildirTransport(teamPaths(home, 'default').root);
-  const subscription = await transport.subscribe('bob', (event) => {
-    if (event.type === 'delivered') handled.push(...event.messages);
-    else setAside.push(event.problem);
-  });
-  return { handled, setAside, subscription };
-}
 
 test('a torn entry dropped straight into new/ mid-stream is set aside while later messages still flow', async () => {
   const { home, cleanup } = tempHome();
