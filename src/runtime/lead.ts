@@ -170,7 +170,8 @@ export class LeadRuntime {
     const route = routeForLead(envelope, this.options.planReviewer);
     if (route.expectExit) this.teammates.expectExit(route.expectExit);
     if (route.forHuman) this.decisions.arrived(envelope);
-    if (route.notice) this.loop.push(route.notice);
+    // While stopping, the human is leaving: a shutdown reply must not start a turn (and spend tokens).
+    if (route.notice && this.stopping === undefined) this.loop.push(route.notice);
   }
 
   /** The human's words to the lead. */
@@ -204,8 +205,8 @@ export class LeadRuntime {
   }
 
   /**
-   * A notice that arrived while teammates were stopping (a shutdown response) may have started
-   * another turn, or be queued for one: end them all before the model goes, or such a turn
+   * A notice queued just before the stop began may still start a turn after the interrupt:
+   * end every turn before the model goes, or such a turn
    * would outlive the stop, retrying a closed model and writing the lead's status afterwards.
    */
   private async endTurns(): Promise<void> {

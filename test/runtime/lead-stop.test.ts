@@ -1,0 +1,43 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { resolveModelSettings } from '../../src/model/settings.js';
+import { LeadRuntime } from '../../src/runtime/lead.js';
+import { isProcessAlive } from '../../src/store/file-lock.js';
+import { ensureTeam, loadTeam } from '../../src/team/config.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { killAll } from '../helpers/children.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+
+after(killAll);
+
+test('stopping the lead: the teammates\' shutdown replies are shown but start no model turn', async () => {
+  const { home, cleanup } = tempHome('teams-lead-stop-');
+  const paths = teamPaths(home, 'default');
+  ensureTeam(paths);
+  mkdirSync(paths.workspace, { recursive: true });
+  const runtime = await LeadRuntime.start({ paths, settings: resolveModelSettings({ offline: true }, {}), cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 5000 });
+  const seen: string[] = [];
+  let stopping = false;
+  const turnsWhileStopping: number[] = [];
+  runtime.events.subscribe((event) => {
+    if (event.type === 'message') seen.push(event.envelope.type);
+    if (stopping && event.type === 'agent' && event.event.type === 'turn_start') turnsWhileStopping.push(event.event.call);
+  });
+  try {
+    runtime.prompt('Write a short note about our build cache');
+    await waitFor(() => runtime.decisions.pendingForHuman().find((r) => r.kind === 'plan'), 'alice\'s plan in the queue', 20_000);
+    await runtime.loop.idle();
+    const alice = loadTeam(paths)?.members.find((m) => m.name === 'alice')?.pid;
+    assert.ok(alice);
+    stopping = true;
+    await runtime.stop('the human is leaving');
+    assert.ok(seen.includes('shutdown_response'), `alice answered the shutdown request; messages: ${seen.join(', ')}`);
+    assert.deepEqual(turnsWhileStopping, []);
+    assert.equal(isProcessAlive(alice), false);
+  } finally {
+    await runtime.stop();
+    cleanup();
+  }
+});
