@@ -82,3 +82,42 @@ export class DeliveredJournal {
 export function readJournal(path: string): Envelope[] {
   return [...archivesOf(path), path].flatMap((file) => readLines(file, Envelope).records);
 }
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Reads what the consumer journals from now on, for an observer (`teams inbox --follow`) that
+ * must neither miss nor repeat a line. A rotation is told by the file's inode, not its size:
+ * the new file may already be longer than the old offset. The lines appended to the old file
+ * after the last look are read from its archive before the new file is read from its start.
+ */
+export class JournalFollower {
+  private inode: number | undefined;
+  private offset: number;
+
+  constructor(private readonly path: string) {
+    this.inode = inodeOf(path);
+    this.offset = readLines(path, IdOnly).nextOffset;
+  }
+
+  next(): Envelope[] {
+    for (;;) {
+      const inode = inodeOf(this.path);
+      const rotated = this.inode !== undefined && inode !== this.inode ? archivesOf(this.path).find((archive) => inodeOf(archive) === this.inode) : undefined;
+      const rest = rotated === undefined ? [] : readLines(rotated, Envelope, this.offset).records;
+      const fresh = readLines(this.path, Envelope, inode === this.inode ? this.offset : 0);
+      // Rotated while reading: what was read may belong to either file, so look again.
+      if (inodeOf(this.path) !== inode) continue;
+      this.inode = inode;
+      this.offset = fresh.nextOffset;
+      return [...rest, ...fresh.records];
+    }
+  }
+}

@@ -1,6 +1,6 @@
-import { Envelope } from '../protocol/messages.js';
-import { readLines } from '../store/jsonl.js';
+import type { Envelope } from '../protocol/messages.js';
 import { createDrainRunner, watchForHints } from '../store/wakeup.js';
+import { JournalFollower } from './journal.js';
 import { ensureMailboxDirs, mailboxLayout } from './layout.js';
 import type { Subscription, Transport } from './transport.js';
 
@@ -20,14 +20,11 @@ export async function observeMaildir(
   ensureMailboxDirs(layout);
   const seen = new Set<string>();
   // Only what the consumer handles from now on: its earlier history is not "arriving".
-  let journalOffset = readLines(layout.journal, Envelope).nextOffset;
+  const journal = new JournalFollower(layout.journal);
   const look = async () => {
-    let handled = readLines(layout.journal, Envelope, journalOffset);
-    // A journal smaller than where we were has been rotated: the new one starts from scratch.
-    if (handled.nextOffset < journalOffset) handled = readLines(layout.journal, Envelope, 0);
-    journalOffset = handled.nextOffset;
+    const handled = journal.next();
     const { messages: waiting } = await transport.peek(agent);
-    const fresh = [...handled.records, ...waiting].filter((m) => !seen.has(m.id));
+    const fresh = [...handled, ...waiting].filter((m) => !seen.has(m.id));
     for (const message of fresh) seen.add(message.id);
     fresh.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (fresh.length > 0) listener(fresh);
