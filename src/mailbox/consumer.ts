@@ -5,7 +5,8 @@ import { failpoint } from '../store/failpoint.js';
 import { createDrainRunner, watchForHints } from '../store/wakeup.js';
 import { readEntry, listNew } from './entries.js';
 import { DeliveredJournal, type JournalOptions } from './journal.js';
-import { ensureMailboxDirs, isMissing, type MailboxLayout } from './layout.js';
+import { isMissing } from '../store/errno.js';
+import { ensureMailboxDirs, type MailboxLayout } from './layout.js';
 import { RecentIds } from './recent-ids.js';
 import type { MailboxEvent, Subscription } from './transport.js';
 

@@ -2,7 +2,7 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { z } from 'zod';
 import { Envelope, MAX_MESSAGE_BYTES } from '../protocol/messages.js';
-import { isMissing } from './layout.js';
+import { isMissing } from '../store/errno.js';
 
 /** A message file is named after its id, so sorting names sorts messages by send time. */
 const MESSAGE_FILE = /^([0-9a-hjkmnp-tv-z]{20})\.json$/;

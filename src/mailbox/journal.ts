@@ -3,7 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Envelope, MessageId } from '../protocol/messages.js';
 import { appendLines, readLines, truncateTornTail } from '../store/jsonl.js';
-import { fsyncPath, isMissing } from './layout.js';
+import { isMissing } from '../store/errno.js';
+import { fsyncPath } from './layout.js';
 
 /**
  * delivered.jsonl: one envelope per line, appended by the mailbox's single consumer before

@@ -40,7 +40,3 @@ export function fsyncPath(path: string): void {
     closeSync(fd);
   }
 }
-
-export function isMissing(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
-}

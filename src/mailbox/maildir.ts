@@ -7,7 +7,8 @@ import { teamPaths, type TeamPaths } from '../team/paths.js';
 import { startConsumer } from './consumer.js';
 import { readEntry } from './entries.js';
 import { readJournal } from './journal.js';
-import { fsyncPath, isMissing, mailboxLayout, type MailboxLayout } from './layout.js';
+import { isMissing } from '../store/errno.js';
+import { fsyncPath, mailboxLayout, type MailboxLayout } from './layout.js';
 import type { MailboxEvent, SetAside, Subscription, Transport } from './transport.js';
 
 export type MaildirOptions = {

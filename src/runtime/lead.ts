@@ -33,6 +33,7 @@ import { routeForLead, type PlanReviewer } from './lead-routing.js';
 import { LeadTeammates } from './lead-teammates.js';
 import { Supervisor } from './supervisor.js';
 import { isProcessAlive } from '../store/file-lock.js';
+import { removeStrayTemporaries } from '../store/stray-temporaries.js';
 
 export type LeadOptions = {
   paths: TeamPaths;
@@ -92,6 +93,8 @@ export class LeadRuntime {
       throw new Error(`a lead is already running for team '${paths.team}' (pid ${existing.pid})`);
     }
     const config = ensureTeam(paths);
+    // Left by processes killed mid-write (config saves, lock attempts): harmless, but they pile up.
+    removeStrayTemporaries(paths.root);
     const signer = createSigner();
     const socket = controlSocketPath(paths);
     updateTeam(paths, (draft) => {

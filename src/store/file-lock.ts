@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { errnoCode } from './errno.js';
 
 /**
  * A small exclusive lock for read-modify-write of shared files (config.json), between
@@ -23,11 +24,6 @@ type Holder = { state: 'absent' } | { state: 'held'; pid: number } | { state: 'g
 const held = new Set<string>();
 let tempCounter = 0;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-function errnoCode(error: unknown): string | undefined {
-  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
-  return undefined;
-}
 
 /** A SIGKILLed child stays a zombie until its parent reaps it; kill(pid, 0) still succeeds on it. */
 function isZombie(pid: number): boolean {

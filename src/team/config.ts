@@ -4,6 +4,7 @@ import { Refused } from '../lib/refused.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
+import { isMissing } from '../store/errno.js';
 import { isProcessAlive, withFileLock, type FileLockOptions } from '../store/file-lock.js';
 import { teamNameProblem, type TeamPaths } from './paths.js';
 
@@ -85,7 +86,7 @@ export function loadTeam(paths: TeamPaths): TeamConfig | undefined {
   try {
     text = readFileSync(paths.config, 'utf8');
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
+    if (isMissing(error)) return undefined;
     throw error;
   }
   let value: unknown;
