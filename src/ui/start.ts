@@ -9,11 +9,16 @@ export type ReplOptions = {
   stdout?: NodeJS.WriteStream;
 };
 
+export type ReplEnd = {
+  /** The terminal went away (SIGHUP, or writes failing): the caller must not touch it again. */
+  terminalClosed: boolean;
+};
+
 /**
  * Render the REPL for a started lead runtime. Resolves once the human has quit (/quit,
  * Ctrl+C, a signal) and the team has stopped: no teammate process is left.
  */
-export async function startRepl(options: ReplOptions): Promise<void> {
+export async function startRepl(options: ReplOptions): Promise<ReplEnd> {
   const { store, controller, element } = createRepl(options.runtime);
   const disconnect = controller.connect();
   // Ctrl+C is a key here (raw mode): the controller asks the team to stop rather than dying.
@@ -21,13 +26,18 @@ export async function startRepl(options: ReplOptions): Promise<void> {
   // Signals from outside the terminal take the same way out; a second SIGINT forces it, like Ctrl+C.
   const onInterrupt = () => (store.getState().phase === 'running' ? controller.stop() : controller.forceStop());
   const onTerminate = () => controller.stop();
+  let terminalClosed = false;
+  const onHangUp = () => {
+    terminalClosed = true;
+    controller.stop();
+  };
   // A closed terminal fails Ink's writes (EIO): not a crash, a reason to stop the team. Left on
   // when this returns, since Ink's last frame may fail the same way on the process's way out.
   const stdout = options.stdout ?? process.stdout;
-  stdout.on('error', onTerminate);
+  stdout.on('error', onHangUp);
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onTerminate);
-  process.on('SIGHUP', onTerminate);
+  process.on('SIGHUP', onHangUp);
   // The App never exits by itself: if Ink stops first (a render error, a signal it caught), the
   // team is still stopped before this returns, and a render error is rethrown for the CLI.
   const inkStopped = instance.waitUntilExit().then(
@@ -44,9 +54,10 @@ export async function startRepl(options: ReplOptions): Promise<void> {
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onTerminate);
-    process.off('SIGHUP', onTerminate);
+    process.off('SIGHUP', onHangUp);
     disconnect();
     instance.unmount();
     await instance.waitUntilExit();
   }
+  return { terminalClosed };
 }

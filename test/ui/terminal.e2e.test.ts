@@ -148,4 +148,33 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     await waitFor(() => !isProcessAlive(leadPid) && !isProcessAlive(alicePid), 'the lead and alice to be gone');
     assert.equal(loadTeam(paths)?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
   });
+
+  test('closing the terminal mid-session stops the team and exits 0 (Node would abort restoring a vanished terminal)', async () => {
+    const team = teamPaths(home, 'hangup');
+    const closing = new Terminal(join(home, 'tmux-hangup.sock'));
+    const stderr = join(home, 'hangup.stderr');
+    const exitCode = join(home, 'hangup.code');
+    closing.stderrPath = stderr;
+    // The pane's shell ignores the hangup so it can record how teams ended.
+    const teams = `env -u TEAMS_HOME -u TEAMS_TEAM node ${join(REPO_ROOT, 'bin', 'teams.js')} --home ${home} --team hangup --offline --grace-ms 3000 2>${stderr}`;
+    closing.start(`sh -c 'trap "" HUP; ${teams}; echo $? > ${exitCode}'`);
+    try {
+      await closing.shows('model offline-demo');
+      closing.text('Write a short note about our build cache');
+      closing.keys('Enter');
+      await closing.shows('Approvals (1)');
+      const members = loadTeam(team)?.members ?? [];
+      const live = members.flatMap((m) => (m.pid ? [m.pid] : []));
+      assert.equal(live.length, 2, 'the lead and alice are running');
+      pids.push(...live);
+      closing.kill();
+      const code = await waitFor(() => (existsSync(exitCode) ? readFileSync(exitCode, 'utf8').trim() || undefined : undefined), 'teams to exit after the hangup');
+      assert.equal(code, '0', `teams' stderr:\n${closing.stderr()}`);
+      assert.doesNotMatch(closing.stderr(), /Assertion failed|Aborted/);
+      await waitFor(() => live.every((pid) => !isProcessAlive(pid)) || undefined, 'the lead and alice to be gone');
+      assert.equal(loadTeam(team)?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
+    } finally {
+      closing.kill();
+    }
+  });
 });

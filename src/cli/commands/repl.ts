@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { mkdirSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { exitAfterClosedTerminal } from '../closed-terminal.js';
+import { EXIT_OK, UsageError } from '../errors.js';
 import type { ContextFor } from '../program.js';
 import { addLeadOptions, leadOptionsFrom, type LeadFlags } from './run.js';
 
@@ -33,6 +34,7 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     const { LeadRuntime } = await import('../../runtime/lead.js');
     const { startRepl } = await import('../../ui/start.js');
     const runtime = await LeadRuntime.start({ paths: context.paths, cwd, ...options });
-    await startRepl({ runtime });
+    const end = await startRepl({ runtime });
+    if (end.terminalClosed) exitAfterClosedTerminal(EXIT_OK);
   });
 }
