@@ -4,14 +4,14 @@ import { LEAD } from '../protocol/names.js';
 import { appendAudit } from '../team/audit.js';
 import { SendRefused, type TeamBus } from '../team/bus.js';
 import { decisionDraft } from '../team/decisions.js';
-import type { RequestRecord } from '../tracker/records.js';
+import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { Refused } from '../lib/refused.js';
 import type { LeadEvent } from './lead.js';
 import type { PlanReviewer } from './lead-routing.js';
 import type { LeadTeammates } from './lead-teammates.js';
-
+import { PermissionWaiters, type PermissionAnswer } from './permission-waiters.js';
 
 export type HumanDecision = { approve: boolean; note?: string; always?: boolean };
 
@@ -24,6 +24,8 @@ export class LeadDecisions {
   /** Permission request id → the exact call it asks for, so "always" can match repeats. */
   private readonly permissionCalls = new Map<string, string>();
   private readonly always = new Set<string>();
+  /** The lead's own tool calls waiting on the human. */
+  private readonly ownCalls = new PermissionWaiters();
   private sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -45,7 +47,7 @@ export class LeadDecisions {
   /** A request for the human arrived in the lead's mailbox. */
   arrived(envelope: Envelope): void {
     if (envelope.type === 'permission_request') {
-      const call = `${envelope.tool_name} ${JSON.stringify(envelope.tool_input)}`;
+      const call = callKey(envelope.tool_name, envelope.tool_input);
       this.permissionCalls.set(envelope.request_id, call);
       if (this.always.has(call)) {
         void this.decide(envelope.request_id, { approve: true, note: 'approved always for this session' }).catch((error: unknown) =>
@@ -57,14 +59,38 @@ export class LeadDecisions {
     this.changed();
   }
 
+  /**
+   * The lead's own risky tool call, asked of the human like a teammate's: it waits in the
+   * queue, "always" applies, the deadline denies it, and an interrupt cancels it.
+   */
+  async askForLead(tool: string, input: Record<string, unknown>, reason: string, signal: AbortSignal): Promise<PermissionAnswer> {
+    const call = callKey(tool, input);
+    if (this.always.has(call)) return { approve: true, feedback: 'approved always for this session' };
+    const record = this.bus.openOwnRequest('permission', `${call} (${reason})`);
+    this.permissionCalls.set(record.request_id, call);
+    const answer = this.ownCalls.wait(record.request_id, signal);
+    this.changed();
+    const decided = await answer;
+    if (signal.aborted && this.tracker.get(record.request_id)?.state === 'pending') {
+      this.bus.closeOwnRequest(record.request_id, 'cancelled', LEAD, 'the lead\'s turn was interrupted');
+      this.changed();
+    }
+    return decided;
+  }
+
   async decide(requestId: string, decision: HumanDecision): Promise<RequestRecord> {
     await this.sweep();
     const record = this.tracker.get(requestId);
     if (!record) throw new Refused(`unknown request_id '${requestId}'`);
-    const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode });
-    if (!made.ok) throw new Refused(made.error);
     try {
-      await this.bus.send(made.draft);
+      if (isOwnRequest(record)) {
+        this.bus.closeOwnRequest(requestId, decision.approve ? 'approved' : 'rejected', 'human', decision.note);
+        this.ownCalls.settle({ requestId, approve: decision.approve, feedback: decision.note });
+      } else {
+        const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode });
+        if (!made.ok) throw new Refused(made.error);
+        await this.bus.send(made.draft);
+      }
     } catch (error) {
       if (error instanceof SendRefused) throw new Refused(error.message);
       throw error;
@@ -110,7 +136,18 @@ export class LeadDecisions {
   /** Expire what is overdue now and tell whoever expiry concerns. */
   private async sweep(): Promise<void> {
     const expired = await this.bus.sweepExpired();
+    this.settleOwnDecidedElsewhere();
     if (expired.length > 0) this.changed();
+  }
+
+  /** The lead's own requests that a deadline (swept by any process) ended: their calls are denied. */
+  private settleOwnDecidedElsewhere(): void {
+    for (const requestId of this.ownCalls.waitingIds()) {
+      const record = this.tracker.get(requestId);
+      if (!record || record.state === 'pending') continue;
+      this.ownCalls.settle({ requestId, approve: record.state === 'approved', feedback: record.note });
+      this.permissionCalls.delete(requestId);
+    }
   }
 
   /** One timer, set for the nearest deadline: no polling. */
@@ -134,4 +171,9 @@ export class LeadDecisions {
     this.closed = true;
     clearTimeout(this.sweepTimer);
   }
+}
+
+/** A tool call as "always" matches it: the same tool with the same input. */
+function callKey(tool: string, input: unknown): string {
+  return `${tool} ${JSON.stringify(input)}`;
 }

@@ -119,8 +119,13 @@ export class LeadRuntime {
     const io = { files: realFileIO(options.cwd), shell: realShellIO(), team, cwd: options.cwd };
     const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
       const decision = decideToolUse({ tool: call.name, input: call.input, mode: options.permissionMode, cwd: options.cwd, planApproved: true, alwaysAllowed: new Set() });
-      // The lead coordinates; what needs the human's permission is delegated to a teammate, who asks.
-      if (decision.action !== 'allow') return { content: `Not allowed for the lead: ${decision.reason}. Delegate it to a teammate.`, isError: true };
+      if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
+      if (decision.action === 'ask') {
+        setMemberStatus(paths, LEAD, 'awaiting_approval');
+        const answer = await decisions.askForLead(call.name, call.input, decision.reason, signal);
+        setMemberStatus(paths, LEAD, 'working');
+        if (!answer.approve) return { content: `Permission denied${answer.feedback ? `: ${answer.feedback}` : ''}. Do not retry the same command; find another way or ask the human.`, isError: true };
+      }
       return runTool(tools, call.name, call.input, io, signal);
     };
     const system = renderPrompt('lead.md', {

@@ -2,9 +2,10 @@
 export type PermissionAnswer = { approve: boolean; feedback?: string };
 
 /**
- * Tool calls blocked on a permission request, by request id. The answer comes from the
- * lead's response or its deadline (both arrive as permission_response messages); an
- * interrupted call is denied at once so the loop can stop.
+ * Tool calls blocked on a permission request, by request id. A teammate's answer comes from
+ * the lead's response or its deadline (both arrive as permission_response messages); the
+ * lead's own from the human's decision or the tracker. An interrupted call is denied at once
+ * so the loop can stop.
  */
 export class PermissionWaiters {
   private readonly waiting = new Map<string, (answer: PermissionAnswer) => void>();
@@ -18,6 +19,10 @@ export class PermissionWaiters {
         resolve(answer);
       });
     });
+  }
+
+  waitingIds(): string[] {
+    return [...this.waiting.keys()];
   }
 
   /** Hand a decision to the call waiting for it; a decision nobody waits for is ignored. */

@@ -1,4 +1,4 @@
-import { newMessageId } from '../protocol/ids.js';
+import { newMessageId, newRequestId } from '../protocol/ids.js';
 import { Envelope, summarize, type Draft } from '../protocol/messages.js';
 import { classify } from '../protocol/classify.js';
 import { checkSend, type RuleName } from '../protocol/rules.js';
@@ -6,7 +6,7 @@ import { BROADCAST, LEAD } from '../protocol/names.js';
 import { SIGNED_KINDS, type Signer } from '../protocol/signing.js';
 import type { Transport } from '../mailbox/transport.js';
 import type { RequestTracker } from '../tracker/tracker.js';
-import type { RequestRecord } from '../tracker/records.js';
+import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 import { expiryOutcome } from '../tracker/expiry.js';
 import { appendAudit } from './audit.js';
 import { EventStream } from '../lib/event-stream.js';
@@ -115,6 +115,27 @@ export class TeamBus {
   }
 
   /**
+   * A request the lead's own harness makes of the human (a risky tool call of the lead's):
+   * recorded and audited like any other, so the queue, `teams requests` and the deadline
+   * treat it the same, but never mailed: the one waiting for it is in the lead's process.
+   */
+  openOwnRequest(kind: 'permission', summary: string): RequestRecord {
+    const record = this.tracker.open({ request_id: newRequestId(kind), kind, from: LEAD, to: LEAD, summary });
+    this.auditRequest(record, null, LEAD);
+    return record;
+  }
+
+  /** Decide or cancel one of the lead's own requests; refused if it is no longer pending. */
+  closeOwnRequest(requestId: string, to: 'approved' | 'rejected' | 'cancelled', by: string, note?: string): RequestRecord {
+    const record = this.tracker.get(requestId);
+    if (!record || !isOwnRequest(record)) throw new SendRefused('unknown_request_id', `'${requestId}' is not one of the lead's own requests`);
+    const result = this.tracker.transition(requestId, to, by, note);
+    if (!result.ok) throw new SendRefused('request_not_pending', result.error);
+    this.auditRequest(result.record, 'pending', by);
+    return result.record;
+  }
+
+  /**
    * Expire every overdue request and deliver what expiry means for it. Only the process
    * acting for the lead runs this; several may race, and the tracker picks one winner.
    */
@@ -126,6 +147,8 @@ export class TeamBus {
       if (!result.ok) continue;
       expired.push(result.record);
       this.auditRequest(result.record, 'pending', 'deadline');
+      // Nobody to mail: the lead's waiting call reads the expiry from the tracker.
+      if (isOwnRequest(overdue)) continue;
       // The sweeper acts for the lead: a lapsed shutdown is a note from the lead's side to
       // itself, a lapsed plan, permission or finish request is the lead's refusal.
       const draft: Draft = outcome.response ?? {

@@ -1,6 +1,6 @@
 import type { Draft, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
-import type { RequestRecord } from '../tracker/records.js';
+import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 
 export type Decision = { approve: boolean; note?: string; permissionMode?: PermissionMode };
 
@@ -9,6 +9,9 @@ export type Decision = { approve: boolean; note?: string; permissionMode?: Permi
  * model), or why there is none: shutdown requests are answered by the teammate.
  */
 export function decisionDraft(record: RequestRecord, decision: Decision): { ok: true; draft: Draft } | { ok: false; error: string } {
+  if (isOwnRequest(record)) {
+    return { ok: false, error: `request '${record.request_id}' is the lead's own; only the lead process that asked takes its decision (teams approve reaches it while it runs)` };
+  }
   if (record.to !== LEAD) {
     return { ok: false, error: `request '${record.request_id}' is a ${record.kind} request addressed to ${record.to}; only ${record.to} answers it` };
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RequestId, RequestKindSchema } from '../protocol/messages.js';
-import { AgentName } from '../protocol/names.js';
+import { AgentName, LEAD } from '../protocol/names.js';
 
 export const REQUEST_STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
 export const RequestState = z.enum(REQUEST_STATES);
@@ -23,3 +23,8 @@ export const RequestRecord = z.object({
   note: z.string().optional(),
 });
 export type RequestRecord = z.infer<typeof RequestRecord>;
+
+/** Asked by the lead's own harness of the human (its own risky tool call), not by a teammate. */
+export function isOwnRequest(record: RequestRecord): boolean {
+  return record.from === LEAD && record.to === LEAD;
+}
