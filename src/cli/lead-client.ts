@@ -1,4 +1,4 @@
-import { sendControl, type ControlCommand } from '../runtime/control.js';
+import { readControlToken, sendControl, type ControlCommand } from '../runtime/control.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './errors.js';
 
@@ -7,9 +7,10 @@ import { UsageError } from './errors.js';
  * lead is running; a refusal is a usage error (exit 2), any other failure exit 1.
  */
 export async function askLead(context: CliContext, command: ControlCommand): Promise<string | undefined> {
-  const socket = context.requireTeam().control_socket;
-  if (!socket) return undefined;
-  const reply = await sendControl(socket, command);
+  context.requireTeam();
+  const token = readControlToken(context.paths.controlToken);
+  if (token === undefined) return undefined;
+  const reply = await sendControl(context.paths.controlSocket, token, command);
   if (!reply) return undefined;
   if (reply.ok) return reply.message;
   if (reply.refused) throw new UsageError(reply.error);

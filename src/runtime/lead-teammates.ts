@@ -9,7 +9,7 @@ import type { TeamPaths } from '../team/paths.js';
 import type { LeadEvent } from './lead.js';
 import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
-import { descendsFrom } from './ancestry.js';
+import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';
 
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
@@ -25,6 +25,7 @@ export class LeadTeammates {
     private readonly bus: TeamBus,
     private readonly supervisor: Supervisor,
     private readonly mode: PermissionMode,
+    private readonly sandbox: SandboxStatus,
     private readonly events: EventStream<LeadEvent>,
   ) {
     supervisor.exits.subscribe((exit) => void this.exited(exit));
@@ -46,6 +47,9 @@ export class LeadTeammates {
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
     const spent = budgetProblem(loadTeam(this.paths));
     if (spent) throw new Refused(spent);
+    const permissionMode = this.mode === 'plan' ? 'default' : this.mode;
+    const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
+    if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     const member = loadTeam(this.paths)?.members.find((m) => m.name === spec.name);
     if (!member) addMember(this.paths, { name: spec.name, role: spec.role, status: 'starting' });
     else setMemberStatus(this.paths, spec.name, 'starting');
@@ -58,7 +62,7 @@ export class LeadTeammates {
       subject: summarize(spec.prompt || spec.role),
       description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
     });
-    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode: this.mode === 'plan' ? 'default' : this.mode });
+    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings });
   }
 
   async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {
@@ -66,11 +70,6 @@ export class LeadTeammates {
     const requestId = newRequestId('shutdown');
     await this.bus.send({ type: 'shutdown_request', from: LEAD, to: name, request_id: requestId, reason });
     return { requestId };
-  }
-
-  /** Whether a process is a running teammate or was started by one (its commands). */
-  isTeammateProcess(pid: number): boolean {
-    return descendsFrom(pid, this.supervisor.pids());
   }
 
   expectExit(name: string): void {

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { AgentLoop } from '../agent/loop.js';
 import type { AgentEvent } from '../agent/events.js';
 import { EventStream } from '../lib/event-stream.js';
@@ -11,7 +9,10 @@ import type { MaildirTransport } from '../mailbox/maildir.js';
 import type { Subscription } from '../mailbox/transport.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
-import { createSigner } from '../protocol/signing.js';
+import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
+import { launcherFor, type Launcher } from '../sandbox/launcher.js';
+import { probeSandbox } from '../sandbox/probe.js';
+import { bwrapProgram, describeStatus, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
 import { decideToolUse } from '../policy/approvals.js';
 import { watchForHints, type StopWatching } from '../store/wakeup.js';
 import { appendAudit } from '../team/audit.js';
@@ -19,14 +20,14 @@ import type { TeamBus } from '../team/bus.js';
 import { openTeam } from '../team/open.js';
 import { budgetProblem } from '../team/budget.js';
 import { addMemberUsage, ensureTeam, loadTeam, setMemberStatus, updateTeam, type Member } from '../team/config.js';
-import type { TeamPaths } from '../team/paths.js';
+import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
 import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
 import { realFileIO } from '../tools/files.js';
 import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { RequestTracker } from '../tracker/tracker.js';
-import { startControlServer } from './control.js';
+import { issueControlToken, startControlServer } from './control.js';
 import { LeadDecisions } from './lead-decisions.js';
 import { leadTeamIO } from './lead-io.js';
 import { routeForLead, type PlanReviewer } from './lead-routing.js';
@@ -45,7 +46,30 @@ export type LeadOptions = {
   graceMs?: number;
   /** Tokens the whole team may use (kept in the team config, where every agent checks it). */
   tokenBudget?: number;
+  /** `off`: --no-sandbox, approvals advisory. Default: bubblewrap with the network on. */
+  sandbox?: { kind: 'bwrap'; network: SandboxNetwork } | { kind: 'off' };
 };
+
+/** Whether this machine can sandbox commands, decided once at the lead's start. */
+function sandboxStatus(wanted: LeadOptions['sandbox']): SandboxStatus {
+  if (wanted?.kind === 'off') return { kind: 'off' };
+  const network = wanted?.network ?? 'on';
+  const bwrap = bwrapProgram();
+  const probe = probeSandbox(bwrap, network);
+  return probe.ok ? { kind: 'bwrap', network, bwrap } : { kind: 'unavailable', reason: probe.reason };
+}
+
+/** The lead's own commands: sandboxed like a teammate's, or refused when they cannot be. */
+function leadLauncher(status: SandboxStatus, mode: PermissionMode, paths: TeamPaths): Launcher {
+  const chosen = sandboxFor(status, mode);
+  if (!chosen.ok) {
+    return () => {
+      throw new Error(chosen.error);
+    };
+  }
+  const hidden = hiddenFromAgents(paths);
+  return launcherFor(chosen.settings, () => ({ writable: mode !== 'plan', hidden }));
+}
 
 /** Everything the lead runtime reports: the lead loop's events and the team's. */
 export type LeadEvent =
@@ -55,13 +79,6 @@ export type LeadEvent =
   | { type: 'team'; members: Member[] }
   | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
   | { type: 'problem'; text: string };
-
-/** A Unix socket path must fit in 108 bytes; a deep state root falls back to the temp dir. */
-function controlSocketPath(paths: TeamPaths): string {
-  const inRoot = join(paths.root, 'lead.sock');
-  if (Buffer.byteLength(inRoot) < 100) return inRoot;
-  return join(tmpdir(), `teams-${createHash('sha256').update(paths.root).digest('hex').slice(0, 16)}.sock`);
-}
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue
@@ -84,6 +101,8 @@ export class LeadRuntime {
     readonly decisions: LeadDecisions,
     private readonly transport: MaildirTransport,
     private readonly supervisor: Supervisor,
+    private readonly keys: KeyRing,
+    readonly sandbox: SandboxStatus,
   ) {}
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
@@ -96,19 +115,27 @@ export class LeadRuntime {
     // Left by processes killed mid-write (config saves, lock attempts): harmless, but they pile up.
     removeStrayTemporaries(paths.root);
     const signer = createSigner();
-    const socket = controlSocketPath(paths);
+    const keys = new KeyRing();
+    keys.set(LEAD, signer.publicKey);
+    const sandbox = sandboxStatus(options.sandbox);
     updateTeam(paths, (draft) => {
-      draft.public_key = signer.publicKey;
-      draft.control_socket = socket;
+      draft.sandbox = describeStatus(sandbox);
       if (options.tokenBudget !== undefined) draft.token_budget = options.tokenBudget;
     });
+    appendAudit(paths, { event: 'member', name: LEAD, change: `started; commands ${describeStatus(sandbox)}` });
     const { bus, tracker, transport } = openTeam(paths, config, signer);
     const model = await openModel(options.settings);
     setMemberStatus(paths, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
 
     const events = new EventStream<LeadEvent>();
-    const supervisor = new Supervisor(paths, { env: childModelEnv(options.settings, model.offlineURL), cwd: options.cwd, graceMs: options.graceMs ?? 5_000 });
-    const teammates = new LeadTeammates(paths, bus, supervisor, options.permissionMode, events);
+    const supervisor = new Supervisor(paths, {
+      env: childModelEnv(options.settings, model.offlineURL),
+      cwd: options.cwd,
+      graceMs: options.graceMs ?? 5_000,
+      keys,
+      leadKey: signer.publicKey,
+    });
+    const teammates = new LeadTeammates(paths, bus, supervisor, options.permissionMode, sandbox, events);
     const decisions = new LeadDecisions(bus, tracker, options.permissionMode, options.planReviewer, teammates, events);
     const team = leadTeamIO(bus, tracker, {
       spawn: (spec) => teammates.spawn(spec),
@@ -116,7 +143,8 @@ export class LeadRuntime {
       decide: (requestId, decision) => decisions.decide(requestId, decision),
     });
     const tools = leadTools({ reviewPlans: options.planReviewer === 'lead' });
-    const io = { files: realFileIO(options.cwd), shell: realShellIO(), team, cwd: options.cwd };
+    const shell = realShellIO({ launch: leadLauncher(sandbox, options.permissionMode, paths) });
+    const io = { files: realFileIO(options.cwd, hiddenFromAgents(paths)), shell, team, cwd: options.cwd };
     const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
       const decision = decideToolUse({ tool: call.name, input: call.input, mode: options.permissionMode, cwd: options.cwd, planApproved: true, alwaysAllowed: new Set() });
       if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
@@ -140,18 +168,24 @@ export class LeadRuntime {
           : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
     });
     const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: () => budgetProblem(loadTeam(paths)) });
-    const runtime = new LeadRuntime(events, options, bus, tracker, loop, model, teammates, decisions, transport, supervisor);
+    const runtime = new LeadRuntime(events, options, bus, tracker, loop, model, teammates, decisions, transport, supervisor, keys, sandbox);
     loop.subscribe((event) => {
       runtime.events.emit({ type: 'agent', event });
       if (event.type === 'turn_start') setMemberStatus(paths, LEAD, 'working');
       if (event.type === 'turn_end') addMemberUsage(paths, LEAD, event.usage);
       if (event.type === 'idle') setMemberStatus(paths, LEAD, 'idle');
     });
-    await runtime.wire(socket);
+    await runtime.wire();
     return runtime;
   }
 
-  private async wire(socket: string): Promise<void> {
+  /** Audited and shown: something was refused that only a forger or a confused client sends. */
+  private refused(what: string, reason: string): void {
+    appendAudit(this.options.paths, { event: 'problem', agent: LEAD, what, reason });
+    this.events.emit({ type: 'problem', text: `${what}: ${reason}` });
+  }
+
+  private async wire(): Promise<void> {
     const { paths } = this.options;
     const subscription: Subscription = await this.transport.subscribe(LEAD, (event) => {
       if (event.type === 'set_aside') {
@@ -162,8 +196,12 @@ export class LeadRuntime {
       for (const envelope of event.messages) this.receive(envelope);
     });
     this.closers.push(() => subscription.close());
-    const control = await startControlServer(socket, (command, clientPid) => this.decisions.control(command, clientPid));
-    this.closers.push(() => control.close());
+    const token = issueControlToken(paths.controlToken);
+    const control = await startControlServer(paths.controlSocket, token, (command) => this.decisions.control(command), (why) => this.refused('control command', why));
+    this.closers.push(async () => {
+      rmSync(paths.controlToken, { force: true });
+      await control.close();
+    });
     const stopWatching: StopWatching = await watchForHints([paths.config], () => {
       const members = loadTeam(paths)?.members;
       if (members) this.events.emit({ type: 'team', members });
@@ -173,6 +211,8 @@ export class LeadRuntime {
   }
 
   private receive(envelope: Envelope): void {
+    const verdict = verifySender(envelope, this.keys, LEAD);
+    if (!verdict.ok) return this.refused(`refused ${envelope.type} from ${envelope.from}`, verdict.reason);
     this.events.emit({ type: 'message', envelope });
     this.teammates.heard(envelope.from, envelope.type === 'idle_notification');
     const route = routeForLead(envelope, this.options.planReviewer);
@@ -238,9 +278,6 @@ export class LeadRuntime {
     await this.endTurns();
     await this.model.close();
     setMemberStatus(this.options.paths, LEAD, 'shutdown', { pid: null });
-    updateTeam(this.options.paths, (draft) => {
-      delete draft.control_socket;
-    });
   }
 }
 

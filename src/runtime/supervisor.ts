@@ -2,23 +2,32 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { EventStream } from '../lib/event-stream.js';
 import type { PermissionMode } from '../protocol/messages.js';
+import type { KeyRing } from '../protocol/signing.js';
+import type { SandboxSettings } from '../sandbox/settings.js';
 import type { TeamPaths } from '../team/paths.js';
-import { reapCommands } from './command-registry.js';
+import { ChildSignal, type ParentSignal } from './ipc.js';
+import { processStartTime } from './proc-start.js';
 
 /** The entry a teammate process runs. */
 export const TEAMMATE_ENTRY = fileURLToPath(new URL('./teammate-main.js', import.meta.url));
 
-export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode };
+export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode; sandbox: SandboxSettings };
 
 export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
 
-/** What a teammate tells its parent over the IPC channel. */
-export const ChildSignal = z.discriminatedUnion('type', [z.object({ type: z.literal('ready') })]);
+type Tracked = {
+  child: ChildProcess;
+  pid: number;
+  expected: boolean;
+  graceTimer?: NodeJS.Timeout;
+  /** Command process groups the teammate reported over IPC: pgid → the leader's start time. */
+  commands: Map<number, string>;
+};
 
-type Tracked = { child: ChildProcess; pid: number; expected: boolean; graceTimer?: NodeJS.Timeout; ready: Promise<void> };
+/** How long a running teammate has to acknowledge a new member's key before the spawn goes on. */
+const KEYS_ACK_MS = 5_000;
 
 /**
  * Starts teammate processes and watches them. Each teammate is its own process group, so
@@ -28,10 +37,13 @@ type Tracked = { child: ChildProcess; pid: number; expected: boolean; graceTimer
 export class Supervisor {
   readonly exits = new EventStream<ChildExit>();
   private readonly children = new Map<string, Tracked>();
+  private keysSeq = 0;
+  private readonly keysAcks = new Map<number, Set<string>>();
+  private readonly keysAcked = new EventStream<number>();
 
   constructor(
     private readonly paths: TeamPaths,
-    private readonly options: { env: Record<string, string>; cwd: string; graceMs: number },
+    private readonly options: { env: Record<string, string>; cwd: string; graceMs: number; keys: KeyRing; leadKey: string },
   ) {}
 
   /** Start a teammate; resolves once it is ready (subscribed to its mailbox, model open). */
@@ -40,7 +52,16 @@ export class Supervisor {
     const logs = join(this.paths.root, 'logs');
     mkdirSync(logs, { recursive: true });
     const log = openSync(join(logs, `${spec.name}.log`), 'a');
-    const args = [TEAMMATE_ENTRY, '--home', this.paths.home, '--team', this.paths.team, '--permission-mode', spec.permissionMode, spec.name];
+    const args = [
+      TEAMMATE_ENTRY,
+      '--home', this.paths.home,
+      '--team', this.paths.team,
+      '--permission-mode', spec.permissionMode,
+      // Trust is handed over here, by the process that starts the teammate, never read from a file.
+      '--lead-key', this.options.leadKey,
+      '--sandbox', JSON.stringify(spec.sandbox),
+      spec.name,
+    ];
     if (spec.planMode) args.push('--plan-mode');
     let child: ChildProcess;
     try {
@@ -55,24 +76,71 @@ export class Supervisor {
     }
     const pid = child.pid;
     if (pid === undefined) throw new Error(`could not start ${spec.name}`);
+    const tracked: Tracked = { child, pid, expected: false, commands: new Map() };
     const ready = new Promise<void>((resolve, reject) => {
       child.on('message', (raw) => {
-        if (ChildSignal.safeParse(raw).success) resolve();
+        const signal = ChildSignal.safeParse(raw);
+        if (!signal.success) return;
+        const message = signal.data;
+        if (message.type === 'ready') {
+          this.options.keys.set(spec.name, message.public_key);
+          resolve();
+        } else if (message.type === 'command_started') tracked.commands.set(message.pgid, message.start_time);
+        else if (message.type === 'command_ended') tracked.commands.delete(message.pgid);
+        else this.acked(message.seq, spec.name);
       });
       child.once('exit', (code, signal) => reject(new Error(`${spec.name} exited before it was ready (code ${code}, signal ${signal}); see ${join(logs, `${spec.name}.log`)}`)));
     });
-    const tracked: Tracked = { child, pid, expected: false, ready };
     this.children.set(spec.name, tracked);
     child.once('exit', (code, signal) => {
       clearTimeout(tracked.graceTimer);
       this.children.delete(spec.name);
-      // Whatever the teammate's commands left running goes with it.
-      reapCommands(this.paths, spec.name);
+      // Whatever the teammate's commands left running goes with it: only groups it reported
+      // over IPC, and only while their leader is still the process that was reported.
+      for (const [pgid, startTime] of tracked.commands) if (processStartTime(pgid) === startTime) killGroup(pgid);
       killGroup(pid);
+      for (const seq of this.keysAcks.keys()) this.acked(seq, spec.name);
       this.exits.emit({ name: spec.name, pid, code, signal, expected: tracked.expected });
     });
     await ready;
+    await this.shareKeys();
     return { pid };
+  }
+
+  /**
+   * Hand every running teammate the team's keys and wait (briefly) until each has them, so
+   * that the new member's first message to a teammate is not refused as unverifiable.
+   */
+  private async shareKeys(): Promise<void> {
+    const seq = ++this.keysSeq;
+    const waiting = new Set<string>();
+    const signal: ParentSignal = { type: 'keys', seq, keys: this.options.keys.entries() };
+    for (const [name, tracked] of this.children) {
+      if (!tracked.child.connected) continue;
+      waiting.add(name);
+      tracked.child.send(signal, (error) => {
+        if (error) this.acked(seq, name);
+      });
+    }
+    if (waiting.size === 0) return;
+    this.keysAcks.set(seq, waiting);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, KEYS_ACK_MS);
+      const unsubscribe = this.keysAcked.subscribe((acked) => acked === seq && done());
+      function done(): void {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      }
+    });
+    this.keysAcks.delete(seq);
+  }
+
+  private acked(seq: number, name: string): void {
+    const waiting = this.keysAcks.get(seq);
+    if (!waiting) return;
+    waiting.delete(name);
+    if (waiting.size === 0) this.keysAcked.emit(seq);
   }
 
   isRunning(name: string): boolean {
@@ -81,11 +149,6 @@ export class Supervisor {
 
   running(): string[] {
     return [...this.children.keys()];
-  }
-
-  /** The process ids of the running teammates. */
-  pids(): Set<number> {
-    return new Set([...this.children.values()].map((tracked) => tracked.pid));
   }
 
   /** The teammate agreed to stop: give it `graceMs` to exit, then end its process group. */

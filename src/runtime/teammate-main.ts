@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { resolveModelSettings } from '../model/settings.js';
 import { PermissionMode } from '../protocol/messages.js';
 import { AgentName } from '../protocol/names.js';
+import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
 import { runTeammate } from './teammate.js';
 
@@ -16,6 +17,15 @@ const Args = z.object({
   name: AgentName,
   permissionMode: PermissionMode,
   planMode: z.boolean(),
+  leadKey: z.string().min(1),
+  sandbox: z.string().transform((text, ctx) => {
+    try {
+      return SandboxSettings.parse(JSON.parse(text));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not sandbox settings' });
+      return z.NEVER;
+    }
+  }),
 });
 
 async function main(): Promise<number> {
@@ -24,7 +34,14 @@ async function main(): Promise<number> {
     return 2;
   }
   const { values, positionals } = parseArgs({
-    options: { home: { type: 'string' }, team: { type: 'string' }, 'permission-mode': { type: 'string' }, 'plan-mode': { type: 'boolean' } },
+    options: {
+      home: { type: 'string' },
+      team: { type: 'string' },
+      'permission-mode': { type: 'string' },
+      'plan-mode': { type: 'boolean' },
+      'lead-key': { type: 'string' },
+      sandbox: { type: 'string' },
+    },
     allowPositionals: true,
   });
   const args = Args.safeParse({
@@ -33,6 +50,8 @@ async function main(): Promise<number> {
     name: positionals[0],
     permissionMode: values['permission-mode'],
     planMode: values['plan-mode'] ?? false,
+    leadKey: values['lead-key'],
+    sandbox: values.sandbox,
   });
   if (!args.success) {
     process.stderr.write(`teams teammate: ${args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
@@ -45,7 +64,8 @@ async function main(): Promise<number> {
     cwd: process.cwd(),
     permissionMode: args.data.permissionMode,
     planMode: args.data.planMode,
-    onReady: () => process.send?.({ type: 'ready' }),
+    leadKey: args.data.leadKey,
+    sandbox: args.data.sandbox,
   });
 }
 

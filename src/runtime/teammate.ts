@@ -6,18 +6,21 @@ import type { ModelSettings } from '../model/settings.js';
 import { newRequestId } from '../protocol/ids.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
-import { importPublicKey, verifyEnvelope } from '../protocol/signing.js';
+import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
 import { decideToolUse } from '../policy/approvals.js';
 import { appendAudit } from '../team/audit.js';
 import { openTeam } from '../team/open.js';
 import { budgetProblem, describeUsage } from '../team/budget.js';
 import { addMemberUsage, loadTeam, requireMember, setMemberStatus, type MemberStatus } from '../team/config.js';
-import type { TeamPaths } from '../team/paths.js';
+import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
+import { launcherFor } from '../sandbox/launcher.js';
+import type { SandboxSettings } from '../sandbox/settings.js';
 import { runTool, teammateTools, toolSpecs } from '../tools/toolsets.js';
 import { realFileIO } from '../tools/files.js';
 import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
-import { registerCommand, unregisterCommand } from './command-registry.js';
+import { ParentSignal, type ChildSignal } from './ipc.js';
+import { processStartTime } from './proc-start.js';
 import { PermissionWaiters } from './permission-waiters.js';
 import { teammateTeamIO } from './teammate-io.js';
 import { initialState, react, type TeammateState } from './teammate-state.js';
@@ -29,9 +32,15 @@ export type TeammateOptions = {
   cwd: string;
   permissionMode: PermissionMode;
   planMode: boolean;
-  /** Told once the teammate is ready (the supervisor's IPC channel). */
-  onReady?: () => void;
+  /** The lead's public key, as the process that started this one handed it over. */
+  leadKey: string;
+  sandbox: SandboxSettings;
 };
+
+/** To the supervisor, over the IPC channel that only the two processes share. */
+function tellLead(signal: ChildSignal): void {
+  process.send?.(signal);
+}
 
 /**
  * One teammate process: its own model loop, woken by its mailbox, speaking only through the
@@ -44,8 +53,16 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   const config = loadTeam(paths);
   if (!config) throw new Error(`no team '${paths.team}' in ${paths.home}`);
   requireMember(config, name);
-  const leadKey = config.public_key ? importPublicKey(config.public_key) : undefined;
-  const { bus, tracker, transport } = openTeam(paths, config);
+  const keys = new KeyRing();
+  keys.set(LEAD, options.leadKey);
+  process.on('message', (raw) => {
+    const signal = ParentSignal.safeParse(raw);
+    if (!signal.success) return;
+    for (const [member, key] of Object.entries(signal.data.keys)) keys.set(member, key);
+    tellLead({ type: 'keys_ack', seq: signal.data.seq });
+  });
+  const signer = createSigner();
+  const { bus, tracker, transport } = openTeam(paths, config, signer);
   const model = lazyModel(options.settings);
 
   let state: TeammateState = initialState(options.permissionMode, options.planMode);
@@ -68,11 +85,17 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     reported: () => (reported = true),
     awaiting: (kind, requestId) => (awaiting = { kind, requestId }),
   });
+  const hidden = hiddenFromAgents(paths);
   const shell = realShellIO({
-    onSpawn: (pgid) => registerCommand(paths, name, pgid),
-    onExit: (pgid) => unregisterCommand(paths, name, pgid),
+    // In plan mode, and until a plan is approved, the working directory is read-only too.
+    launch: launcherFor(options.sandbox, () => ({ writable: state.mode !== 'plan' && state.planApproved, hidden })),
+    onSpawn: (pgid) => {
+      const startTime = processStartTime(pgid);
+      if (startTime) tellLead({ type: 'command_started', pgid, start_time: startTime });
+    },
+    onExit: (pgid) => tellLead({ type: 'command_ended', pgid }),
   });
-  const io = { files: realFileIO(cwd), shell, team, cwd };
+  const io = { files: realFileIO(cwd, hidden), shell, team, cwd };
   const tools = teammateTools();
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
@@ -150,7 +173,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   });
 
   const handle = (envelope: Envelope) => {
-    const verdict = verifyEnvelope(envelope, leadKey);
+    const verdict = verifySender(envelope, keys, name);
     if (!verdict.ok) {
       appendAudit(paths, { event: 'problem', agent: name, what: `refused ${envelope.type} from ${envelope.from}`, reason: verdict.reason });
       return;
@@ -175,7 +198,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   process.once('disconnect', () => void stop('stopped', 'the lead went away'));
   process.once('SIGTERM', () => void stop('stopped', 'terminated'));
   if (status === 'starting') setStatus('idle');
-  options.onReady?.();
+  tellLead({ type: 'ready', public_key: signer.publicKey });
   model.preload();
   return done;
 }

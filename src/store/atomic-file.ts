@@ -8,9 +8,9 @@ let counter = 0;
  * the target. Readers see the old file or the new one, never a mix; a crash leaves at
  * most a stray temporary file, which the next write's name does not collide with.
  */
-export function writeFileAtomic(path: string, data: string | Buffer, options: { fsync?: boolean } = {}): void {
+export function writeFileAtomic(path: string, data: string | Buffer, options: { fsync?: boolean; mode?: number } = {}): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter++}.tmp`);
-  const fd = openSync(temp, 'w');
+  const fd = openSync(temp, 'w', options.mode ?? 0o666);
   try {
     const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let written = 0;

@@ -3,7 +3,7 @@ import { Envelope, summarize, type Draft } from '../protocol/messages.js';
 import { classify } from '../protocol/classify.js';
 import { checkSend, type RuleName } from '../protocol/rules.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
-import { SIGNED_KINDS, type Signer } from '../protocol/signing.js';
+import type { Signer } from '../protocol/signing.js';
 import type { Transport } from '../mailbox/transport.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
@@ -59,13 +59,16 @@ export class TeamBus {
     readonly paths: TeamPaths,
     private readonly transport: Transport,
     private readonly tracker: RequestTracker,
-    /** Held only by the lead process: its decisions are signed so teammates can verify them. */
+    /**
+     * The sending agent's own key: every message it sends is signed, so that recipients can
+     * tell who really wrote it. Without one (the CLI, with no lead running) messages go
+     * unsigned, and agents refuse them.
+     */
     private readonly signer?: Signer,
   ) {}
 
-  /** Sign the kinds teammates verify, when this process holds the lead's key. */
   private seal(envelope: Envelope): Envelope {
-    return this.signer && SIGNED_KINDS.has(envelope.type) ? this.signer.sign(envelope) : envelope;
+    return this.signer ? this.signer.sign(envelope) : envelope;
   }
 
   async send(draft: Draft): Promise<Envelope> {

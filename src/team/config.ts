@@ -53,11 +53,10 @@ export const TeamConfig = z
     }),
     created_at: timestamp,
     members: z.array(Member),
-    public_key: z.string().min(1).optional(),
     /** Tokens the whole team may use; once spent, no new model turn or teammate starts. */
     token_budget: z.number().int().positive().optional(),
-    /** Where the running lead listens for the human's commands from other terminals. */
-    control_socket: z.string().min(1).optional(),
+    /** How the last lead to start runs agents' commands, for a person to read (`teams status`). */
+    sandbox: z.string().min(1).optional(),
     deadlines_ms: z.partialRecord(RequestKindSchema, z.number().int().positive()).optional(),
   })
   .superRefine((team, ctx) => {
@@ -107,7 +106,7 @@ function save(paths: TeamPaths, config: TeamConfig): TeamConfig {
   return parsed.data;
 }
 
-export type CreateTeamOptions = { public_key?: string; deadlines_ms?: TeamConfig['deadlines_ms'] };
+export type CreateTeamOptions = { deadlines_ms?: TeamConfig['deadlines_ms'] };
 
 function writeNewTeam(paths: TeamPaths, options: CreateTeamOptions): TeamConfig {
   const now = new Date().toISOString();

@@ -1,4 +1,6 @@
-import { isAbsolute, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { agentNameProblem } from '../protocol/names.js';
 
 /** Where one team's state lives under the state root (default ./.teams). */
@@ -11,8 +13,28 @@ export type TeamPaths = {
   requests: string;
   mailboxes: string;
   workspace: string;
+  /** The running lead's control socket (a Unix socket path must fit in 108 bytes). */
+  controlSocket: string;
+  /** The capability a control command must carry: readable by the human's processes, hidden from every sandbox. */
+  controlToken: string;
   mailbox(agent: string): string;
 };
+
+/** A deep state root puts the socket in a directory of its own under the temp dir instead. */
+function controlSocketPath(root: string): string {
+  const inRoot = join(root, 'lead.sock');
+  if (Buffer.byteLength(inRoot) < 100) return inRoot;
+  return join(tmpdir(), `teams-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`, 'lead.sock');
+}
+
+/**
+ * Everything of the team's that an agent's tools and commands must never see: the state root
+ * (config, journals, mailboxes, the control token) and the control socket's directory.
+ */
+export function hiddenFromAgents(paths: TeamPaths): string[] {
+  const socketDir = dirname(paths.controlSocket);
+  return socketDir === paths.root ? [paths.home] : [paths.home, socketDir];
+}
 
 /** Team names follow the agent-name rule: they become directory names. */
 export function teamNameProblem(team: string): string | undefined {
@@ -34,6 +56,8 @@ export function teamPaths(home: string, team: string): TeamPaths {
     requests: join(root, 'requests.jsonl'),
     mailboxes: join(root, 'mailboxes'),
     workspace: join(root, 'workspace'),
+    controlSocket: controlSocketPath(root),
+    controlToken: join(root, 'control.token'),
     mailbox: (agent: string) => {
       const agentProblem = agentNameProblem(agent);
       if (agentProblem) throw new Error(agentProblem);

@@ -37,8 +37,16 @@ async function realPathOfPrefix(path: string): Promise<{ real: string; dangling:
   }
 }
 
-/** The absolute path a tool may use for `path`, or an error naming why not. */
-export async function confinePath(root: string, path: string): Promise<string> {
+async function realOrResolved(path: string): Promise<string> {
+  return realpath(path).catch(() => resolve(path));
+}
+
+/**
+ * The absolute path a tool may use for `path`, or an error naming why not. `hidden` are
+ * directories inside the working directory that tools may neither read nor write: the
+ * team's state (`./.teams` by default), which the sandbox hides from commands as well.
+ */
+export async function confinePath(root: string, path: string, hidden: readonly string[] = []): Promise<string> {
   if (path.trim() === '') throw new Error('path is empty');
   const absolute = resolve(root, path);
   const outside = `path '${path}' is outside the working directory ${root}`;
@@ -47,5 +55,12 @@ export async function confinePath(root: string, path: string): Promise<string> {
   const { real, dangling } = await realPathOfPrefix(absolute);
   if (dangling) throw new OutsideWorkingDirectoryError(`path '${path}' is a symbolic link to a file that does not exist`);
   if (!within(real, realRoot)) throw new OutsideWorkingDirectoryError(`${outside} (through a symbolic link to ${real})`);
+  for (const dir of hidden) {
+    // A working directory inside the state root (the offline workspace) is the agent's own.
+    if (within(root, resolve(dir))) continue;
+    if (within(absolute, resolve(dir)) || within(real, await realOrResolved(dir))) {
+      throw new OutsideWorkingDirectoryError(`path '${path}' is inside the team's state directory ${dir}, which tools cannot read or write`);
+    }
+  }
   return absolute;
 }

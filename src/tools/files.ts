@@ -25,10 +25,11 @@ function describe(error: unknown, path: string): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-export function realFileIO(root: string): FileIO {
+/** File I/O confined to `root`, with `hidden` (the team's state) out of reach inside it. */
+export function realFileIO(root: string, hidden: readonly string[] = []): FileIO {
   return {
     async readText(path) {
-      const absolute = await confinePath(root, path);
+      const absolute = await confinePath(root, path, hidden);
       try {
         const info = await stat(absolute);
         if (info.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
@@ -41,7 +42,7 @@ export function realFileIO(root: string): FileIO {
       }
     },
     async writeText(path, content) {
-      const absolute = await confinePath(root, path);
+      const absolute = await confinePath(root, path, hidden);
       try {
         const existed = await stat(absolute).then((s) => {
           if (s.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Launcher } from '../sandbox/launcher.js';
 import { CappedOutput } from './capped-output.js';
 
 /** What the bash tool runs commands through; tests may swap it. */
@@ -30,6 +31,8 @@ export type RealShellOptions = {
   timeoutMs?: number;
   maxOutputBytes?: number;
   env?: NodeJS.ProcessEnv;
+  /** How a command is started; an agent's commands start inside its sandbox. Default: `/bin/sh -c` here. */
+  launch?: Launcher;
   /** Called with each command's process group id once it starts, so a supervisor can reap it if this process dies. */
   onSpawn?: (pgid: number) => void;
   /** Called once the group is gone (killed or finished). */
@@ -63,7 +66,8 @@ export function realShellIO(options: RealShellOptions = {}): ShellIO {
         return Promise.resolve({ stdout: '', stderr: '', exitCode: null, timedOut: false, aborted: true, truncated: false });
       }
       return new Promise((resolve, reject) => {
-        const child = spawn('/bin/sh', ['-c', command], { cwd: exec.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        const launch = options.launch?.(command, exec.cwd) ?? { file: '/bin/sh', args: ['-c', command], env: options.env ?? process.env };
+        const child = spawn(launch.file, launch.args, { cwd: exec.cwd, env: launch.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
         const stdout = new CappedOutput(maxBytes);
         const stderr = new CappedOutput(maxBytes);
         child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -6,7 +6,7 @@ import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
-import { sendControl } from '../../src/runtime/control.js';
+import { readControlToken, sendControl } from '../../src/runtime/control.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { loadTeam } from '../../src/team/config.js';
 import { percentile } from './stats.js';
@@ -74,12 +74,12 @@ async function agentFigures(): Promise<Figure[]> {
     await runtime.teammates.spawn({ name: 'planner', role: 'coder', prompt: 'write notes', planMode: true });
     const plan = await waitFor(() => runtime.tracker.pending().find((r) => r.kind === 'plan' && r.from === 'planner'), "the planner's plan request");
     await waitFor(() => loadTeam(paths)?.members.find((m) => m.name === 'planner')?.status === 'awaiting_approval', 'the planner to wait');
-    const socket = loadTeam(paths)?.control_socket ?? '';
+    const token = readControlToken(paths.controlToken) ?? '';
     const roundTripStart = performance.now();
-    await sendControl(socket, { op: 'decide', request_id: 'plan-0000000000', approve: true });
+    await sendControl(paths.controlSocket, token, { op: 'decide', request_id: 'plan-0000000000', approve: true });
     const roundTripMs = performance.now() - roundTripStart;
     const approvedAt = Date.now();
-    const reply = await sendControl(socket, { op: 'decide', request_id: plan.request_id, approve: true });
+    const reply = await sendControl(paths.controlSocket, token, { op: 'decide', request_id: plan.request_id, approve: true });
     if (!reply?.ok) throw new Error(`the approval was not taken: ${JSON.stringify(reply)}`);
     const log = join(paths.root, 'logs', 'planner.log');
     const resumedAt = await waitFor(() => turnStartAfter(log, approvedAt), 'the planner to resume').catch((error: unknown) => {

@@ -6,19 +6,41 @@ import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { teamPaths } from '../../src/team/paths.js';
+import { resolveModelSettings } from '../../src/model/settings.js';
+import { LeadRuntime } from '../../src/runtime/lead.js';
 
 after(killAll);
 
 type Line = { id: string; type: string; from: string; to: string; text?: string };
 const lines = (text: string): Line[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 
-describe('teams send / broadcast / inbox / log', () => {
+describe('without a running lead', () => {
   const { home, cleanup } = tempHome();
   after(cleanup);
+
+  test('send is refused: only the running lead signs the human\'s messages, and nothing is written', async () => {
+    assert.equal((await runCli(home, ['member', 'add', 'alice', '--role', 'coder'])).code, 0);
+    const result = await runCli(home, ['send', 'alice', 'hello']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /no lead is running for team 'default': sending a message needs one/);
+    assert.deepEqual(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout), []);
+  });
+});
+
+describe('teams send / broadcast / inbox / log', () => {
+  const { home, cleanup } = tempHome();
+  const paths = teamPaths(home, 'default');
+  // The human's messages go through the running lead, which signs them; this one runs idle here.
+  let lead: LeadRuntime | undefined;
+  after(async () => {
+    await lead?.stop();
+    cleanup();
+  });
   before(async () => {
     for (const [name, role] of [['alice', 'coder'], ['bob', 'tester']]) {
       assert.equal((await runCli(home, ['member', 'add', name!, '--role', role!])).code, 0);
     }
+    lead = await LeadRuntime.start({ paths, settings: resolveModelSettings({ offline: true }, {}), cwd: home, permissionMode: 'default', planReviewer: 'human' });
   });
 
   test('send delivers to the inbox, which peeks without consuming', async () => {
@@ -47,6 +69,7 @@ describe('teams send / broadcast / inbox / log', () => {
   test('other send errors: unknown sender, yourself, missing text, unknown inbox', async () => {
     const cases: [string[], RegExp][] = [
       [['send', 'alice', 'hi', '--from', 'mallory'], /mallory/],
+      [['send', 'alice', 'hi', '--from', 'bob'], /only the lead's messages can be sent from here; bob sends its own/],
       [['send', 'lead', 'hi'], /cannot send a message to itself/],
       [['send', 'alice'], /missing required argument 'text'/],
       [['send', '../x', 'hi'], /may not contain/],
@@ -60,15 +83,15 @@ describe('teams send / broadcast / inbox / log', () => {
     }
   });
 
-  test('broadcast reaches every other member once', async () => {
-    const result = await runCli(home, ['broadcast', 'standup in 5', '--from', 'bob']);
+  test('broadcast reaches every other member once, signed by the lead', async () => {
+    const result = await runCli(home, ['broadcast', 'standup in 5']);
     assert.equal(result.code, 0, result.stderr);
     const toLead = lines((await runCli(home, ['inbox', 'lead', '--json'])).stdout);
-    const toAlice = lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout);
+    const toAlice = lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout) as (Line & { signature?: string })[];
     const toBob = lines((await runCli(home, ['inbox', 'bob', '--json'])).stdout);
-    assert.equal(toLead.filter((m) => m.type === 'broadcast').length, 1);
-    assert.equal(toAlice.filter((m) => m.type === 'broadcast').length, 1);
-    assert.equal(toBob.length, 0);
+    assert.equal(toLead.length, 0);
+    assert.equal(toAlice.filter((m) => m.type === 'broadcast' && m.signature).length, 1);
+    assert.equal(toBob.filter((m) => m.type === 'broadcast').length, 1);
   });
 
   test('inbox --follow prints a message sent after it started, and exits 0 on SIGINT', async () => {

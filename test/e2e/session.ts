@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCli, runCli, type CliResult } from '../helpers/cli.js';
 import { REPO_ROOT, type Child } from '../helpers/children.js';
@@ -19,7 +20,25 @@ export type SessionOptions = {
   deadlinesMs?: Partial<Record<RequestKind, number>>;
   graceMs?: number;
   extraArgs?: string[];
+  /**
+   * Where the state lies against the agents' working directory: inside it (`./.teams`, the
+   * default for a real project), apart from it, or around it (the offline scratch workspace).
+   */
+  layout?: 'workdir-in-state' | 'state-in-workdir' | 'apart';
+  env?: Record<string, string>;
 };
+
+/** A state root and a working directory for one session, laid out as asked. */
+function lay(layout: SessionOptions['layout']): { home: string; workdir?: string; cleanup: () => void } {
+  if (layout === undefined || layout === 'workdir-in-state') return tempHome('teams-e2e-');
+  const base = mkdtempSync(join(tmpdir(), 'teams-e2e-'));
+  const cleanup = () => rmSync(base, { recursive: true, force: true });
+  const home = layout === 'state-in-workdir' ? join(base, '.teams') : join(base, 'state');
+  const workdir = layout === 'state-in-workdir' ? base : join(base, 'project');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(workdir, { recursive: true });
+  return { home, workdir, cleanup };
+}
 
 type JsonEvent = { type: string; [key: string]: unknown };
 
@@ -32,14 +51,36 @@ export class TeamSession {
   readonly lead: Child;
   private readonly cleanupHome: () => void;
 
-  private constructor(readonly home: string, cleanup: () => void, lead: Child) {
+  /** Where the agents work (their tools' working directory). */
+  readonly workdir: string;
+
+  private constructor(
+    readonly home: string,
+    cleanup: () => void,
+    lead: Child,
+    workdir: string | undefined,
+    private readonly env: Record<string, string> = {},
+  ) {
     this.paths = teamPaths(home, 'default');
     this.cleanupHome = cleanup;
     this.lead = lead;
+    this.workdir = workdir ?? this.paths.workspace;
+  }
+
+  /** Set up the state and the working directory first (files the scenario needs), then start. */
+  static prepare(options: SessionOptions = {}): { home: string; workdir: string; start: () => TeamSession } {
+    const laid = lay(options.layout);
+    const workdir = laid.workdir ?? teamPaths(laid.home, 'default').workspace;
+    mkdirSync(workdir, { recursive: true });
+    return { home: laid.home, workdir, start: () => TeamSession.begin(options, laid) };
   }
 
   static start(options: SessionOptions = {}): TeamSession {
-    const { home, cleanup } = tempHome('teams-e2e-');
+    return TeamSession.begin(options, lay(options.layout));
+  }
+
+  private static begin(options: SessionOptions, laid: { home: string; workdir?: string; cleanup: () => void }): TeamSession {
+    const { home, cleanup } = laid;
     const paths = teamPaths(home, 'default');
     ensureTeam(paths);
     if (options.deadlinesMs) {
@@ -49,6 +90,7 @@ export class TeamSession {
       });
     }
     const args = ['run', '--offline', '--json', '--grace-ms', String(options.graceMs ?? 3000), '--plan-reviewer', options.planReviewer ?? 'human'];
+    if (laid.workdir) args.push('--workdir', laid.workdir);
     args.push(...(options.extraArgs ?? []));
     if (options.extraRules) {
       const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'prompts', 'offline', 'demo.json'), 'utf8')) as { rules: unknown[] };
@@ -57,7 +99,7 @@ export class TeamSession {
       args.push('--script', script);
     }
     args.push(options.prompt ?? 'Write a short note about our build cache');
-    return new TeamSession(home, cleanup, startCli(home, args));
+    return new TeamSession(home, cleanup, startCli(home, args, options.env), laid.workdir, options.env);
   }
 
   /** Every event `teams run --json` has printed so far. */
@@ -98,7 +140,7 @@ export class TeamSession {
   }
 
   cli(args: string[]): Promise<CliResult> {
-    return runCli(this.home, args);
+    return runCli(this.home, args, this.env);
   }
 
   async exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

@@ -82,10 +82,10 @@ test('updateTeam refuses to write an invalid roster, and a throwing mutation wri
   assert.throws(() => updateTeam(paths, () => { throw new Error('no thanks'); }), /no thanks/);
   assert.equal(readFileSync(paths.config, 'utf8'), before);
   assert.throws(() => updateTeam(freshPaths(), () => undefined), /no team 'team\d+' \(.*config.json does not exist\); create it first/);
-  const { config, result } = updateTeam(paths, (team) => { team.public_key = 'abc'; return 42; });
+  const { config, result } = updateTeam(paths, (team) => { team.sandbox = 'abc'; return 42; });
   assert.equal(result, 42);
-  assert.equal(config.public_key, 'abc');
-  assert.equal(loadTeam(paths)?.public_key, 'abc');
+  assert.equal(config.sandbox, 'abc');
+  assert.equal(loadTeam(paths)?.sandbox, 'abc');
 });
 
 test('addMember adds a registered member; duplicates and bad fields are refused', () => {

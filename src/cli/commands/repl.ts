@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { mkdirSync } from 'node:fs';
 import { exitAfterClosedTerminal } from '../closed-terminal.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { ContextFor } from '../program.js';
-import { addLeadOptions, leadOptionsFrom, type LeadFlags } from './run.js';
+import { addLeadOptions, agentsWorkdir, leadOptionsFrom, type LeadFlags } from './run.js';
 
 /**
  * `teams` alone (and `npm start`) opens the REPL. It is the default command, `teams repl`,
@@ -23,9 +22,7 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     if (!process.stdin.isTTY) throw new UsageError('the REPL needs a terminal; use `teams run <prompt>` for scripts');
     const context = contextFor(command);
     const options = leadOptionsFrom(flags);
-    // The offline demo works in a scratch workspace, never in the user's files.
-    const cwd = options.settings.offline ? context.paths.workspace : process.cwd();
-    mkdirSync(cwd, { recursive: true });
+    const cwd = agentsWorkdir(flags, context.paths, options.settings.offline);
     // Ink renders only its last frame when it believes it runs in CI (it reads CI once, when
     // loaded). The REPL is on a real terminal here, so it must be interactive whatever CI says.
     delete process.env.CI;

@@ -16,13 +16,21 @@ async function decide(context: CliContext, requestId: string, approve: boolean, 
     return;
   }
   // No lead: record the decision directly. A request past its deadline is expired first, so it is never approved late.
-  await context.bus.sweepExpired();
+  await sweep(context);
   const record = context.tracker.get(requestId);
   if (!record) throw new UsageError(`unknown request_id '${requestId}' (see \`teams requests\`)`);
   const made = decisionDraft(record, { approve, note });
   if (!made.ok) throw new UsageError(made.error);
   await context.bus.send(made.draft);
   process.stdout.write(`${approve ? 'approved' : 'rejected'} ${record.request_id} (${record.kind} request from ${record.from})\n`);
+}
+
+/**
+ * Expire what is overdue. Expiry writes decisions, and only the process holding the lead's
+ * key may write those while a lead runs (its teammates refuse anything unsigned): ask it.
+ */
+async function sweep(context: CliContext): Promise<void> {
+  if ((await askLead(context, { op: 'sweep' })) === undefined) await context.bus.sweepExpired();
 }
 
 export function registerRequestCommands(program: Command, contextFor: ContextFor): void {
@@ -36,7 +44,7 @@ export function registerRequestCommands(program: Command, contextFor: ContextFor
       if (state && !state.success) throw new UsageError(`--state must be one of ${REQUEST_STATES.join(', ')}, not '${options.state}'`);
       const context = contextFor(command);
       context.requireTeam();
-      await context.bus.sweepExpired();
+      await sweep(context);
       const records = context.tracker.list({ state: state?.data });
       if (options.json) for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
       else process.stdout.write(`${formatRequests(records)}\n`);

@@ -1,12 +1,27 @@
 import type { Command } from 'commander';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { TeamPaths } from '../../team/paths.js';
 import { resolveModelSettings } from '../../model/settings.js';
 import { PERMISSION_MODES, PermissionMode } from '../../protocol/messages.js';
 import { createEventPrinter } from '../print-events.js';
+import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/settings.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../program.js';
 
-export type LeadFlags = { model?: string; offline?: boolean; script?: string; permissionMode: string; planReviewer: string; graceMs: string; tokenBudget?: string };
+export type LeadFlags = {
+  model?: string;
+  offline?: boolean;
+  script?: string;
+  permissionMode: string;
+  planReviewer: string;
+  graceMs: string;
+  tokenBudget?: string;
+  /** commander's negation: false with --no-sandbox. */
+  sandbox: boolean;
+  sandboxNetwork: string;
+  workdir?: string;
+};
 
 /** The options every way of running the lead shares. */
 export function addLeadOptions(command: Command): Command {
@@ -17,7 +32,10 @@ export function addLeadOptions(command: Command): Command {
     .option('--permission-mode <mode>', `the lead's permission mode (${PERMISSION_MODES.join(', ')})`, 'default')
     .option('--plan-reviewer <who>', 'who reviews plans: human or lead', 'human')
     .option('--grace-ms <ms>', 'how long a stopping teammate has before its processes are ended', '5000')
-    .option('--token-budget <tokens>', 'tokens the whole team may use; once spent, no new work starts');
+    .option('--token-budget <tokens>', 'tokens the whole team may use; once spent, no new work starts')
+    .option('--sandbox-network <on|none>', "agents' commands may reach the network (on) or not (none)", 'on')
+    .option('--workdir <dir>', "the agents' working directory (default: the current one; offline: the team's scratch workspace)")
+    .option('--no-sandbox', 'run agents\' commands without bubblewrap: approvals become advisory');
 }
 
 export function leadOptionsFrom(flags: LeadFlags) {
@@ -30,8 +48,25 @@ export function leadOptionsFrom(flags: LeadFlags) {
   if (tokenBudget !== undefined && (!Number.isInteger(tokenBudget) || tokenBudget <= 0)) {
     throw new UsageError(`--token-budget must be a positive whole number of tokens, not '${flags.tokenBudget}'`);
   }
+  const network = SandboxNetwork.safeParse(flags.sandboxNetwork);
+  if (!network.success) throw new UsageError(`--sandbox-network must be one of ${SANDBOX_NETWORKS.join(', ')}, not '${flags.sandboxNetwork}'`);
+  const sandbox = flags.sandbox ? { kind: 'bwrap' as const, network: network.data } : { kind: 'off' as const };
   const settings = resolveModelSettings({ model: flags.model, offline: flags.offline, offlineScript: flags.script });
-  return { settings, permissionMode: mode.data, planReviewer: flags.planReviewer, graceMs, tokenBudget } as const;
+  return { settings, permissionMode: mode.data, planReviewer: flags.planReviewer, graceMs, tokenBudget, sandbox } as const;
+}
+
+/** Where the agents work: the offline demo in a scratch workspace, never in the user's files unless told. */
+export function agentsWorkdir(flags: LeadFlags, paths: TeamPaths, offline: boolean): string {
+  if (flags.workdir !== undefined) {
+    if (flags.workdir === '') throw new UsageError('--workdir is empty');
+    const dir = resolve(flags.workdir);
+    const info = statSync(dir, { throwIfNoEntry: false });
+    if (!info?.isDirectory()) throw new UsageError(`--workdir ${dir} is not a directory`);
+    return dir;
+  }
+  const cwd = offline ? paths.workspace : process.cwd();
+  mkdirSync(cwd, { recursive: true });
+  return cwd;
 }
 
 export function registerRunCommand(program: Command, contextFor: ContextFor): void {
@@ -43,9 +78,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
   ).action(async (prompt: string, flags: LeadFlags & { json?: boolean }, command: Command) => {
     const context = contextFor(command);
     const options = leadOptionsFrom(flags);
-    // The offline demo works in a scratch workspace, never in the user's files.
-    const cwd = options.settings.offline ? context.paths.workspace : process.cwd();
-    mkdirSync(cwd, { recursive: true });
+    const cwd = agentsWorkdir(flags, context.paths, options.settings.offline);
     // Loaded on use: the model SDK is the heaviest import, and only running agents need it.
     const { LeadRuntime } = await import('../../runtime/lead.js');
     const runtime = await LeadRuntime.start({ paths: context.paths, cwd, ...options });

@@ -1,28 +1,48 @@
 import type { Command } from 'commander';
 import { BROADCAST, LEAD } from '../../protocol/names.js';
-import { summarize } from '../../protocol/messages.js';
+import { summarize, type Draft } from '../../protocol/messages.js';
+import { checkSend } from '../../protocol/rules.js';
+import { Envelope } from '../../protocol/messages.js';
+import { newMessageId } from '../../protocol/ids.js';
+import { memberNames } from '../../team/config.js';
+import type { CliContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { askLead, noLead } from '../lead-client.js';
 import type { ContextFor } from '../program.js';
+
+/**
+ * The human's messages are sent by the running lead, which signs them: agents believe a
+ * message's sender only from its signature, so nothing written here directly would be read.
+ * The rules are checked here first, so a typo is reported the same with or without a lead.
+ */
+async function sendAsHuman(context: CliContext, draft: Draft & { text: string }): Promise<string> {
+  const team = context.requireTeam();
+  const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: new Date().toISOString() });
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
+  const verdict = checkSend(parsed.data, { team: team.name, members: memberNames(team), lookupRequest: () => undefined });
+  if (!verdict.ok) throw new UsageError(verdict.error);
+  if (draft.from !== LEAD) throw new UsageError(`only the lead's messages can be sent from here; ${draft.from} sends its own`);
+  return (await askLead(context, { op: 'send', to: draft.to, text: draft.text })) ?? noLead(context, 'sending a message');
+}
 
 export function registerSendCommands(program: Command, contextFor: ContextFor): void {
   program
     .command('send <to> <text>')
-    .description('send a plain message (as the lead unless --from)')
-    .option('--from <name>', 'the sender', LEAD)
+    .description('send a plain message from the lead (through the running lead, which signs it)')
+    .option('--from <name>', 'the sender (only the lead)', LEAD)
     .action(async (to: string, text: string, options: { from: string }, command: Command) => {
       const context = contextFor(command);
-      context.requireTeam();
-      const sent = await context.bus.send({ type: 'message', from: options.from, to, text, summary: summarize(text) });
-      process.stdout.write(`sent ${sent.id} to ${to}\n`);
+      const said = await sendAsHuman(context, { type: 'message', from: options.from, to, text, summary: summarize(text) });
+      process.stdout.write(`${said}\n`);
     });
 
   program
     .command('broadcast <text>')
-    .description('send a plain message to every other member')
-    .option('--from <name>', 'the sender', LEAD)
+    .description('send a plain message from the lead to every other member')
+    .option('--from <name>', 'the sender (only the lead)', LEAD)
     .action(async (text: string, options: { from: string }, command: Command) => {
       const context = contextFor(command);
-      context.requireTeam();
-      const sent = await context.bus.send({ type: 'broadcast', from: options.from, to: BROADCAST, text, summary: summarize(text) });
-      process.stdout.write(`broadcast ${sent.id}\n`);
+      const said = await sendAsHuman(context, { type: 'broadcast', from: options.from, to: BROADCAST, text, summary: summarize(text) });
+      process.stdout.write(`${said}\n`);
     });
 }

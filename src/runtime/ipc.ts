@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { AgentName } from '../protocol/names.js';
+
+/**
+ * The IPC channel between the lead's supervisor and a teammate it started. It is the one
+ * channel nothing else can write to: an agent's commands run in a sandbox that sees neither
+ * end of it. So it carries what must not come from a file: the keys and the command groups.
+ */
+const Pid = z.number().int().min(2);
+
+/** What a teammate tells its lead. */
+export const ChildSignal = z.discriminatedUnion('type', [
+  /** Subscribed to its mailbox; its public key signs everything it sends. */
+  z.object({ type: z.literal('ready'), public_key: z.string().min(1) }),
+  /** A command's process group, for the supervisor to end if the teammate dies first. */
+  z.object({ type: z.literal('command_started'), pgid: Pid, start_time: z.string().min(1) }),
+  z.object({ type: z.literal('command_ended'), pgid: Pid }),
+  z.object({ type: z.literal('keys_ack'), seq: z.number().int().nonnegative() }),
+]);
+export type ChildSignal = z.infer<typeof ChildSignal>;
+
+/** What the lead tells a teammate: every running member's public key. */
+export const ParentSignal = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('keys'), seq: z.number().int().nonnegative(), keys: z.record(AgentName, z.string().min(1)) }),
+]);
+export type ParentSignal = z.infer<typeof ParentSignal>;

@@ -1,0 +1,67 @@
+import { isAbsolute, sep } from 'node:path';
+import type { SandboxNetwork } from './settings.js';
+
+/** What one sandboxed command may see and touch. */
+export type SandboxView = {
+  /** The working directory: writable unless `writable` is false. */
+  cwd: string;
+  /** False in plan mode and before a plan is approved: the working directory is read-only too. */
+  writable: boolean;
+  /** Directories that must not be visible at all (the team's state, the lead's socket). */
+  hidden: readonly string[];
+  network: SandboxNetwork;
+};
+
+type Mount = { flag: '--bind' | '--ro-bind' | '--tmpfs'; target: string };
+
+function depth(path: string): number {
+  return path.split(sep).filter(Boolean).length;
+}
+
+/**
+ * The bubblewrap arguments that run `/bin/sh -c command` in `view`. The whole file system is
+ * read-only, /tmp is private, the working directory is bound over it and the hidden
+ * directories are covered by empty read-only tmpfs mounts.
+ *
+ * Mounts apply in order, so they go from the root down: whichever of the working directory
+ * and a hidden directory lies inside the other is mounted second. The offline workspace
+ * lives inside the state root; the default state root lives inside the working directory.
+ * Both ways the state stays covered and the working directory stays reachable.
+ */
+export function bwrapArgs(view: SandboxView, command: string): string[] {
+  for (const path of [view.cwd, ...view.hidden]) {
+    if (!isAbsolute(path)) throw new Error(`sandbox paths must be absolute: '${path}'`);
+  }
+  const layered: Mount[] = [
+    { flag: view.writable ? '--bind' : '--ro-bind', target: view.cwd } satisfies Mount,
+    ...view.hidden.map((target): Mount => ({ flag: '--tmpfs', target })),
+  ].sort((a, b) => depth(a.target) - depth(b.target));
+  return [
+    // Nothing the command starts, detached or not, outlives it or the agent that ran it.
+    '--die-with-parent',
+    '--unshare-pid',
+    '--unshare-ipc',
+    ...(view.network === 'none' ? ['--unshare-net'] : []),
+    // No TIOCSTI into a terminal; as root, no capability to unmount what covers the state.
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    ...layered.flatMap((mount) => (mount.flag === '--tmpfs' ? ['--tmpfs', mount.target] : [mount.flag, mount.target, mount.target])),
+    // Read-only last: the working directory may need mount points created inside a hidden one.
+    ...view.hidden.flatMap((target) => ['--remount-ro', target]),
+    '--chdir',
+    view.cwd,
+    '/bin/sh',
+    '-c',
+    command,
+  ];
+}

@@ -1,0 +1,27 @@
+import { bwrapArgs, type SandboxView } from './bwrap-args.js';
+import type { SandboxSettings } from './settings.js';
+
+/** How one shell command is started: the program, its arguments and its environment. */
+export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv };
+export type Launcher = (command: string, cwd: string) => Launch;
+
+/** What may change between an agent's commands: plan mode and plan approval flip `writable`. */
+export type ViewOf = (cwd: string) => Omit<SandboxView, 'cwd' | 'network'>;
+
+/**
+ * The model's credentials and the team's own settings are not a command's business: with the
+ * network on, a prompt-injected command could send the API key anywhere.
+ */
+function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('ANTHROPIC_') && !key.startsWith('TEAMS_')));
+}
+
+export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: NodeJS.ProcessEnv = process.env): Launcher {
+  const cleaned = commandEnv(env);
+  if (settings.kind === 'off') return (command) => ({ file: '/bin/sh', args: ['-c', command], env: cleaned });
+  return (command, cwd) => ({
+    file: settings.bwrap,
+    args: bwrapArgs({ cwd, network: settings.network, ...viewOf(cwd) }, command),
+    env: cleaned,
+  });
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * Where an agent's commands run. `bwrap`: inside bubblewrap, the only setting under which an
+ * approval binds (the command cannot reach the team's state, the lead's channels or anything
+ * outside its working directory). `off`: chosen with --no-sandbox; approvals are advisory.
+ */
+export const SANDBOX_NETWORKS = ['on', 'none'] as const;
+export const SandboxNetwork = z.enum(SANDBOX_NETWORKS);
+export type SandboxNetwork = z.infer<typeof SandboxNetwork>;
+
+export const SandboxSettings = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('bwrap'), network: SandboxNetwork, bwrap: z.string().min(1) }),
+  z.object({ kind: z.literal('off') }),
+]);
+export type SandboxSettings = z.infer<typeof SandboxSettings>;
+
+/** The bubblewrap program: `bwrap` on the PATH unless TEAMS_BWRAP names another. */
+export function bwrapProgram(env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = env.TEAMS_BWRAP;
+  return chosen !== undefined && chosen !== '' ? chosen : 'bwrap';
+}
+
+/** What a person reads wherever the sandbox's state is shown (header, status, doctor, audit). */
+export function describeSandbox(settings: SandboxSettings): string {
+  if (settings.kind === 'off') return 'sandbox OFF (--no-sandbox): approvals are advisory, commands can reach the team\'s state';
+  return `sandboxed (bubblewrap${settings.network === 'none' ? ', no network' : ', network on'})`;
+}
+
+export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap), or start teams with --no-sandbox (approvals are then advisory)';
+
+/** What the lead found at start: settings to hand to teammates, or why there is no sandbox. */
+export type SandboxStatus = SandboxSettings | { kind: 'unavailable'; reason: string };
+
+/**
+ * The sandbox an agent in `mode` must run its commands in. Without bubblewrap, only `bypass`
+ * (which asks nothing anyway) runs unsandboxed; every other mode refuses, since its approvals
+ * would not bind.
+ */
+export function sandboxFor(status: SandboxStatus, mode: string): { ok: true; settings: SandboxSettings } | { ok: false; error: string } {
+  if (status.kind !== 'unavailable') return { ok: true, settings: status };
+  if (mode === 'bypass') return { ok: true, settings: { kind: 'off' } };
+  return { ok: false, error: `${status.reason}: commands in ${mode} mode need the sandbox; ${INSTALL_HINT}` };
+}
+
+export function describeStatus(status: SandboxStatus): string {
+  return status.kind === 'unavailable' ? `sandbox UNAVAILABLE (${status.reason}): teammates cannot start except in bypass mode` : describeSandbox(status);
+}
