@@ -173,8 +173,11 @@ export class LeadRuntime {
   }
 
   private receive(envelope: Envelope): void {
-    this.events.emit({ type: 'message', envelope });
+    // Recorded before it is announced: the event's subscribers (the run's "are we done?"
+    // check) read whether the sender is idle, and an idle notification with no summary
+    // causes no other event that would make them look again.
     this.teammates.heard(envelope.from, envelope.type === 'idle_notification');
+    this.events.emit({ type: 'message', envelope });
     const route = routeForLead(envelope, this.options.planReviewer);
     if (route.expectExit) this.teammates.expectExit(route.expectExit);
     if (route.forHuman) this.decisions.arrived(envelope);
