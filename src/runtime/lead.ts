@@ -192,7 +192,8 @@ export class LeadRuntime {
 
   /**
    * Nothing is running or waiting: the lead is idle with no unread mail (a teammate's last
-   * task notification, say), no teammate works, and nothing awaits the human.
+   * task notification, say), no teammate works, and nothing awaits the human. Ask once the
+   * code that emitted an event has returned: the loop emits 'idle' while it is still busy.
    */
   async quiet(): Promise<boolean> {
     if (this.loop.busy || this.decisions.pendingForHuman().length > 0 || this.teammates.anyBusy()) return false;
