@@ -213,8 +213,11 @@ export class LeadRuntime {
   private receive(envelope: Envelope): void {
     const verdict = verifySender(envelope, this.keys, LEAD);
     if (!verdict.ok) return this.refused(`refused ${envelope.type} from ${envelope.from}`, verdict.reason);
-    this.events.emit({ type: 'message', envelope });
+    // Recorded before it is announced: the event's subscribers (the run's "are we done?"
+    // check) read whether the sender is idle, and an idle notification with no summary
+    // causes no other event that would make them look again.
     this.teammates.heard(envelope.from, envelope.type === 'idle_notification');
+    this.events.emit({ type: 'message', envelope });
     const route = routeForLead(envelope, this.options.planReviewer);
     if (route.expectExit) this.teammates.expectExit(route.expectExit);
     if (route.forHuman) this.decisions.arrived(envelope);
@@ -229,7 +232,8 @@ export class LeadRuntime {
 
   /**
    * Nothing is running or waiting: the lead is idle with no unread mail (a teammate's last
-   * task notification, say), no teammate works, and nothing awaits the human.
+   * task notification, say), no teammate works, and nothing awaits the human. Ask once the
+   * code that emitted an event has returned: the loop emits 'idle' while it is still busy.
    */
   async quiet(): Promise<boolean> {
     if (this.loop.busy || this.decisions.pendingForHuman().length > 0 || this.teammates.anyBusy()) return false;

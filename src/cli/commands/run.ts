@@ -91,10 +91,22 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
         stopping = true;
         void runtime.stop().then(resolve);
       };
+      // Done: the lead idle, no teammate working, nothing for the human. Checked after every
+      // event, but only once the code that emitted it has finished: events are emitted mid-change
+      // (the lead's loop says 'idle' before it stops being busy), and a check that reads the
+      // state too early may see no later event to check again. One check per event-loop turn.
+      let checkQueued = false;
+      const checkSoon = () => {
+        if (checkQueued || stopping) return;
+        checkQueued = true;
+        setImmediate(() => {
+          checkQueued = false;
+          void runtime.quiet().then((quiet) => quiet && finish());
+        });
+      };
       runtime.events.subscribe((event) => {
         print(event);
-        // Checked after every event: the lead idle, no teammate working, nothing for the human.
-        void runtime.quiet().then((quiet) => quiet && finish());
+        checkSoon();
       });
       process.once('SIGINT', finish);
       process.once('SIGTERM', finish);
