@@ -10,6 +10,7 @@ import { registerLogCommand } from './commands/log.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerReplCommand } from './commands/repl.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 
 const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerLogCommand(program, contextFor);
   registerLifecycleCommands(program, contextFor);
   registerRunCommand(program, contextFor);
+  registerDoctorCommand(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

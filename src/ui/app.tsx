@@ -8,6 +8,7 @@ import { TeamPanel } from './components/TeamPanel.js';
 import { LiveTurn, Transcript } from './components/Transcript.js';
 import { ReplController } from './controller.js';
 import type { ReplRuntime } from './runtime.js';
+import { describeStatus } from '../sandbox/settings.js';
 import { initialState } from './state/initial.js';
 import { pendingBySender, sessionUsage, stillRunning } from './state/selectors.js';
 import type { State } from './state/types.js';
@@ -37,6 +38,8 @@ export function App({ store, controller }: AppProps) {
             modelLabel={state.modelLabel}
             offline={state.offline}
             cwd={state.cwd}
+            sandbox={state.sandbox.text}
+            sandboxBinding={state.sandbox.binding}
             tokens={usage.tokens}
             cost={usage.cost}
             phase={state.phase}
@@ -67,6 +70,7 @@ export function stateFor(runtime: ReplRuntime, now = Date.now()): State {
     modelLabel: runtime.model.label,
     model: settings.model,
     offline: settings.offline,
+    sandbox: { text: describeStatus(runtime.sandbox), binding: runtime.sandbox.kind === 'bwrap' },
     cwd,
     members: loadTeam(paths)?.members ?? [],
     queue: runtime.decisions.pendingForHuman(),

@@ -1,3 +1,4 @@
+import type { SandboxStatus } from '../sandbox/settings.js';
 import type { Draft, Envelope } from '../protocol/messages.js';
 import type { HumanDecision } from '../runtime/lead-decisions.js';
 import type { LeadEvent } from '../runtime/lead.js';
@@ -11,6 +12,8 @@ import type { RequestRecord } from '../tracker/records.js';
 export interface ReplRuntime {
   readonly events: { subscribe(listener: (event: LeadEvent) => void): () => void };
   readonly model: { readonly label: string };
+  /** How agents' commands run: the header says so, loudly when approvals do not bind. */
+  readonly sandbox: SandboxStatus;
   readonly options: { readonly paths: TeamPaths; readonly cwd: string; readonly settings: { readonly model: string; readonly offline: boolean } };
   readonly loop: { readonly busy: boolean; interrupt(): void };
   readonly decisions: {

@@ -95,6 +95,7 @@ describe('slash commands: running', () => {
   const runtime: ReplRuntime = {
     events: { subscribe: () => () => undefined },
     model: { label: 'offline-demo' },
+    sandbox: { kind: 'off' },
     options: { paths, cwd: home, settings: { model: 'offline-demo', offline: true } },
     loop: { busy: false, interrupt: () => undefined },
     decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: () => [] },

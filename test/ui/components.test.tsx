@@ -15,7 +15,7 @@ afterEach(cleanup);
 const frame = (element: React.JSX.Element) => plain(render(element).lastFrame());
 
 describe('Header', () => {
-  const props = { team: 'default', modelLabel: 'offline-demo (scripted offline demo model, not Claude)', offline: true, cwd: '/w', tokens: 12_345, cost: 0, phase: 'running' as const, waitingFor: '' };
+  const props = { team: 'default', modelLabel: 'offline-demo (scripted offline demo model, not Claude)', offline: true, cwd: '/w', sandbox: 'sandboxed (bubblewrap, network on)', sandboxBinding: true, tokens: 12_345, cost: 0, phase: 'running' as const, waitingFor: '' };
 
   test('team, the offline model clearly labelled, tokens and cost', () => {
     const text = frame(<Header {...props} />).replace(/\s+/g, " ");

@@ -14,6 +14,7 @@ import type { ReplRuntime } from '../../src/ui/runtime.js';
 export class FakeRuntime implements ReplRuntime {
   readonly events = new EventStream<LeadEvent>();
   readonly model = { label: 'offline-demo (scripted offline demo model, not Claude)' };
+  readonly sandbox = { kind: 'bwrap' as const, network: 'on' as const, bwrap: 'bwrap' };
   readonly options;
   readonly calls: { method: string; args: unknown[] }[] = [];
   pending: RequestRecord[] = [];

@@ -33,6 +33,7 @@ export function state(extra: Partial<State> = {}): State {
       modelLabel: 'offline-demo (scripted offline demo model, not Claude)',
       model: 'offline-demo',
       offline: true,
+      sandbox: { text: 'sandboxed (bubblewrap, network on)', binding: true },
       cwd: '/tmp/work',
       members: [member('lead'), member('alice', 'working')],
       queue: [],

@@ -12,10 +12,13 @@ export function registerStatusCommand(program: Command, contextFor: ContextFor):
       const team = context.requireTeam();
       const pending = context.tracker.list({ state: 'pending' });
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ team: team.name, members: team.members, pending })}\n`);
+        process.stdout.write(`${JSON.stringify({ team: team.name, sandbox: team.sandbox ?? null, members: team.members, pending })}\n`);
         return;
       }
-      process.stdout.write(`team ${team.name} (${context.paths.root})\n\n${formatMembers(team.members)}\n\n`);
+      process.stdout.write(`team ${team.name} (${context.paths.root})\n`);
+      // As the last lead to start found it: with no sandbox, approvals do not bind, and that is said first.
+      if (team.sandbox) process.stdout.write(`commands: ${team.sandbox}\n`);
+      process.stdout.write(`\n${formatMembers(team.members)}\n\n`);
       process.stdout.write(pending.length === 0 ? 'no pending requests\n' : `pending requests:\n${formatRequests(pending)}\n`);
     });
 }

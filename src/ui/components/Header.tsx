@@ -8,6 +8,9 @@ export type HeaderProps = {
   modelLabel: string;
   offline: boolean;
   cwd: string;
+  sandbox: string;
+  /** False when approvals do not bind (no sandbox): then the header says so in red. */
+  sandboxBinding: boolean;
   tokens: number;
   /** In USD; undefined when the model's price is not known. */
   cost: number | undefined;
@@ -25,7 +28,7 @@ function stopLine(phase: Phase, waitingFor: string): string | undefined {
 }
 
 /** Team, model (the offline model stands out), the session's tokens and cost, and any shutdown under way. */
-export const Header = memo(function Header({ team, modelLabel, offline, cwd, tokens: count, cost: usd, phase, waitingFor }: HeaderProps) {
+export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor }: HeaderProps) {
   const cost = usd === undefined ? 'cost n/a' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
   const stopping = stopLine(phase, waitingFor);
   return (
@@ -47,7 +50,9 @@ export const Header = memo(function Header({ team, modelLabel, offline, cwd, tok
           <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
         </Text>
         <Text dimColor> · {cwd}</Text>
+        {sandboxBinding ? <Text dimColor> · {sandbox}</Text> : null}
       </Box>
+      {sandboxBinding ? null : <Text color="red" bold>{sandbox}</Text>}
       {stopping ? <Text color={phase === 'stopped' ? 'green' : 'yellow'}>{stopping}</Text> : null}
     </Box>
   );

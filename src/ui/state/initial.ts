@@ -9,6 +9,8 @@ export type InitialState = {
   modelLabel: string;
   model: string;
   offline: boolean;
+  /** What the header says of the sandbox; `binding` false when approvals are advisory. */
+  sandbox: { text: string; binding: boolean };
   cwd: string;
   members: Member[];
   queue: RequestRecord[];

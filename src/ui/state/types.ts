@@ -41,6 +41,7 @@ export type State = {
   /** The model id, for the price of the session's tokens. */
   model: string;
   offline: boolean;
+  sandbox: { text: string; binding: boolean };
   cwd: string;
   now: number;
   transcript: TranscriptItem[];

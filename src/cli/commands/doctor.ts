@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { probeSandbox } from '../../sandbox/probe.js';
+import { bwrapProgram, INSTALL_HINT } from '../../sandbox/settings.js';
+import { readControlToken } from '../../runtime/control.js';
+import { loadTeam } from '../../team/config.js';
+import type { ContextFor } from '../program.js';
+
+/**
+ * What this machine gives the team: whether agents' commands can be sandboxed (so approvals
+ * bind), with and without network, and whether a lead is running. Exits 1 when they cannot.
+ */
+export function registerDoctorCommand(program: Command, contextFor: ContextFor): void {
+  program
+    .command('doctor')
+    .description('check that agents\' commands can be sandboxed here (bubblewrap), and what the team is doing')
+    .action((_options: unknown, command: Command) => {
+      const context = contextFor(command);
+      const bwrap = bwrapProgram();
+      const withNetwork = probeSandbox(bwrap, 'on');
+      const withoutNetwork = probeSandbox(bwrap, 'none');
+      const line = (label: string, text: string) => process.stdout.write(`${label.padEnd(24)}${text}\n`);
+      line('node', process.version);
+      line('sandbox', withNetwork.ok ? `active: ${withNetwork.version} (${bwrap})` : `UNAVAILABLE: ${withNetwork.reason}`);
+      line('sandbox, no network', withoutNetwork.ok ? 'available (--sandbox-network none)' : `unavailable: ${withoutNetwork.reason}`);
+      const team = loadTeam(context.paths);
+      line('team', team ? `${team.name} (${context.paths.root})` : `none yet in ${context.paths.home}`);
+      if (team?.sandbox) line('last lead started with', team.sandbox);
+      line('lead', readControlToken(context.paths.controlToken) ? 'running (control socket ready)' : 'not running');
+      if (!withNetwork.ok) throw new Error(`teammates cannot start here except in bypass mode: ${INSTALL_HINT}`);
+    });
+}
