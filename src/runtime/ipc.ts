@@ -10,8 +10,10 @@ const Pid = z.number().int().min(2);
 
 /** What a teammate tells its lead. */
 export const ChildSignal = z.discriminatedUnion('type', [
-  /** Subscribed to its mailbox; its public key signs everything it sends. */
-  z.object({ type: z.literal('ready'), public_key: z.string().min(1) }),
+  /** First thing at start, long before it can send a message: the key that signs them all. */
+  z.object({ type: z.literal('key'), public_key: z.string().min(1) }),
+  /** Subscribed to its mailbox. */
+  z.object({ type: z.literal('ready') }),
   /** A command's process group, for the supervisor to end if the teammate dies first. */
   z.object({ type: z.literal('command_started'), pgid: Pid, start_time: z.string().min(1) }),
   z.object({ type: z.literal('command_ended'), pgid: Pid }),

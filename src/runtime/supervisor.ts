@@ -82,10 +82,9 @@ export class Supervisor {
         const signal = ChildSignal.safeParse(raw);
         if (!signal.success) return;
         const message = signal.data;
-        if (message.type === 'ready') {
-          this.options.keys.set(spec.name, message.public_key);
-          resolve();
-        } else if (message.type === 'command_started') tracked.commands.set(message.pgid, message.start_time);
+        if (message.type === 'key') this.options.keys.set(spec.name, message.public_key);
+        else if (message.type === 'ready') resolve();
+        else if (message.type === 'command_started') tracked.commands.set(message.pgid, message.start_time);
         else if (message.type === 'command_ended') tracked.commands.delete(message.pgid);
         else this.acked(message.seq, spec.name);
       });

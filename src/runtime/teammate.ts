@@ -62,6 +62,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     tellLead({ type: 'keys_ack', seq: signal.data.seq });
   });
   const signer = createSigner();
+  tellLead({ type: 'key', public_key: signer.publicKey });
   const { bus, tracker, transport } = openTeam(paths, config, signer);
   const model = lazyModel(options.settings);
 
@@ -198,7 +199,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   process.once('disconnect', () => void stop('stopped', 'the lead went away'));
   process.once('SIGTERM', () => void stop('stopped', 'terminated'));
   if (status === 'starting') setStatus('idle');
-  tellLead({ type: 'ready', public_key: signer.publicKey });
+  tellLead({ type: 'ready' });
   model.preload();
   return done;
 }
