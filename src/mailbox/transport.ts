@@ -1,6 +1,10 @@
 import type { Envelope } from '../protocol/messages.js';
 
-/** An entry that could not be read as a message: set aside, never fatal. */
+/**
+ * An entry that could not be read as a message: set aside, never fatal. `entry` is where it
+ * now is: in bad/ (under a suffixed name if its own was taken), or, if it could not be moved
+ * at all, still in new/, which the reason then says; such an entry is reported once and skipped.
+ */
 export type SetAside = { entry: string; reason: string };
 
 export type MailboxEvent =
