@@ -9,7 +9,7 @@ import { isMissing } from '../store/errno.js';
 import { ensureMailboxDirs, type MailboxLayout } from './layout.js';
 import { RecentIds } from './recent-ids.js';
 import { moveAside } from './set-aside.js';
-import type { MailboxEvent, Subscription } from './transport.js';
+import type { MailboxEvent, SubscribeOptions, Subscription } from './transport.js';
 
 /** Entries handled per journal write: bounds memory and the duplicate window after a crash. */
 const BATCH_ENTRIES = 1000;
@@ -21,6 +21,7 @@ export type ConsumerOptions = JournalOptions & {
   /** How many handled ids to remember for dedupe; at least one batch. */
   dedupeCapacity: number;
   onError: (error: unknown) => void;
+  admit?: SubscribeOptions['admit'];
 };
 
 function removeQuietly(path: string): void {
@@ -45,8 +46,9 @@ function removeStaleTemporaries(tmp: string, now: number): void {
 
 /**
  * Consume one mailbox: the only process that removes from its new/ and appends to its journal.
- * Each drain takes new/ in send order, sets aside what cannot be read, journals the batch in
- * one write, removes its files, and only then hands it to the listener.
+ * Each drain takes new/ in send order, sets aside what cannot be read or is refused by
+ * `options.admit`, journals the batch in one write, removes its files, and only then hands it
+ * to the listener.
  */
 export async function startConsumer(
   layout: MailboxLayout,
@@ -85,6 +87,17 @@ export async function startConsumer(
     }
   };
 
+  /** Why the subscriber refuses this envelope, or undefined if it takes it. */
+  const refusal = (envelope: Envelope): string | undefined => {
+    if (options.admit === undefined) return undefined;
+    try {
+      const verdict = options.admit(envelope);
+      return verdict.ok === true ? undefined : verdict.reason;
+    } catch (error) {
+      return `the admission check failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  };
+
   /** Consume names[from…] up to one batch; returns where the next batch starts. */
   const consumeBatch = (names: readonly string[], from: number): number => {
     const batch: { name: string; envelope: Envelope }[] = [];
@@ -94,9 +107,16 @@ export async function startConsumer(
       const name = names[next] as string;
       if (stuck.has(name)) continue;
       const entry = readEntry(layout.new, name);
-      if (entry.kind === 'problem') setAside(name, entry.reason);
-      else if (entry.kind === 'message' && handled.has(entry.envelope.id)) removeQuietly(inNew(name));
-      else if (entry.kind === 'message') {
+      if (entry.kind === 'vanished') continue;
+      if (entry.kind === 'problem') {
+        setAside(name, entry.reason);
+        continue;
+      }
+      // Checked before the dedupe too: a refused copy of a handled id is kept as evidence.
+      const refused = refusal(entry.envelope);
+      if (refused !== undefined) setAside(name, `refused: ${refused}`);
+      else if (handled.has(entry.envelope.id)) removeQuietly(inNew(name));
+      else {
         batch.push({ name, envelope: entry.envelope });
         bytes += entry.bytes;
       }
