@@ -1,4 +1,4 @@
-import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Envelope } from '../protocol/messages.js';
 import { failpoint } from '../store/failpoint.js';
@@ -8,7 +8,8 @@ import { DeliveredJournal, type JournalOptions } from './journal.js';
 import { isMissing } from '../store/errno.js';
 import { ensureMailboxDirs, type MailboxLayout } from './layout.js';
 import { RecentIds } from './recent-ids.js';
-import type { MailboxEvent, Subscription } from './transport.js';
+import { moveAside } from './set-aside.js';
+import type { MailboxEvent, SubscribeOptions, Subscription } from './transport.js';
 
 /** Entries handled per journal write: bounds memory and the duplicate window after a crash. */
 const BATCH_ENTRIES = 1000;
@@ -20,6 +21,7 @@ export type ConsumerOptions = JournalOptions & {
   /** How many handled ids to remember for dedupe; at least one batch. */
   dedupeCapacity: number;
   onError: (error: unknown) => void;
+  admit?: SubscribeOptions['admit'];
 };
 
 function removeQuietly(path: string): void {
@@ -44,8 +46,9 @@ function removeStaleTemporaries(tmp: string, now: number): void {
 
 /**
  * Consume one mailbox: the only process that removes from its new/ and appends to its journal.
- * Each drain takes new/ in send order, sets aside what cannot be read, journals the batch in
- * one write, removes its files, and only then hands it to the listener.
+ * Each drain takes new/ in send order, sets aside what cannot be read or is refused by
+ * `options.admit`, journals the batch in one write, removes its files, and only then hands it
+ * to the listener.
  */
 export async function startConsumer(
   layout: MailboxLayout,
@@ -58,6 +61,9 @@ export async function startConsumer(
   const capacity = Math.max(options.dedupeCapacity, BATCH_ENTRIES);
   const handled = new RecentIds(capacity);
   for (const id of journal.open(capacity)) handled.add(id);
+  // Entries that could not be set aside: reported once, then skipped rather than re-read
+  // (and re-reported) by every drain. A restarted consumer tries them again.
+  const stuck = new RecentIds(capacity);
   let stopping = false;
 
   const emit = (event: MailboxEvent) => {
@@ -72,14 +78,24 @@ export async function startConsumer(
   const inNew = (name: string) => `${layout.new}${sep}${name}`;
 
   const setAside = (name: string, reason: string) => {
-    const evidence = join(layout.bad, name);
-    try {
-      renameSync(inNew(name), evidence);
-    } catch (error) {
-      if (isMissing(error)) return;
-      throw error;
+    const moved = moveAside(inNew(name), layout.bad, name);
+    if (moved.kind === 'moved') emit({ type: 'set_aside', problem: { entry: moved.to, reason } });
+    else if (moved.kind === 'stuck') {
+      stuck.add(name);
+      const why = `${reason}; could not be moved to bad/ (${moved.error}): left in new/ and skipped until the consumer restarts`;
+      emit({ type: 'set_aside', problem: { entry: inNew(name), reason: why } });
     }
-    emit({ type: 'set_aside', problem: { entry: evidence, reason } });
+  };
+
+  /** Why the subscriber refuses this envelope, or undefined if it takes it. */
+  const refusal = (envelope: Envelope): string | undefined => {
+    if (options.admit === undefined) return undefined;
+    try {
+      const verdict = options.admit(envelope);
+      return verdict.ok === true ? undefined : verdict.reason;
+    } catch (error) {
+      return `the admission check failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
   };
 
   /** Consume names[from…] up to one batch; returns where the next batch starts. */
@@ -89,10 +105,18 @@ export async function startConsumer(
     let next = from;
     for (; next < names.length && batch.length < BATCH_ENTRIES && bytes < BATCH_BYTES; next++) {
       const name = names[next] as string;
+      if (stuck.has(name)) continue;
       const entry = readEntry(layout.new, name);
-      if (entry.kind === 'problem') setAside(name, entry.reason);
-      else if (entry.kind === 'message' && handled.has(entry.envelope.id)) removeQuietly(inNew(name));
-      else if (entry.kind === 'message') {
+      if (entry.kind === 'vanished') continue;
+      if (entry.kind === 'problem') {
+        setAside(name, entry.reason);
+        continue;
+      }
+      // Checked before the dedupe too: a refused copy of a handled id is kept as evidence.
+      const refused = refusal(entry.envelope);
+      if (refused !== undefined) setAside(name, `refused: ${refused}`);
+      else if (handled.has(entry.envelope.id)) removeQuietly(inNew(name));
+      else {
         batch.push({ name, envelope: entry.envelope });
         bytes += entry.bytes;
       }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import type { z } from 'zod';
 import { Envelope, MAX_MESSAGE_BYTES } from '../protocol/messages.js';
@@ -65,9 +65,49 @@ function describeIssues(error: z.ZodError): string {
 /** One buffer for every read: a message is read whole in one call, with one byte to spare to spot an oversized file. */
 const readBuffer = Buffer.alloc(MAX_MESSAGE_BYTES + 1);
 
+/** What kind of thing a non-regular entry is, for the reason it is set aside. */
+function kindOf(stats: Stats): string {
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice()) return 'character device';
+  if (stats.isBlockDevice()) return 'block device';
+  return 'unknown kind';
+}
+
+class NotRegular extends Error {
+  constructor(readonly kind: string) {
+    super(`not a regular file: ${kind}`);
+  }
+}
+
+/**
+ * Opened without following a symlink (a teammate could point one at any file the reader may
+ * read) and without blocking (opening a FIFO for reading waits for a writer). Neither flag
+ * changes anything for the regular file every real message is.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function openRegular(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    // A symlink fails with ELOOP (EMLINK on some BSDs), a socket with ENXIO: say what it is.
+    const stats = isMissing(error) ? undefined : lstatSync(path, { throwIfNoEntry: false });
+    if (stats !== undefined && !stats.isFile()) throw new NotRegular(kindOf(stats));
+    throw error;
+  }
+  const stats = fstatSync(fd);
+  if (stats.isFile()) return fd;
+  closeSync(fd);
+  throw new NotRegular(kindOf(stats));
+}
+
 /** The file's text, or undefined when it is over the message size limit. */
 function readBounded(path: string): string | undefined {
-  const fd = openSync(path, 'r');
+  const fd = openRegular(path);
   try {
     let got = 0;
     for (;;) {
@@ -82,7 +122,10 @@ function readBounded(path: string): string | undefined {
   }
 }
 
-/** Read one entry of new/ as a message, or say why it is not one. Never throws for bad content. */
+/**
+ * Read one entry of new/ as a message, or say why it is not one. Never throws for bad content,
+ * never blocks, and reads only a regular file that is itself the entry (no symlink followed).
+ */
 export function readEntry(dir: string, name: string): EntryRead {
   const match = MESSAGE_FILE.exec(name);
   if (match?.[1] === undefined) return { kind: 'problem', reason: `'${name}' is not a message file name (<20-char id>.json)` };
@@ -91,6 +134,7 @@ export function readEntry(dir: string, name: string): EntryRead {
     text = readBounded(`${dir}${sep}${name}`);
   } catch (error) {
     if (isMissing(error)) return { kind: 'vanished' };
+    if (error instanceof NotRegular) return { kind: 'problem', reason: error.message };
     return { kind: 'problem', reason: `unreadable: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (text === undefined) return { kind: 'problem', reason: `over the ${MAX_MESSAGE_BYTES}-byte message limit` };

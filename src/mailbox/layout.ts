@@ -5,8 +5,9 @@ import { join } from 'node:path';
  * One agent's mailbox on disk (Maildir, no locks):
  * - tmp/       senders write a message here first, whole, under its final name;
  * - new/       then rename it in: whatever a reader sees in new/ is complete;
- * - bad/       entries the consumer could not read, set aside and kept as evidence
- *              (never pruned: a person looks at them, then deletes them);
+ * - bad/       entries the consumer could not read, set aside and kept as evidence under
+ *              their own name, or <name>.1, .2, … if it is taken (never pruned or replaced:
+ *              a person looks at them, then deletes them);
  * - delivered.jsonl (+ delivered.<ms>.jsonl archives) the consumer's journal of handled messages.
  */
 export type MailboxLayout = {

@@ -9,7 +9,7 @@ import { readEntry } from './entries.js';
 import { readJournal } from './journal.js';
 import { isMissing } from '../store/errno.js';
 import { fsyncPath, mailboxLayout, type MailboxLayout } from './layout.js';
-import type { MailboxEvent, SetAside, Subscription, Transport } from './transport.js';
+import type { MailboxEvent, SetAside, SubscribeOptions, Subscription, Transport } from './transport.js';
 
 export type MaildirOptions = {
   /** fsync each message and journal write (and their directories): survives a machine crash, costs ~1-6 ms each. */
@@ -92,7 +92,7 @@ export class MaildirTransport implements Transport {
     return { messages, problems };
   }
 
-  async subscribe(agent: string, listener: (event: MailboxEvent) => void): Promise<Subscription> {
+  async subscribe(agent: string, listener: (event: MailboxEvent) => void, options: SubscribeOptions = {}): Promise<Subscription> {
     return startConsumer(
       mailboxLayout(this.paths.mailbox(agent)),
       {
@@ -101,6 +101,7 @@ export class MaildirTransport implements Transport {
         archives: this.options.journalArchives ?? 3,
         dedupeCapacity: this.options.dedupeCapacity ?? 10_000,
         onError: this.options.onError ?? rethrowLater,
+        admit: options.admit,
       },
       listener,
     );

@@ -1,11 +1,29 @@
 import type { Envelope } from '../protocol/messages.js';
 
-/** An entry that could not be read as a message: set aside, never fatal. */
+/**
+ * An entry that could not be read as a message: set aside, never fatal. `entry` is where it
+ * now is: in bad/ (under a suffixed name if its own was taken), or, if it could not be moved
+ * at all, still in new/, which the reason then says; such an entry is reported once and skipped.
+ */
 export type SetAside = { entry: string; reason: string };
 
 export type MailboxEvent =
   | { type: 'delivered'; messages: Envelope[] }
   | { type: 'set_aside'; problem: SetAside };
+
+/** A subscriber's verdict on one envelope. */
+export type Admission = { ok: true } | { ok: false; reason: string };
+
+export type SubscribeOptions = {
+  /**
+   * Checked for every message read from the mailbox, before it is recorded as handled: a
+   * signature check, say, so that an envelope with a forged `from` never enters the
+   * recipient's history as if handled. A refused message is set aside like an unreadable
+   * entry (a 'set_aside' event whose reason is "refused: <reason>"); it is neither journaled
+   * nor given to the listener. A check that throws refuses: a failure fails closed.
+   */
+  admit?: (envelope: Envelope) => Admission;
+};
 
 export type Subscription = {
   /** Stop watching; resolves once no further event will be emitted. */
@@ -24,8 +42,9 @@ export interface Transport {
   /**
    * Consume an agent's mailbox: one consumer per mailbox. Messages are recorded as handled
    * (durably, exactly once per id) before the listener sees them, in send order per sender.
+   * Those `options.admit` refuses are set aside instead.
    */
-  subscribe(agent: string, listener: (event: MailboxEvent) => void): Promise<Subscription>;
+  subscribe(agent: string, listener: (event: MailboxEvent) => void, options?: SubscribeOptions): Promise<Subscription>;
   /** The messages this agent has handled, oldest first (its durable inbox history). */
   history(agent: string): Promise<Envelope[]>;
 }

@@ -2,55 +2,21 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mailboxLayout } from '../../src/mailbox/layout.js';
-import { MaildirTransport, type MaildirOptions } from '../../src/mailbox/maildir.js';
-import type { MailboxEvent, SetAside, Subscription } from '../../src/mailbox/transport.js';
 import { newMessageId } from '../../src/protocol/ids.js';
-import { MAX_MESSAGE_BYTES, type Envelope, type EnvelopeOf } from '../../src/protocol/messages.js';
+import { MAX_MESSAGE_BYTES } from '../../src/protocol/messages.js';
 import { appendLines } from '../../src/store/jsonl.js';
-import { teamPaths } from '../../src/team/paths.js';
 import { killAll } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';
 import { entriesIn } from '../fixtures/mailbox-journal.js';
+import { ids, messages, recorder, teamMaker, withSubscription } from '../fixtures/mailbox-team.js';
 
 after(killAll);
 
 const { home: sharedHome, cleanup } = tempHome();
 after(cleanup);
-let teams = 0;
-
-/** A fresh team per test, so mailboxes never leak between tests. */
-function freshTeam(options: MaildirOptions = {}) {
-  const paths = teamPaths(sharedHome, `t${teams++}`);
-  return { transport: new MaildirTransport(paths.root, options), box: (agent = 'bob') => mailboxLayout(paths.mailbox(agent)) };
-}
-
-function recorder() {
-  const events: MailboxEvent[] = [];
-  return {
-    listener: (event: MailboxEvent) => events.push(event),
-    delivered: (): Envelope[] => events.flatMap((e) => (e.type === 'delivered' ? e.messages : [])),
-    setAside: (): SetAside[] => events.flatMap((e) => (e.type === 'set_aside' ? [e.problem] : [])),
-    batches: () => events.filter((e) => e.type === 'delivered').length,
-  };
-}
-
-const ids = (messages: readonly Envelope[]) => messages.map((m) => m.id);
-
-function messages(count: number, from = 'alice'): EnvelopeOf<'message'>[] {
-  return Array.from({ length: count }, (_, i) => textMessage(from, 'bob', `${from} ${i} 0`));
-}
-
-async function withSubscription<T>(subscribe: Promise<Subscription>, body: () => Promise<T>): Promise<T> {
-  const subscription = await subscribe;
-  try {
-    return await body();
-  } finally {
-    await subscription.close();
-  }
-}
+const freshTeam = teamMaker(sharedHome);
 
 describe('MaildirTransport', () => {
   test('peek shows delivered messages oldest first and consumes nothing', async () => {
