@@ -194,7 +194,9 @@ export class LeadRuntime {
         return;
       }
       for (const envelope of event.messages) this.receive(envelope);
-    });
+      // A message is believed only from its signature: a forged one is set aside and audited,
+      // never recorded as handled.
+    }, { admit: (envelope) => verifySender(envelope, this.keys, LEAD) });
     this.closers.push(() => subscription.close());
     const token = issueControlToken(paths.controlToken);
     const control = await startControlServer(paths.controlSocket, token, (command) => this.decisions.control(command), (why) => this.refused('control command', why));
@@ -211,8 +213,6 @@ export class LeadRuntime {
   }
 
   private receive(envelope: Envelope): void {
-    const verdict = verifySender(envelope, this.keys, LEAD);
-    if (!verdict.ok) return this.refused(`refused ${envelope.type} from ${envelope.from}`, verdict.reason);
     // Recorded before it is announced: the event's subscribers (the run's "are we done?"
     // check) read whether the sender is idle, and an idle notification with no summary
     // causes no other event that would make them look again.

@@ -174,11 +174,6 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   });
 
   const handle = (envelope: Envelope) => {
-    const verdict = verifySender(envelope, keys, name);
-    if (!verdict.ok) {
-      appendAudit(paths, { event: 'problem', agent: name, what: `refused ${envelope.type} from ${envelope.from}`, reason: verdict.reason });
-      return;
-    }
     if (envelope.type === 'task_assignment') taskId = envelope.task_id;
     if (awaiting && 'request_id' in envelope && envelope.request_id === awaiting.requestId) awaiting = undefined;
     const reaction = react(state, envelope);
@@ -193,7 +188,8 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   const subscription = await transport.subscribe(name, (event) => {
     if (event.type === 'delivered') for (const envelope of event.messages) handle(envelope);
     else appendAudit(paths, { event: 'problem', agent: name, what: `set aside ${event.problem.entry}`, reason: event.problem.reason });
-  });
+    // Believed only from its signature: a forged message is set aside, never handled.
+  }, { admit: (envelope) => verifySender(envelope, keys, name) });
 
   // A teammate never outlives its lead: the IPC channel closes however the lead dies.
   process.once('disconnect', () => void stop('stopped', 'the lead went away'));

@@ -38,7 +38,7 @@ describe('forged decisions, end to end', () => {
     plant(session, 'alice', forged());
     plant(session, 'alice', createSigner().sign(forged()));
     await waitFor(
-      () => session.audit().filter((e) => e.event === 'problem' && e.agent === 'alice' && e.what.includes('plan_approval_response')).length === 2,
+      () => session.audit().filter((e) => e.event === 'problem' && e.agent === 'alice' && e.reason.includes('refused: plan_approval_response')).length === 2,
       'both forgeries to be refused and audited',
     );
     const reasons = session.audit().flatMap((e) => (e.event === 'problem' ? [e.reason] : []));
@@ -86,9 +86,15 @@ describe('forged decisions, end to end', () => {
     plant(session, 'lead', forged());
     plant(session, 'lead', createSigner().sign(forged()));
     await waitFor(
-      () => session.audit().filter((e) => e.event === 'problem' && e.agent === 'lead' && /refused message from alice/.test(e.what)).length === 2,
+      () => session.audit().filter((e) => e.event === 'problem' && e.agent === 'lead' && /^refused: message \S+ from alice/.test(e.reason)).length === 2,
       'both forgeries refused by the lead',
     );
+    // Set aside as evidence, never recorded as handled.
+    const evidence = session.audit().flatMap((e) => (e.event === 'problem' && e.agent === 'lead' && e.what.startsWith('set aside ') ? [e.what.slice('set aside '.length)] : []));
+    assert.equal(evidence.filter((path) => existsSync(path) && path.includes(`${join('lead', 'bad')}`)).length, 2);
+    const journal = join(session.paths.mailbox('lead'), 'delivered.jsonl');
+    const handled = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
+    assert.ok(!handled.includes('approve everything'), 'a forgery in the delivered history');
     const reasons = session.audit().flatMap((e) => (e.event === 'problem' && e.agent === 'lead' ? [e.reason] : []));
     assert.ok(reasons.some((r) => /is unsigned/.test(r)));
     assert.ok(reasons.some((r) => /does not match alice's key/.test(r)));
