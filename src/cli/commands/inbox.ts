@@ -6,6 +6,7 @@ import { formatMessage } from '../format.js';
 import { followUntilInterrupted } from '../follow.js';
 import { observeMaildir } from '../../mailbox/observe.js';
 import { UsageError } from '../errors.js';
+import { inertJson, inertLine } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../program.js';
 
 export function registerInboxCommand(program: Command, contextFor: ContextFor): void {
@@ -26,12 +27,12 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
         for (const message of messages) {
           if (printed.has(message.id)) continue;
           printed.add(message.id);
-          process.stdout.write(`${options.json ? JSON.stringify(message) : formatMessage(message)}\n`);
+          process.stdout.write(`${options.json ? inertJson(message) : formatMessage(message)}\n`);
         }
       };
       const showWaiting = async () => {
         const { messages, problems } = await context.transport.peek(agent);
-        for (const problem of problems) process.stderr.write(`teams: unreadable entry ${problem.entry}: ${problem.reason}\n`);
+        for (const problem of problems) process.stderr.write(`teams: ${inertLine(`unreadable entry ${problem.entry}: ${problem.reason}`)}\n`);
         print(messages);
         return messages.length;
       };

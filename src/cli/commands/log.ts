@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { involves, readAudit } from '../../team/audit.js';
+import { inertJson, inertLine } from '../../lib/terminal-text.js';
 import { watchForHints, createDrainRunner } from '../../store/wakeup.js';
 import { formatAudit } from '../format.js';
 import { followUntilInterrupted } from '../follow.js';
@@ -19,10 +20,10 @@ export function registerLogCommand(program: Command, contextFor: ContextFor): vo
       const printNew = () => {
         const read = readAudit(context.paths.audit, offset);
         offset = read.nextOffset;
-        for (const problem of read.problems) process.stderr.write(`teams: audit line ${problem.line}: ${problem.reason}\n`);
+        for (const problem of read.problems) process.stderr.write(`teams: ${inertLine(`audit line ${problem.line}: ${problem.reason}`)}\n`);
         for (const entry of read.entries) {
           if (options.agent && !involves(entry, options.agent)) continue;
-          process.stdout.write(`${options.json ? JSON.stringify(entry) : formatAudit(entry)}\n`);
+          process.stdout.write(`${options.json ? inertJson(entry) : formatAudit(entry)}\n`);
         }
       };
       if (!options.follow) return printNew();
