@@ -2,8 +2,10 @@ import type { MaildirTransport } from '../mailbox/maildir.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { TeamBus } from '../team/bus.js';
 import { openTeam, type OpenTeam } from '../team/open.js';
-import { loadTeam, type TeamConfig } from '../team/config.js';
+import { loadTeam, memberNames, type TeamConfig } from '../team/config.js';
 import { teamNameProblem, teamPaths, type TeamPaths } from '../team/paths.js';
+import { suggestName } from '../protocol/suggest.js';
+import { quoted } from '../lib/terminal-text.js';
 import { UsageError } from './errors.js';
 
 export type GlobalOptions = { home: string; team: string };
@@ -28,6 +30,16 @@ export class CliContext {
       );
     }
     return team;
+  }
+
+  /**
+   * `name` if it is one of `known` (the roster unless given), else a usage error naming the
+   * closest: a mistyped agent fails loudly rather than showing nothing.
+   */
+  requireAgent(name: string, known: readonly string[] = memberNames(this.requireTeam())): string {
+    if (known.includes(name)) return name;
+    const hint = suggestName(name, known);
+    throw new UsageError(`unknown agent ${quoted(name)}: not a member of team '${this.paths.team}'${hint ? `; did you mean '${hint}'?` : ''}`);
   }
 
   private get team(): OpenTeam {
