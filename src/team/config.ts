@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { Refused } from '../lib/refused.js';
+import { inertLine, quoted } from '../lib/terminal-text.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
@@ -72,8 +73,9 @@ export const TeamConfig = z
   });
 export type TeamConfig = z.infer<typeof TeamConfig>;
 
+/** The issues as one line; inert, since they may quote whatever the file held. */
 function issues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
+  return inertLine(error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
 }
 
 function lockPath(paths: TeamPaths): string {
@@ -185,7 +187,7 @@ export function requireMember(config: TeamConfig, name: string): Member {
     .sort((a, b) => a.distance - b.distance)
     .map(({ candidate }) => `'${candidate}'`);
   const hint = close.length > 0 ? ` (did you mean ${close.slice(0, 3).join(' or ')}?)` : ` (members: ${memberNames(config).join(', ')})`;
-  throw new Refused(`no member named '${name}' in team '${config.name}'${hint}`);
+  throw new Refused(`no member named ${quoted(name)} in team '${config.name}'${hint}`);
 }
 
 export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus };
@@ -201,7 +203,7 @@ export function addMember(paths: TeamPaths, input: NewMember): Member {
     created_at: now,
     status_since: now,
   });
-  if (!parsed.success) throw new Refused(`cannot add member '${input.name}': ${issues(parsed.error)}`);
+  if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${issues(parsed.error)}`);
   const member = parsed.data;
   updateTeam(paths, (team) => {
     if (findMember(team, member.name)) throw new Refused(`team '${team.name}' already has a member named '${member.name}'`);

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
+import { assertInert, show } from '../helpers/hostile.js';
 import { teamPaths } from '../../src/team/paths.js';
 
 after(killAll);
@@ -34,5 +35,22 @@ describe('teams: errors name the problem, escape what they quote, and write noth
     assert.equal(removed.code, 0, removed.stderr);
     assert.match(removed.stdout, /lead → bob \[message\] hello/);
     assert.equal(readFileSync(paths.audit, 'utf8'), auditBefore);
+  });
+
+  test('a name with control characters is quoted escaped, on one line', async () => {
+    const cases = [
+      ['member', 'add', 'a\nb', '--role', 'coder'],
+      ['send', 'x\u001b[2Jy', 'hi'],
+      ['inbox', 'x\u001b]0;pwned\u0007'],
+      ['log', '--agent', 'x\u009b1m'],
+      ['member', 'remove', 'x\ry'],
+    ];
+    for (const args of cases) {
+      const result = await runCli(home, args);
+      assertInert(result.stderr, args.join(' '));
+      assert.equal(result.code, 2, show(`${args.join(' ')}: ${result.stderr}`));
+      assert.equal(result.stderr.split('\n').length, 2, `one line: ${show(result.stderr)}`);
+    }
+    assert.match((await runCli(home, ['member', 'add', 'a\nb', '--role', 'coder'])).stderr, /agent name 'a\\nb' must match/);
   });
 });
