@@ -5,7 +5,7 @@ import { inertLine, quoted } from '../lib/terminal-text.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { isMissing } from '../store/errno.js';
+import { errnoCode, isMissing } from '../store/errno.js';
 import { isProcessAlive, withFileLock, type FileLockOptions } from '../store/file-lock.js';
 import { teamNameProblem, type TeamPaths } from './paths.js';
 
@@ -82,20 +82,37 @@ function lockPath(paths: TeamPaths): string {
   return `${paths.config}.lock`;
 }
 
-/** The team's config, or undefined if the team does not exist. A corrupt file is an error naming it. */
+/** Where `text` holds a C0 control character JSON never allows (only tab, newline and CR), if it does. */
+function binaryAt(text: string): { index: number; char: string } | undefined {
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  const match = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.exec(text);
+  return match ? { index: match.index, char: match[0] } : undefined;
+}
+
+/**
+ * The team's config, or undefined if the team does not exist. A corrupt file is an error naming
+ * it, saying what is wrong without echoing its raw bytes.
+ */
 export function loadTeam(paths: TeamPaths): TeamConfig | undefined {
   let text: string;
   try {
     text = readFileSync(paths.config, 'utf8');
   } catch (error) {
     if (isMissing(error)) return undefined;
+    // Node's EISDIR message names neither the file nor the remedy.
+    if (errnoCode(error) === 'EISDIR') throw new Error(`${paths.config}: is a directory, not a team config file`);
     throw error;
+  }
+  const binary = binaryAt(text);
+  if (binary) {
+    throw new Error(`${paths.config} is not a team config file: it holds binary data (control character ${inertLine(binary.char)} at character ${binary.index})`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${paths.config} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    // The parser's message quotes the text around the error: escaped, like the rest.
+    throw new Error(`${paths.config} is not valid JSON (${inertLine(error instanceof Error ? error.message : String(error))})`);
   }
   const parsed = TeamConfig.safeParse(value);
   if (!parsed.success) throw new Error(`${paths.config} is not a valid team config: ${issues(parsed.error)}`);

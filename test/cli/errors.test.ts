@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
@@ -52,5 +53,40 @@ describe('teams: errors name the problem, escape what they quote, and write noth
       assert.equal(result.stderr.split('\n').length, 2, `one line: ${show(result.stderr)}`);
     }
     assert.match((await runCli(home, ['member', 'add', 'a\nb', '--role', 'coder'])).stderr, /agent name 'a\\nb' must match/);
+  });
+
+  describe('a config.json that is not one', () => {
+    const other = tempHome();
+    after(other.cleanup);
+    const config = teamPaths(other.home, 'default').config;
+
+    test('binary bytes: the file is named, the problem described, no raw byte echoed', async () => {
+      mkdirSync(join(other.home, 'default'), { recursive: true });
+      const bytes = Buffer.concat([Buffer.from([0x7b, 0x22, 0x00, 0xff, 0xfe, 0x9b]), Buffer.from('\u001b[2J\u001b]0;pwned\u0007\u009b')]);
+      writeFileSync(config, bytes);
+      for (const args of [['status'], ['member', 'add', 'alice', '--role', 'coder']]) {
+        const result = await runCli(other.home, args);
+        assertInert(result.stderr, args.join(' '));
+        assert.equal(result.code, 1, result.stderr);
+        assert.equal(result.stderr, `teams: ${config} is not a team config file: it holds binary data (control character \\x00 at character 2)\n`);
+      }
+      assert.deepEqual(readFileSync(config), bytes, 'left as it was');
+      // Not binary, but not JSON either, with a C1 control in it: the parser's words, escaped.
+      writeFileSync(config, '{"name": "\u009b1m');
+      const result = await runCli(other.home, ['status']);
+      assertInert(result.stderr, 'status');
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, new RegExp(`^teams: ${config.replace(/[.\\]/g, '\\$&')} is not valid JSON \\(`));
+    });
+
+    test('a directory: says so and names it', async () => {
+      rmSync(config);
+      mkdirSync(config);
+      for (const args of [['status'], ['log'], ['member', 'add', 'alice', '--role', 'coder']]) {
+        const result = await runCli(other.home, args);
+        assert.equal(result.code, 1, result.stderr);
+        assert.equal(result.stderr, `teams: ${config}: is a directory, not a team config file\n`);
+      }
+    });
   });
 });
