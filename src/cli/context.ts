@@ -1,3 +1,4 @@
+import type { OptionValueSource } from 'commander';
 import type { MaildirTransport } from '../mailbox/maildir.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { TeamBus } from '../team/bus.js';
@@ -15,7 +16,12 @@ export class CliContext {
   readonly paths: TeamPaths;
   private opened: OpenTeam | undefined;
 
-  constructor(options: GlobalOptions) {
+  /** `homeSource` says where --home came from, so an error names what the user actually set. */
+  constructor(options: GlobalOptions, homeSource: OptionValueSource = 'cli') {
+    // path.resolve('') is the current directory: an empty root would scatter state where the user stands.
+    if (options.home.trim() === '') {
+      throw new UsageError(`${homeSource === 'env' ? 'TEAMS_HOME' : '--home'} is empty: give the state root directory (the default is ./.teams)`);
+    }
     const problem = teamNameProblem(options.team);
     if (problem) throw new UsageError(`--team: ${problem}`);
     this.paths = teamPaths(options.home, options.team);

@@ -28,7 +28,8 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(inertText(text)) })
     .exitOverride();
 
-  const contextFor: ContextFor = (command) => new CliContext(command.optsWithGlobals<GlobalOptions>());
+  const contextFor: ContextFor = (command) =>
+    new CliContext(command.optsWithGlobals<GlobalOptions>(), command.getOptionValueSourceWithGlobals('home'));
   registerMemberCommands(program, contextFor);
   registerStatusCommand(program, contextFor);
   registerSendCommands(program, contextFor);

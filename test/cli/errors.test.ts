@@ -1,10 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
-import { killAll } from '../helpers/children.js';
+import { killAll, spawnNode } from '../helpers/children.js';
 import { assertInert, show } from '../helpers/hostile.js';
 import { teamPaths } from '../../src/team/paths.js';
 
@@ -53,6 +53,22 @@ describe('teams: errors name the problem, escape what they quote, and write noth
       assert.equal(result.stderr.split('\n').length, 2, `one line: ${show(result.stderr)}`);
     }
     assert.match((await runCli(home, ['member', 'add', 'a\nb', '--role', 'coder'])).stderr, /agent name 'a\\nb' must match/);
+  });
+
+  test('an empty --home or TEAMS_HOME is refused, not read as the current directory', async () => {
+    const cwd = mkdtempSync(join(home, 'cwd-'));
+    const { TEAMS_HOME: _home, TEAMS_TEAM: _team, ...base } = process.env;
+    for (const [args, env, pattern] of [
+      [['--home', '', 'member', 'add', 'carol', '--role', 'coder'], {}, /^teams: --home is empty/],
+      [['--home', ' ', 'status'], {}, /^teams: --home is empty/],
+      [['member', 'add', 'carol', '--role', 'coder'], { TEAMS_HOME: '' }, /^teams: TEAMS_HOME is empty/],
+    ] as const) {
+      const child = spawnNode(CLI, [...args], { cwd, env: { ...base, ...env } });
+      const { code } = await child.exited;
+      assert.equal(code, 2, `${args.join(' ')}: ${child.stderr()}`);
+      assert.match(child.stderr(), pattern);
+      assert.deepEqual(readdirSync(cwd), [], 'nothing written where the command ran');
+    }
   });
 
   describe('a config.json that is not one', () => {
