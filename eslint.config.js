@@ -31,4 +31,15 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // Ink writes a string's escape sequences to the terminal as they are: the REPL shows text
+    // through components/Text.tsx, which makes it inert.
+    files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
+    ignores: ['src/ui/components/Text.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'ink', importNames: ['Text'], message: 'Use Text from src/ui/components/Text.tsx: it makes agent text inert.' }],
+      }],
+    },
+  },
 );

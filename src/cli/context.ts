@@ -1,9 +1,12 @@
+import type { OptionValueSource } from 'commander';
 import type { MaildirTransport } from '../mailbox/maildir.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { TeamBus } from '../team/bus.js';
 import { openTeam, type OpenTeam } from '../team/open.js';
-import { loadTeam, type TeamConfig } from '../team/config.js';
+import { loadTeam, memberNames, type TeamConfig } from '../team/config.js';
 import { teamNameProblem, teamPaths, type TeamPaths } from '../team/paths.js';
+import { suggestName } from '../protocol/suggest.js';
+import { quoted } from '../lib/terminal-text.js';
 import { UsageError } from './errors.js';
 
 export type GlobalOptions = { home: string; team: string };
@@ -13,7 +16,12 @@ export class CliContext {
   readonly paths: TeamPaths;
   private opened: OpenTeam | undefined;
 
-  constructor(options: GlobalOptions) {
+  /** `homeSource` says where --home came from, so an error names what the user actually set. */
+  constructor(options: GlobalOptions, homeSource: OptionValueSource = 'cli') {
+    // path.resolve('') is the current directory: an empty root would scatter state where the user stands.
+    if (options.home.trim() === '') {
+      throw new UsageError(`${homeSource === 'env' ? 'TEAMS_HOME' : '--home'} is empty: give the state root directory (the default is ./.teams)`);
+    }
     const problem = teamNameProblem(options.team);
     if (problem) throw new UsageError(`--team: ${problem}`);
     this.paths = teamPaths(options.home, options.team);
@@ -28,6 +36,16 @@ export class CliContext {
       );
     }
     return team;
+  }
+
+  /**
+   * `name` if it is one of `known` (the roster unless given), else a usage error naming the
+   * closest: a mistyped agent fails loudly rather than showing nothing.
+   */
+  requireAgent(name: string, known: readonly string[] = memberNames(this.requireTeam())): string {
+    if (known.includes(name)) return name;
+    const hint = suggestName(name, known);
+    throw new UsageError(`unknown agent ${quoted(name)}: not a member of team '${this.paths.team}'${hint ? `; did you mean '${hint}'?` : ''}`);
   }
 
   private get team(): OpenTeam {

@@ -4,6 +4,7 @@ import type { Member } from '../team/config.js';
 import type { AuditEntry } from '../team/audit.js';
 import { renderForModel } from '../protocol/notices.js';
 import { describeUsage } from '../team/budget.js';
+import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
 
 /** "42s", "3m", "2h": how long ago (or, negative, how long until) a moment is. */
 export function age(fromIso: string, now = Date.now()): string {
@@ -13,8 +14,12 @@ export function age(fromIso: string, now = Date.now()): string {
   return seconds < 0 ? `in ${text}` : text;
 }
 
-/** Left-aligned columns; the last column is not padded. */
-export function table(rows: string[][]): string {
+/**
+ * Left-aligned columns; the last column is not padded. Every cell is made one inert line here,
+ * before the widths are measured, since a role or a summary may hold anything.
+ */
+export function table(cells: string[][]): string {
+  const rows = cells.map((row) => row.map(inertLine));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows
@@ -30,29 +35,29 @@ export function formatMembers(members: readonly Member[], now = Date.now()): str
   return table(rows);
 }
 
-function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
-
 export function formatRequests(records: readonly RequestRecord[], now = Date.now()): string {
   if (records.length === 0) return 'no requests';
   const rows = [['REQUEST', 'KIND', 'FROM', 'TO', 'STATE', 'AGE', 'DEADLINE', 'SUMMARY']];
   for (const r of records) {
     const deadline = r.state === 'pending' ? age(r.deadline_at, now) : '-';
-    rows.push([r.request_id, r.kind, r.from, r.to, r.state, age(r.created_at, now), deadline, oneLine(r.summary)]);
+    rows.push([r.request_id, r.kind, r.from, r.to, r.state, age(r.created_at, now), deadline, oneLine(r.summary, 60)]);
   }
   return table(rows);
 }
 
-/** A message as a human reads it in a terminal: when, who, what. */
+/** A message as a human reads it in a terminal: when, who, what (a multi-line text keeps its lines). */
 export function formatMessage(envelope: Envelope): string {
   const time = envelope.timestamp.slice(11, 19);
   const body = envelope.type === 'message' || envelope.type === 'broadcast' ? envelope.text : renderForModel(envelope);
-  return `${time} ${envelope.from} → ${envelope.to} [${envelope.type}] ${body}`;
+  return inertText(`${time} ${envelope.from} → ${envelope.to} [${envelope.type}] ${body}`);
 }
 
+/** One audit entry as one inert line: any field may carry an agent's words (`by`, a change, a problem's reason). */
 export function formatAudit(entry: AuditEntry): string {
+  return inertLine(auditLine(entry));
+}
+
+function auditLine(entry: AuditEntry): string {
   const time = entry.at.slice(11, 23);
   switch (entry.event) {
     case 'message':

@@ -3,6 +3,7 @@ import { buildProgram } from './program.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { SettingsError } from '../model/settings.js';
 import { Refused } from '../lib/refused.js';
+import { inertLine } from '../lib/terminal-text.js';
 
 /** Exit codes: 0 success; 2 usage or validation error (nothing written); 1 any other failure. */
 async function main(argv: string[]): Promise<number> {
@@ -16,12 +17,13 @@ async function main(argv: string[]): Promise<number> {
       }
       return EXIT_USAGE;
     }
+    // An error is one line, inert: it may quote a name, a path or a value someone typed or an agent chose.
     if (error instanceof UsageError || error instanceof Refused || error instanceof SettingsError) {
-      process.stderr.write(`teams: ${error.message}\n`);
+      process.stderr.write(`teams: ${inertLine(error.message)}\n`);
       return EXIT_USAGE;
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`teams: ${message}\n`);
+    process.stderr.write(`teams: ${inertLine(message)}\n`);
     return EXIT_FAILURE;
   }
 }

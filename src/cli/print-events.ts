@@ -1,16 +1,14 @@
 import type { LeadEvent } from '../runtime/lead.js';
 import { formatMessage } from './format.js';
-
-function short(text: string, max = 160): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
+import { inertJson, inertText, oneLine } from '../lib/terminal-text.js';
 
 /**
  * Headless output of the team's events: one line each, or one JSON object per line.
- * Streamed text is printed once per model call, not per token.
+ * Streamed text is printed once per model call, not per token. Every line is made inert on
+ * its way out: most of what is printed was written by a model.
  */
-export function createEventPrinter(json: boolean, write: (line: string) => void): (event: LeadEvent) => void {
+export function createEventPrinter(json: boolean, writeLine: (line: string) => void): (event: LeadEvent) => void {
+  const write = (line: string) => writeLine(inertText(line));
   const shownRequests = new Set<string>();
   const statuses = new Map<string, string>();
   return (event) => {
@@ -19,7 +17,7 @@ export function createEventPrinter(json: boolean, write: (line: string) => void)
       const changed = event.members.filter((m) => statuses.get(m.name) !== m.status);
       for (const m of event.members) statuses.set(m.name, m.status);
       if (changed.length === 0) return;
-      if (json) return write(JSON.stringify({ type: 'team', members: changed.map((m) => ({ name: m.name, status: m.status, pid: m.pid })) }));
+      if (json) return write(inertJson({ type: 'team', members: changed.map((m) => ({ name: m.name, status: m.status, pid: m.pid })) }));
       for (const m of changed) write(`· ${m.name} is ${m.status}`);
       return;
     }
@@ -27,11 +25,11 @@ export function createEventPrinter(json: boolean, write: (line: string) => void)
       const fresh = event.pending.filter((r) => !shownRequests.has(r.request_id));
       for (const r of fresh) shownRequests.add(r.request_id);
       if (fresh.length === 0) return;
-      if (json) return write(JSON.stringify({ type: 'approval_needed', requests: fresh }));
-      for (const r of fresh) write(`? ${r.kind} request ${r.request_id} from ${r.from}: ${short(r.summary)}  (teams approve ${r.request_id} / teams reject ${r.request_id} --reason …)`);
+      if (json) return write(inertJson({ type: 'approval_needed', requests: fresh }));
+      for (const r of fresh) write(`? ${r.kind} request ${r.request_id} from ${r.from}: ${oneLine(r.summary, 160)}  (teams approve ${r.request_id} / teams reject ${r.request_id} --reason …)`);
       return;
     }
-    if (json) return write(JSON.stringify(event));
+    if (json) return write(inertJson(event));
     switch (event.type) {
       case 'message':
         return write(formatMessage(event.envelope));
@@ -41,10 +39,10 @@ export function createEventPrinter(json: boolean, write: (line: string) => void)
         return write(`! ${event.text}`);
       case 'agent': {
         const e = event.event;
-        if (e.type === 'input') return write(`> ${short(e.text, 400)}`);
+        if (e.type === 'input') return write(`> ${oneLine(e.text, 400)}`);
         if (e.type === 'turn_end' && e.text.trim() !== '') return write(`lead: ${e.text.trim()}`);
-        if (e.type === 'tool_call') return write(`lead ⚙ ${e.name} ${short(JSON.stringify(e.input), 120)}`);
-        if (e.type === 'tool_result') return write(`  ${e.isError ? '✗' : '='} ${short(e.content)}`);
+        if (e.type === 'tool_call') return write(`lead ⚙ ${e.name} ${oneLine(JSON.stringify(e.input), 120)}`);
+        if (e.type === 'tool_result') return write(`  ${e.isError ? '✗' : '='} ${oneLine(e.content, 160)}`);
         if (e.type === 'error') return write(`! ${e.message}`);
         return;
       }

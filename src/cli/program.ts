@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { createRequire } from 'node:module';
+import { inertText } from '../lib/terminal-text.js';
 import { CliContext, type GlobalOptions } from './context.js';
 import { registerMemberCommands } from './commands/member.js';
 import { registerStatusCommand } from './commands/status.js';
@@ -24,10 +25,12 @@ export function buildProgram(): Command {
     .addOption(new Option('--home <dir>', 'state root').env('TEAMS_HOME').default('./.teams'))
     .addOption(new Option('--team <name>', 'team name').env('TEAMS_TEAM').default('default'))
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (text, write) => write(text) })
+    // Commander's errors quote the argument it could not use, whatever it holds.
+    .configureOutput({ outputError: (text, write) => write(inertText(text)) })
     .exitOverride();
 
-  const contextFor: ContextFor = (command) => new CliContext(command.optsWithGlobals<GlobalOptions>());
+  const contextFor: ContextFor = (command) =>
+    new CliContext(command.optsWithGlobals<GlobalOptions>(), command.getOptionValueSourceWithGlobals('home'));
   registerMemberCommands(program, contextFor);
   registerStatusCommand(program, contextFor);
   registerSendCommands(program, contextFor);

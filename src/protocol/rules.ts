@@ -3,6 +3,7 @@ import { classify, isRequest, isResponse } from './classify.js';
 import { MAX_MESSAGE_BYTES, REQUEST_KINDS, type Envelope, type Kind, type RequestKind, type ResponseEnvelope } from './messages.js';
 import { BROADCAST, LEAD, agentNameProblem } from './names.js';
 import { suggestName } from './suggest.js';
+import { quoted } from '../lib/terminal-text.js';
 
 /**
  * The rules a message must pass before it is written to a mailbox. Pure: the caller
@@ -116,7 +117,7 @@ function checkRecipient(envelope: Envelope, ctx: SendContext): RuleResult {
     return OK;
   }
   if (type === 'broadcast') {
-    return fail('broadcast_recipient', `a broadcast must be sent to "*", not '${to}'; use type 'message' to write to one member`);
+    return fail('broadcast_recipient', `a broadcast must be sent to "*", not ${quoted(to)}; use type 'message' to write to one member`);
   }
   // A member is never suggested to itself: sending to yourself is refused anyway.
   const others = ctx.members.filter((name) => name !== from);

@@ -73,18 +73,23 @@ export function readAudit(path: string, offset = 0): AuditRead {
   return { entries: records, ...rest };
 }
 
-/** Whether `agent` sent, received (broadcasts included), asked, decided or is the subject of the entry. */
-export function involves(entry: AuditEntry, agent: string): boolean {
+/** The agents an entry names: sender and recipient, requester, responder and decider, subject. */
+export function participants(entry: AuditEntry): string[] {
   switch (entry.event) {
     case 'message':
-      return entry.from === agent || entry.to === agent || entry.to === BROADCAST;
+      return entry.to === BROADCAST ? [entry.from] : [entry.from, entry.to];
     case 'request':
-      return entry.from === agent || entry.to === agent || entry.by === agent;
+      return [entry.from, entry.to, entry.by];
     case 'member':
-      return entry.name === agent;
+      return [entry.name];
     case 'problem':
-      return entry.agent === agent;
+      return entry.agent === undefined ? [] : [entry.agent];
   }
+}
+
+/** Whether `agent` sent, received (broadcasts included), asked, decided or is the subject of the entry. */
+export function involves(entry: AuditEntry, agent: string): boolean {
+  return participants(entry).includes(agent) || (entry.event === 'message' && entry.to === BROADCAST);
 }
 
 export function filterByAgent(entries: readonly AuditEntry[], agent: string): AuditEntry[] {

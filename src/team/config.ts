@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { Refused } from '../lib/refused.js';
+import { inertLine, quoted } from '../lib/terminal-text.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { isMissing } from '../store/errno.js';
+import { errnoCode, isMissing } from '../store/errno.js';
 import { isProcessAlive, withFileLock, type FileLockOptions } from '../store/file-lock.js';
 import { teamNameProblem, type TeamPaths } from './paths.js';
 
@@ -71,28 +72,46 @@ export const TeamConfig = z
   });
 export type TeamConfig = z.infer<typeof TeamConfig>;
 
+/** The issues as one line; inert, since they may quote whatever the file held. */
 function issues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
+  return inertLine(error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
 }
 
 function lockPath(paths: TeamPaths): string {
   return `${paths.config}.lock`;
 }
 
-/** The team's config, or undefined if the team does not exist. A corrupt file is an error naming it. */
+/** Where `text` holds a C0 control character JSON never allows (only tab, newline and CR), if it does. */
+function binaryAt(text: string): { index: number; char: string } | undefined {
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  const match = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.exec(text);
+  return match ? { index: match.index, char: match[0] } : undefined;
+}
+
+/**
+ * The team's config, or undefined if the team does not exist. A corrupt file is an error naming
+ * it, saying what is wrong without echoing its raw bytes.
+ */
 export function loadTeam(paths: TeamPaths): TeamConfig | undefined {
   let text: string;
   try {
     text = readFileSync(paths.config, 'utf8');
   } catch (error) {
     if (isMissing(error)) return undefined;
+    // Node's EISDIR message names neither the file nor the remedy.
+    if (errnoCode(error) === 'EISDIR') throw new Error(`${paths.config}: is a directory, not a team config file`);
     throw error;
+  }
+  const binary = binaryAt(text);
+  if (binary) {
+    throw new Error(`${paths.config} is not a team config file: it holds binary data (control character ${inertLine(binary.char)} at character ${binary.index})`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${paths.config} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    // The parser's message quotes the text around the error: escaped, like the rest.
+    throw new Error(`${paths.config} is not valid JSON (${inertLine(error instanceof Error ? error.message : String(error))})`);
   }
   const parsed = TeamConfig.safeParse(value);
   if (!parsed.success) throw new Error(`${paths.config} is not a valid team config: ${issues(parsed.error)}`);
@@ -184,7 +203,7 @@ export function requireMember(config: TeamConfig, name: string): Member {
     .sort((a, b) => a.distance - b.distance)
     .map(({ candidate }) => `'${candidate}'`);
   const hint = close.length > 0 ? ` (did you mean ${close.slice(0, 3).join(' or ')}?)` : ` (members: ${memberNames(config).join(', ')})`;
-  throw new Refused(`no member named '${name}' in team '${config.name}'${hint}`);
+  throw new Refused(`no member named ${quoted(name)} in team '${config.name}'${hint}`);
 }
 
 export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus };
@@ -200,7 +219,7 @@ export function addMember(paths: TeamPaths, input: NewMember): Member {
     created_at: now,
     status_since: now,
   });
-  if (!parsed.success) throw new Refused(`cannot add member '${input.name}': ${issues(parsed.error)}`);
+  if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${issues(parsed.error)}`);
   const member = parsed.data;
   updateTeam(paths, (team) => {
     if (findMember(team, member.name)) throw new Refused(`team '${team.name}' already has a member named '${member.name}'`);

@@ -1,11 +1,6 @@
 import type { Envelope } from '../protocol/messages.js';
 import { renderForModel } from '../protocol/notices.js';
-
-/** Text flattened to one line and cut to `max` characters. */
-export function oneLine(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
+import { oneLine } from '../lib/terminal-text.js';
 
 /** A tool's input as a short `key=value` line: the whole JSON is rarely worth a screen line. */
 export function toolInput(input: Record<string, unknown>, max = 80): string {

@@ -30,6 +30,11 @@ describe('agent names', () => {
     ['space', 'al ice', /must match/],
     ['non-ASCII', 'élise', /must match/],
     ['star', '*', /must match/],
+    // Quoted escaped: an error naming it must not break the line or reach the terminal raw.
+    ['newline', 'a\nb', /^agent name 'a\\nb' must match/],
+    ['escape sequence', 'x\u001b[2J', /^agent name 'x\\x1b\[2J' must match/],
+    ['long with a control', `${'a'.repeat(31)}\u009b${'b'.repeat(5)}`, /^agent name 'a{31}\\x9b…' is longer/],
+    ['control and slash', 'a/\u0007', /^agent name 'a\/\\x07' may not contain/],
   ];
   for (const [what, name, message] of invalid) {
     test(`${what} is refused`, () => {

@@ -65,6 +65,12 @@ const CASES: Case[] = [
     error: `a broadcast must be sent to "*", not 'alice'; use type 'message' to write to one member`,
   },
   {
+    name: 'broadcast to a name with a control character: quoted escaped',
+    envelope: sample('broadcast', { to: 'x\u001b[2J' }),
+    rule: 'broadcast_recipient',
+    error: `a broadcast must be sent to "*", not 'x\\x1b[2J'; use type 'message' to write to one member`,
+  },
+  {
     name: 'plain message to "*"',
     envelope: sample('message', { to: '*' }),
     rule: 'chat_to_everyone',

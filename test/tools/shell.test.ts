@@ -40,7 +40,8 @@ describe('realShellIO', () => {
     const controller = new AbortController();
     const pidFile = join(cwd, 'sleeper.pid');
     const running = shell.exec(`sleep 30 & echo $! > ${pidFile}; wait`, { cwd, signal: controller.signal });
-    const sleeper = await waitFor(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), 'the sleeper to start');
+    // The redirect creates the file before echo fills it: an empty file is not a pid yet (0 is no answer).
+    const sleeper = await waitFor(() => (existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8'))) || undefined, 'the sleeper to start');
     controller.abort();
     const result = await running;
     assert.equal(result.aborted, true);

@@ -1,12 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countdown, firstRows, lastRows, longerThanExpanded, messageText, oneLine, tokens, toolInput } from '../../src/ui/format.js';
+import { countdown, firstRows, lastRows, longerThanExpanded, messageText, tokens, toolInput } from '../../src/ui/format.js';
+import { oneLine } from '../../src/lib/terminal-text.js';
 import type { Envelope } from '../../src/protocol/messages.js';
 import { iso, NOW } from './fixtures.js';
 
 describe('ui formatting', () => {
   test('one line, tool input, tokens, countdown', () => {
-    assert.equal(oneLine('a\n  b\tc'), 'a b c');
+    assert.equal(oneLine('a\n  b\tc', 100), 'a b c');
     assert.equal(oneLine('x'.repeat(20), 10), `${'x'.repeat(9)}…`);
     assert.equal(toolInput({ name: 'alice', plan_mode: true, n: 2 }), 'name=alice plan_mode=true n=2');
     assert.deepEqual([tokens(999), tokens(12_345), tokens(2_500_000)], ['999', '12.3k', '2.50M']);

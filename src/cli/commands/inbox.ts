@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
 import type { Envelope } from '../../protocol/messages.js';
-import { memberNames } from '../../team/config.js';
-import { suggestName } from '../../protocol/rules.js';
 import { formatMessage } from '../format.js';
 import { followUntilInterrupted } from '../follow.js';
 import { observeMaildir } from '../../mailbox/observe.js';
-import { UsageError } from '../errors.js';
+import { inertJson, inertLine } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../program.js';
 
 export function registerInboxCommand(program: Command, contextFor: ContextFor): void {
@@ -16,22 +14,18 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
     .option('--follow', 'keep printing messages as they arrive')
     .action(async (agent: string, options: { json?: boolean; follow?: boolean }, command: Command) => {
       const context = contextFor(command);
-      const members = memberNames(context.requireTeam());
-      if (!members.includes(agent)) {
-        const hint = suggestName(agent, members);
-        throw new UsageError(`unknown agent '${agent}': not a member of team '${context.paths.team}'${hint ? `; did you mean '${hint}'?` : ''}`);
-      }
+      context.requireAgent(agent);
       const printed = new Set<string>();
       const print = (messages: readonly Envelope[]) => {
         for (const message of messages) {
           if (printed.has(message.id)) continue;
           printed.add(message.id);
-          process.stdout.write(`${options.json ? JSON.stringify(message) : formatMessage(message)}\n`);
+          process.stdout.write(`${options.json ? inertJson(message) : formatMessage(message)}\n`);
         }
       };
       const showWaiting = async () => {
         const { messages, problems } = await context.transport.peek(agent);
-        for (const problem of problems) process.stderr.write(`teams: unreadable entry ${problem.entry}: ${problem.reason}\n`);
+        for (const problem of problems) process.stderr.write(`teams: ${inertLine(`unreadable entry ${problem.entry}: ${problem.reason}`)}\n`);
         print(messages);
         return messages.length;
       };

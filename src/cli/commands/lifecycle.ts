@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { agentNameProblem } from '../../protocol/names.js';
 import { askLead, noLead } from '../lead-client.js';
 import { UsageError } from '../errors.js';
+import { inertText } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../program.js';
 
 export function registerLifecycleCommands(program: Command, contextFor: ContextFor): void {
@@ -17,7 +18,7 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
       const context = contextFor(command);
       const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode });
       if (message === undefined) noLead(context, 'spawning a teammate');
-      process.stdout.write(`${message}\n`);
+      process.stdout.write(`${inertText(message)}\n`);
     });
 
   program
@@ -28,6 +29,6 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
       const context = contextFor(command);
       const message = await askLead(context, { op: 'shutdown', name, reason: options.reason });
       if (message === undefined) noLead(context, 'a shutdown');
-      process.stdout.write(`${message}\n`);
+      process.stdout.write(`${inertText(message)}\n`);
     });
 }

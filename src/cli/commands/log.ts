@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { involves, readAudit } from '../../team/audit.js';
+import { involves, participants, readAudit } from '../../team/audit.js';
+import { memberNames } from '../../team/config.js';
+import { inertJson, inertLine } from '../../lib/terminal-text.js';
 import { watchForHints, createDrainRunner } from '../../store/wakeup.js';
 import { formatAudit } from '../format.js';
 import { followUntilInterrupted } from '../follow.js';
@@ -14,15 +16,20 @@ export function registerLogCommand(program: Command, contextFor: ContextFor): vo
     .option('--agent <name>', 'only entries involving this agent')
     .action(async (options: { json?: boolean; follow?: boolean; agent?: string }, command: Command) => {
       const context = contextFor(command);
-      context.requireTeam();
+      const team = context.requireTeam();
+      // A removed member's history is still worth reading: the log's own names count as known.
+      if (options.agent !== undefined) {
+        const logged = readAudit(context.paths.audit).entries.flatMap(participants);
+        context.requireAgent(options.agent, [...memberNames(team), ...logged]);
+      }
       let offset = 0;
       const printNew = () => {
         const read = readAudit(context.paths.audit, offset);
         offset = read.nextOffset;
-        for (const problem of read.problems) process.stderr.write(`teams: audit line ${problem.line}: ${problem.reason}\n`);
+        for (const problem of read.problems) process.stderr.write(`teams: ${inertLine(`audit line ${problem.line}: ${problem.reason}`)}\n`);
         for (const entry of read.entries) {
-          if (options.agent && !involves(entry, options.agent)) continue;
-          process.stdout.write(`${options.json ? JSON.stringify(entry) : formatAudit(entry)}\n`);
+          if (options.agent !== undefined && !involves(entry, options.agent)) continue;
+          process.stdout.write(`${options.json ? inertJson(entry) : formatAudit(entry)}\n`);
         }
       };
       if (!options.follow) return printNew();

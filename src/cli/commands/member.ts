@@ -3,6 +3,7 @@ import { agentNameProblem } from '../../protocol/names.js';
 import { addMember, ensureTeam, removeMember } from '../../team/config.js';
 import { appendAudit } from '../../team/audit.js';
 import { UsageError } from '../errors.js';
+import { inertLine } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../program.js';
 
 export function registerMemberCommands(program: Command, contextFor: ContextFor): void {
@@ -20,7 +21,7 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
       ensureTeam(context.paths);
       addMember(context.paths, { name, role: options.role.trim() });
       appendAudit(context.paths, { event: 'member', name, change: `added (role ${options.role.trim()})` });
-      process.stdout.write(`added ${name} (${options.role.trim()}) to team ${context.paths.team}\n`);
+      process.stdout.write(`added ${name} (${inertLine(options.role.trim())}) to team ${context.paths.team}\n`);
     });
 
   member

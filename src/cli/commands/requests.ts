@@ -3,6 +3,7 @@ import { RequestState, REQUEST_STATES } from '../../tracker/records.js';
 import { decisionDraft } from '../../team/decisions.js';
 import { formatRequests } from '../format.js';
 import { UsageError } from '../errors.js';
+import { inertJson, inertText } from '../../lib/terminal-text.js';
 import type { CliContext } from '../context.js';
 import { askLead } from '../lead-client.js';
 import type { ContextFor } from '../program.js';
@@ -12,7 +13,7 @@ async function decide(context: CliContext, requestId: string, approve: boolean, 
   // The running lead holds the key that signs decisions: it decides, and teammates can verify.
   const viaLead = await askLead(context, { op: 'decide', request_id: requestId, approve, note, always });
   if (viaLead !== undefined) {
-    process.stdout.write(`${viaLead}\n`);
+    process.stdout.write(`${inertText(viaLead)}\n`);
     return;
   }
   // No lead: record the decision directly. A request past its deadline is expired first, so it is never approved late.
@@ -46,7 +47,7 @@ export function registerRequestCommands(program: Command, contextFor: ContextFor
       context.requireTeam();
       await sweep(context);
       const records = context.tracker.list({ state: state?.data });
-      if (options.json) for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
+      if (options.json) for (const record of records) process.stdout.write(`${inertJson(record)}\n`);
       else process.stdout.write(`${formatRequests(records)}\n`);
     });
 

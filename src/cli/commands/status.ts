@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { formatMembers, formatRequests } from '../format.js';
 import type { ContextFor } from '../program.js';
+import { inertJson } from '../../lib/terminal-text.js';
 
 export function registerStatusCommand(program: Command, contextFor: ContextFor): void {
   program
@@ -12,7 +13,7 @@ export function registerStatusCommand(program: Command, contextFor: ContextFor):
       const team = context.requireTeam();
       const pending = context.tracker.list({ state: 'pending' });
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ team: team.name, sandbox: team.sandbox ?? null, members: team.members, pending })}\n`);
+        process.stdout.write(`${inertJson({ team: team.name, sandbox: team.sandbox ?? null, members: team.members, pending })}\n`);
         return;
       }
       process.stdout.write(`team ${team.name} (${context.paths.root})\n`);

@@ -1,8 +1,10 @@
-import { Box, Text, useStdout } from 'ink';
+import { Box, useStdout } from 'ink';
+import { Text } from './Text.js';
 import { memo } from 'react';
 import { age } from '../../cli/format.js';
 import type { RequestRecord } from '../../tracker/records.js';
-import { countdown, EXPANDED_ROWS, firstRows, oneLine } from '../format.js';
+import { countdown, EXPANDED_ROWS, firstRows } from '../format.js';
+import { inertText, oneLine } from '../../lib/terminal-text.js';
 import type { Focus, LineState } from '../state/types.js';
 import { Line } from './Line.js';
 
@@ -46,8 +48,8 @@ export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expa
   const first = Math.max(0, Math.min(selected - Math.floor(VISIBLE_ROWS / 2), queue.length - VISIBLE_ROWS));
   const visible = queue.slice(first, first + VISIBLE_ROWS);
   const below = queue.length - first - visible.length;
-  // Inside the border, the padding and the indent.
-  const whole = current && firstRows(current.summary, EXPANDED_ROWS, (stdout.columns || 80) - 6);
+  // Inside the border, the padding and the indent; measured once inert, as it is shown.
+  const whole = current && firstRows(inertText(current.summary), EXPANDED_ROWS, (stdout.columns || 80) - 6);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={focused ? 'yellow' : 'gray'} paddingX={1}>
       <Text>

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { memo } from 'react';
 import { tokens } from '../format.js';
 import type { Phase } from '../state/types.js';

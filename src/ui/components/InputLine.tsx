@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { memo } from 'react';
 import type { LineState } from '../state/types.js';
 import { Line } from './Line.js';

@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Text } from './Text.js';
 import type { LineState } from '../state/types.js';
 
 /** A line of typed text with its cursor shown as an inverted cell. */

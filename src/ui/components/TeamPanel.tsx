@@ -1,8 +1,9 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { memo } from 'react';
 import { age } from '../../cli/format.js';
 import type { Member } from '../../team/config.js';
-import { oneLine } from '../format.js';
+import { inertLine, oneLine } from '../../lib/terminal-text.js';
 import { senderColor } from './TranscriptLine.js';
 
 const STATUS_COLORS: Partial<Record<Member['status'], string>> = {
@@ -20,7 +21,11 @@ export type TeamPanelProps = {
   now: number;
 };
 
-const pad = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1));
+/** A column cell: inert before it is measured, so an escaped role still lines up. */
+const pad = (raw: string, width: number) => {
+  const text = inertLine(raw);
+  return text.length > width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1);
+};
 
 /** Rows the panel takes at most: the live area must stay shorter than the screen. */
 const MAX_ROWS = 12;
@@ -29,7 +34,7 @@ const MAX_ROWS = 12;
 export const TeamPanel = memo(function TeamPanel({ members: all, activity, pending, now }: TeamPanelProps) {
   const members = all.length > MAX_ROWS ? all.slice(0, MAX_ROWS - 1) : all;
   const nameWidth = Math.max(4, ...members.map((m) => m.name.length));
-  const roleWidth = Math.min(14, Math.max(4, ...members.map((m) => m.role.length)));
+  const roleWidth = Math.min(14, Math.max(4, ...members.map((m) => inertLine(m.role).length)));
   return (
     <Box flexDirection="column">
       {all.length <= 1 ? <Text dimColor>No teammates yet: ask the lead, or /spawn {'<name> <role>'}.</Text> : null}

@@ -1,5 +1,7 @@
-import { Box, Static, Text, useStdout } from 'ink';
+import { Box, Static, useStdout } from 'ink';
+import { Text } from './Text.js';
 import { lastRows } from '../format.js';
+import { inertText } from '../../lib/terminal-text.js';
 import { memo } from 'react';
 import type { LiveTurn as Live, TranscriptItem } from '../state/types.js';
 import { Label, TranscriptLine } from './TranscriptLine.js';
@@ -26,7 +28,8 @@ export const LiveTurn = memo(function LiveTurn({ live }: { live: Live }) {
   const { stdout } = useStdout();
   if (!live.busy && live.text === '' && live.tools.length === 0) return null;
   // Ink wraps at words, so a row holds somewhat fewer characters than the width: counted at 90%.
-  const tail = lastRows(live.text.trimStart(), liveRows(stdout.rows), Math.floor(((stdout.columns || 80) - LABEL_WIDTH) * 0.9));
+  // Made inert before it is measured: an escape takes more columns than the control it shows.
+  const tail = lastRows(inertText(live.text.trimStart()), liveRows(stdout.rows), Math.floor(((stdout.columns || 80) - LABEL_WIDTH) * 0.9));
   const shown = tail.cut ? `…${tail.text}` : tail.text;
   return (
     <Box flexDirection="column">

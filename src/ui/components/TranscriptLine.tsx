@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import type { TranscriptItem } from '../state/types.js';
 
 const SENDER_COLORS = ['cyan', 'magenta', 'blue', 'green', 'yellow', 'redBright', 'cyanBright', 'magentaBright'] as const;

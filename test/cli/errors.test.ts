@@ -1,0 +1,113 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, runCli } from '../helpers/cli.js';
+import { tempHome } from '../helpers/temp.js';
+import { killAll, spawnNode } from '../helpers/children.js';
+import { assertInert, show } from '../helpers/hostile.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { loadTeam } from '../../src/team/config.js';
+import { openTeam } from '../../src/team/open.js';
+
+after(killAll);
+
+describe('teams: errors name the problem, escape what they quote, and write nothing', () => {
+  const { home, cleanup } = tempHome();
+  after(cleanup);
+  const paths = teamPaths(home, 'default');
+  before(async () => {
+    for (const name of ['alice', 'bob']) assert.equal((await runCli(home, ['member', 'add', name, '--role', 'coder'])).code, 0);
+    const config = loadTeam(paths);
+    assert.ok(config);
+    // As the lead's process sends it (the CLI itself sends only through a running lead).
+    await openTeam(paths, config).bus.send({ type: 'message', from: 'lead', to: 'bob', text: 'hello', summary: 'hello' });
+    assert.equal((await runCli(home, ['member', 'remove', 'bob'])).code, 0);
+  });
+
+  test('log --agent: an unknown agent is refused like inbox refuses it; a removed member still has its history', async () => {
+    const auditBefore = readFileSync(paths.audit, 'utf8');
+    for (const command of ['log', 'inbox']) {
+      const args = command === 'log' ? ['log', '--agent', 'alcie'] : ['inbox', 'alcie'];
+      const result = await runCli(home, args);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.stderr, "teams: unknown agent 'alcie': not a member of team 'default'; did you mean 'alice'?\n");
+      assert.equal(result.stdout, '');
+    }
+    const nobody = await runCli(home, ['log', '--agent', 'nobody', '--follow']);
+    assert.equal(nobody.code, 2, 'refused before following');
+    assert.match(nobody.stderr, /unknown agent 'nobody'/);
+    const removed = await runCli(home, ['log', '--agent', 'bob']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(removed.stdout, /lead → bob \[message\] hello/);
+    assert.equal(readFileSync(paths.audit, 'utf8'), auditBefore);
+  });
+
+  test('a name with control characters is quoted escaped, on one line', async () => {
+    const cases = [
+      ['member', 'add', 'a\nb', '--role', 'coder'],
+      ['send', 'x\u001b[2Jy', 'hi'],
+      ['inbox', 'x\u001b]0;pwned\u0007'],
+      ['log', '--agent', 'x\u009b1m'],
+      ['member', 'remove', 'x\ry'],
+    ];
+    for (const args of cases) {
+      const result = await runCli(home, args);
+      assertInert(result.stderr, args.join(' '));
+      assert.equal(result.code, 2, show(`${args.join(' ')}: ${result.stderr}`));
+      assert.equal(result.stderr.split('\n').length, 2, `one line: ${show(result.stderr)}`);
+    }
+    assert.match((await runCli(home, ['member', 'add', 'a\nb', '--role', 'coder'])).stderr, /agent name 'a\\nb' must match/);
+  });
+
+  test('an empty --home or TEAMS_HOME is refused, not read as the current directory', async () => {
+    const cwd = mkdtempSync(join(home, 'cwd-'));
+    const { TEAMS_HOME: _home, TEAMS_TEAM: _team, ...base } = process.env;
+    for (const [args, env, pattern] of [
+      [['--home', '', 'member', 'add', 'carol', '--role', 'coder'], {}, /^teams: --home is empty/],
+      [['--home', ' ', 'status'], {}, /^teams: --home is empty/],
+      [['member', 'add', 'carol', '--role', 'coder'], { TEAMS_HOME: '' }, /^teams: TEAMS_HOME is empty/],
+    ] as const) {
+      const child = spawnNode(CLI, [...args], { cwd, env: { ...base, ...env } });
+      const { code } = await child.exited;
+      assert.equal(code, 2, `${args.join(' ')}: ${child.stderr()}`);
+      assert.match(child.stderr(), pattern);
+      assert.deepEqual(readdirSync(cwd), [], 'nothing written where the command ran');
+    }
+  });
+
+  describe('a config.json that is not one', () => {
+    const other = tempHome();
+    after(other.cleanup);
+    const config = teamPaths(other.home, 'default').config;
+
+    test('binary bytes: the file is named, the problem described, no raw byte echoed', async () => {
+      mkdirSync(join(other.home, 'default'), { recursive: true });
+      const bytes = Buffer.concat([Buffer.from([0x7b, 0x22, 0x00, 0xff, 0xfe, 0x9b]), Buffer.from('\u001b[2J\u001b]0;pwned\u0007\u009b')]);
+      writeFileSync(config, bytes);
+      for (const args of [['status'], ['member', 'add', 'alice', '--role', 'coder']]) {
+        const result = await runCli(other.home, args);
+        assertInert(result.stderr, args.join(' '));
+        assert.equal(result.code, 1, result.stderr);
+        assert.equal(result.stderr, `teams: ${config} is not a team config file: it holds binary data (control character \\x00 at character 2)\n`);
+      }
+      assert.deepEqual(readFileSync(config), bytes, 'left as it was');
+      // Not binary, but not JSON either, with a C1 control in it: the parser's words, escaped.
+      writeFileSync(config, '{"name": "\u009b1m');
+      const result = await runCli(other.home, ['status']);
+      assertInert(result.stderr, 'status');
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, new RegExp(`^teams: ${config.replace(/[.\\]/g, '\\$&')} is not valid JSON \\(`));
+    });
+
+    test('a directory: says so and names it', async () => {
+      rmSync(config);
+      mkdirSync(config);
+      for (const args of [['status'], ['log'], ['member', 'add', 'alice', '--role', 'coder']]) {
+        const result = await runCli(other.home, args);
+        assert.equal(result.code, 1, result.stderr);
+        assert.equal(result.stderr, `teams: ${config}: is a directory, not a team config file\n`);
+      }
+    });
+  });
+});
