@@ -2,10 +2,11 @@ import { killAll } from '../helpers/children.js';
 import { mailboxSections } from './mailbox.js';
 import { agentSections } from './agents.js';
 import { uiSections } from './ui.js';
+import { sandboxSections } from './sandbox.js';
 import type { BenchSection, Figure } from './section.js';
 
 /** Every benchmark section, in the order printed. Add yours here. */
-const SECTIONS: BenchSection[] = [...mailboxSections, ...agentSections, ...uiSections];
+const SECTIONS: BenchSection[] = [...mailboxSections, ...agentSections, ...sandboxSections, ...uiSections];
 
 /** The whole run is bounded: past this, whatever still runs is killed and the run fails. */
 const RUN_DEADLINE_MS = 5 * 60 * 1000;
