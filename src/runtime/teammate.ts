@@ -142,6 +142,10 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     if (stopped) return;
     stopped = true;
     setStatus('shutting_down');
+    // A command still running (the lead went away mid-call) is ended with its whole group: its
+    // abort kills it. Sandboxed, it would die with this process anyway; with --no-sandbox it
+    // would not, and the supervisor that would reap it may be gone.
+    loop.interrupt();
     await subscription.close();
     if (process.connected !== false) {
       await bus
