@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { toolResults } from './hostile.js';
@@ -61,6 +61,8 @@ describe('plan mode: a command the parser believes read-only cannot write', () =
     test(sandbox === 'on' ? 'sandboxed: git status runs core.fsmonitor, git grep -O runs a pager, and neither writes' : 'the control, with --no-sandbox: the same commands do write (approvals are advisory)', async (t) => {
       const prepared = TeamSession.prepare({ layout: 'apart', extraRules: RULES, extraArgs: sandbox === 'off' ? ['--no-sandbox'] : [] });
       const { workdir } = prepared;
+      // Until the session owns it (and if the test fails before it starts), the test does.
+      t.after(() => rmSync(dirname(workdir), { recursive: true, force: true }));
       const pwned = join(workdir, 'pwned.txt');
       const pwnedGrep = join(workdir, 'pwned-grep.txt');
       hostileRepo(workdir);
