@@ -131,7 +131,10 @@ describe('no process a teammate started survives', () => {
     const foreign = foreignGroup(marker);
     t.after(() => killForeign(foreign));
     t.after(() => killMarked([blocking]));
-    const session = TeamSession.start({ extraRules: runs('worker', `sleep ${blocking}`), extraArgs: ['--no-sandbox'] });
+    // The group is reported just after it starts. The megabyte of output, more than the pipe holds,
+    // lets `sleep` start only once the worker has read output, so past its report: killing it
+    // sooner would test that (narrow) window instead, where an unsandboxed group is lost.
+    const session = TeamSession.start({ extraRules: runs('worker', `head -c 1000000 /dev/zero; sleep ${blocking}`), extraArgs: ['--no-sandbox'] });
     t.after(() => session.cleanup());
     const worker = await withWorker(session);
     await waitFor(() => sleepers(blocking).length === 1, "the worker's command to run", 20_000);
