@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomInt } from 'node:crypto';
 import type { TeamSession } from './session.js';
 
 /**
@@ -55,4 +56,20 @@ export function processesWith(marker: string): number[] {
     }
   }
   return found;
+}
+
+/** A `sleep` argument no other process here has (about 11 days, never reached): its command line is a marker. */
+export function sleepMarker(): string {
+  return `${randomInt(900_000, 999_999)}.${randomInt(100_000, 999_999)}`;
+}
+
+/** The `sleep <marker>` processes themselves, not the shells or sandboxes whose command lines name them. */
+export function sleepers(marker: string): number[] {
+  return processesWith(`sleep ${marker}`).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').startsWith(`sleep ${marker}`);
+    } catch {
+      return false;
+    }
+  });
 }

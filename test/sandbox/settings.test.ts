@@ -1,0 +1,105 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PERMISSION_MODES } from '../../src/protocol/messages.js';
+import { launcherFor } from '../../src/sandbox/launcher.js';
+import { bwrapProgram, describeSandbox, describeStatus, sandboxFor, type SandboxStatus } from '../../src/sandbox/settings.js';
+
+/** Whether `run` appears in `args` as consecutive arguments. */
+function hasRun(args: string[], run: string[]): boolean {
+  return args.some((_, i) => run.every((arg, j) => args[i + j] === arg));
+}
+
+const unavailable: SandboxStatus = { kind: 'unavailable', reason: 'bubblewrap (/nonexistent/bwrap) is not installed' };
+
+describe('sandboxFor', () => {
+  test('with bubblewrap, every mode runs in it, with the settings found at start', () => {
+    const status: SandboxStatus = { kind: 'bwrap', network: 'none', bwrap: '/usr/bin/bwrap' };
+    for (const mode of PERMISSION_MODES) assert.deepEqual(sandboxFor(status, mode), { ok: true, settings: status });
+  });
+
+  test('with --no-sandbox, every mode runs unsandboxed', () => {
+    for (const mode of PERMISSION_MODES) assert.deepEqual(sandboxFor({ kind: 'off' }, mode), { ok: true, settings: { kind: 'off' } });
+  });
+
+  test('without bubblewrap only bypass runs (unsandboxed); every other mode is refused with the reason and the way out', () => {
+    assert.deepEqual(sandboxFor(unavailable, 'bypass'), { ok: true, settings: { kind: 'off' } });
+    for (const mode of ['plan', 'default', 'accept-edits'] as const) {
+      const chosen = sandboxFor(unavailable, mode);
+      assert.equal(chosen.ok, false, mode);
+      if (chosen.ok) continue;
+      assert.match(chosen.error, /bubblewrap \(\/nonexistent\/bwrap\) is not installed/);
+      assert.match(chosen.error, new RegExp(`commands in ${mode} mode need the sandbox`));
+      assert.match(chosen.error, /apt-get install bubblewrap/);
+      assert.match(chosen.error, /--no-sandbox/);
+    }
+  });
+});
+
+describe('describing the sandbox', () => {
+  test('unavailable: says so, why, and that only bypass can start', () => {
+    const text = describeStatus(unavailable);
+    assert.match(text, /UNAVAILABLE/);
+    assert.match(text, /is not installed/);
+    assert.match(text, /bypass/);
+  });
+
+  test('off: approvals are advisory', () => {
+    assert.match(describeStatus({ kind: 'off' }), /sandbox OFF \(--no-sandbox\): approvals are advisory/);
+    assert.equal(describeStatus({ kind: 'off' }), describeSandbox({ kind: 'off' }));
+  });
+
+  test('bubblewrap: with the network on or off', () => {
+    assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, network on)');
+    assert.equal(describeStatus({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, no network)');
+  });
+
+  test('TEAMS_BWRAP names the program; empty or unset means bwrap on the PATH', () => {
+    assert.equal(bwrapProgram({ TEAMS_BWRAP: '/opt/bwrap' }), '/opt/bwrap');
+    assert.equal(bwrapProgram({ TEAMS_BWRAP: '' }), 'bwrap');
+    assert.equal(bwrapProgram({}), 'bwrap');
+  });
+});
+
+describe('launcherFor', () => {
+  const env: NodeJS.ProcessEnv = {
+    PATH: '/usr/bin:/bin',
+    HOME: '/home/someone',
+    ANTHROPIC_API_KEY: 'sk-ant-secret',
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    TEAMS_HOME: '/state',
+    TEAMS_OFFLINE_SCRIPT: '/state/script.json',
+    TEAMS_BWRAP: '/usr/bin/bwrap',
+    MY_ANTHROPIC_NOTE: 'kept: only the prefix counts',
+  };
+  const kept = { PATH: '/usr/bin:/bin', HOME: '/home/someone', MY_ANTHROPIC_NOTE: 'kept: only the prefix counts' };
+  const viewOf = () => ({ writable: false, hidden: ['/state'] });
+
+  test('sandboxed: bwrap with the view of the moment, and no ANTHROPIC_* or TEAMS_* in the environment', () => {
+    const launch = launcherFor({ kind: 'bwrap', network: 'none', bwrap: '/usr/bin/bwrap' }, viewOf, env)('ls', '/work');
+    assert.equal(launch.file, '/usr/bin/bwrap');
+    assert.deepEqual(launch.env, kept);
+    assert.ok(launch.args.includes('--unshare-net'));
+    assert.deepEqual(launch.args.slice(-5), ['--chdir', '/work', '/bin/sh', '-c', 'ls']);
+    assert.ok(hasRun(launch.args, ['--ro-bind', '/work', '/work']), 'read-only working directory, as the view says');
+    assert.ok(hasRun(launch.args, ['--tmpfs', '/state']), 'the hidden directory is covered');
+  });
+
+  test('off: plain /bin/sh, still without ANTHROPIC_* or TEAMS_*', () => {
+    const launch = launcherFor({ kind: 'off' }, viewOf, env)('ls', '/work');
+    assert.deepEqual(launch, { file: '/bin/sh', args: ['-c', 'ls'], env: kept });
+  });
+
+  test('the view is asked again for each command: an approval that makes the directory writable takes effect', () => {
+    let writable = false;
+    const launch = launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, () => ({ writable, hidden: [] }), env);
+    assert.ok(hasRun(launch('ls', '/work').args, ['--ro-bind', '/work', '/work']));
+    writable = true;
+    assert.ok(hasRun(launch('ls', '/work').args, ['--bind', '/work', '/work']));
+  });
+
+  test('the caller\'s environment object is not changed', () => {
+    const copy = { ...env };
+    launcherFor({ kind: 'off' }, viewOf, env)('ls', '/work');
+    assert.deepEqual(env, copy);
+  });
+});
