@@ -56,7 +56,8 @@ const git: Check = (args) => {
   // Of git's own options only these are harmless; `-c` can set an alias or a pager to anything.
   const own = args.slice(0, args.length - call.rest.length - 1).map((w) => w.text);
   if (own.some((o, i) => o !== '--no-pager' && o !== '-C' && own[i - 1] !== '-C')) return false;
-  if (call.rest.some((w) => /^--(output|ext-diff)/.test(w.text))) return false;
+  // Options that name a program for git to run: a pager for the matches, diff drivers.
+  if (call.rest.some((w) => /^(--(output|ext-diff|textconv|open-files-in-pager)|-O)/.test(w.text))) return false;
   if (GIT_READS.has(call.sub)) return true;
   return Object.hasOwn(GIT_LISTINGS, call.sub) && (GIT_LISTINGS[call.sub] as Check)(call.rest);
 };

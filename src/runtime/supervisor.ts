@@ -24,6 +24,8 @@ type Tracked = {
   graceTimer?: NodeJS.Timeout;
   /** Command process groups the teammate reported over IPC: pgid → the leader's start time. */
   commands: Map<number, string>;
+  /** Set at its exit: a group reported after that (the message was still in the pipe) is ended at once. */
+  exited: boolean;
 };
 
 /** How long a running teammate has to acknowledge a new member's key before the spawn goes on. */
@@ -76,7 +78,7 @@ export class Supervisor {
     }
     const pid = child.pid;
     if (pid === undefined) throw new Error(`could not start ${spec.name}`);
-    const tracked: Tracked = { child, pid, expected: false, commands: new Map() };
+    const tracked: Tracked = { child, pid, expected: false, commands: new Map(), exited: false };
     const ready = new Promise<void>((resolve, reject) => {
       child.on('message', (raw) => {
         const signal = ChildSignal.safeParse(raw);
@@ -84,7 +86,10 @@ export class Supervisor {
         const message = signal.data;
         if (message.type === 'key') this.options.keys.set(spec.name, message.public_key);
         else if (message.type === 'ready') resolve();
-        else if (message.type === 'command_started') tracked.commands.set(message.pgid, message.start_time);
+        else if (message.type === 'command_started') {
+          tracked.commands.set(message.pgid, message.start_time);
+          if (tracked.exited) endCommands(tracked);
+        }
         else if (message.type === 'command_ended') tracked.commands.delete(message.pgid);
         else this.acked(message.seq, spec.name);
       });
@@ -96,7 +101,8 @@ export class Supervisor {
       this.children.delete(spec.name);
       // Whatever the teammate's commands left running goes with it: only groups it reported
       // over IPC, and only while their leader is still the process that was reported.
-      for (const [pgid, startTime] of tracked.commands) if (processStartTime(pgid) === startTime) killGroup(pgid);
+      tracked.exited = true;
+      endCommands(tracked);
       killGroup(pid);
       for (const seq of this.keysAcks.keys()) this.acked(seq, spec.name);
       this.exits.emit({ name: spec.name, pid, code, signal, expected: tracked.expected });
@@ -191,6 +197,12 @@ export class Supervisor {
     }
     await this.waitForExit(names, 10_000);
   }
+}
+
+/** The groups a teammate reported, each only while its leader is still the process reported. */
+function endCommands(tracked: Tracked): void {
+  for (const [pgid, startTime] of tracked.commands) if (processStartTime(pgid) === startTime) killGroup(pgid);
+  tracked.commands.clear();
 }
 
 function killGroup(pid: number): void {

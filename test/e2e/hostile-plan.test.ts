@@ -12,11 +12,12 @@ after(killAll);
 
 /**
  * Commands the plan-mode policy believes read-only, which run a command the repository's
- * own configuration (or the command line) names: `git status` runs core.fsmonitor, and
- * `git grep -O<cmd>` runs <cmd> as a "pager". In plan mode they are allowed without asking;
- * the read-only sandbox is what keeps them from writing.
+ * own configuration names: `git status` runs core.fsmonitor, and `git diff` runs diff.external.
+ * In plan mode they are allowed without asking; the read-only sandbox is what keeps them from
+ * writing. (Options that name a program on the command line, such as `git grep -O<cmd>`, the
+ * policy refuses; a repository's configuration it cannot see.)
  */
-const GREP_PAGER = 'git grep -O"echo pwned > pwned-grep.txt; true" needle';
+const EXTERNAL_DIFF = 'git diff';
 
 const RULES: unknown[] = [
   {
@@ -26,7 +27,7 @@ const RULES: unknown[] = [
       text: 'Reading the repository first.',
       tool_uses: [
         { name: 'bash', input: { command: 'git status' } },
-        { name: 'bash', input: { command: GREP_PAGER } },
+        { name: 'bash', input: { command: EXTERNAL_DIFF } },
       ],
     },
   },
@@ -47,32 +48,35 @@ const RULES: unknown[] = [
 
 const bashResults = (session: TeamSession) => toolResults(session, 'mallory').filter((r) => r.name === 'bash');
 
-/** A repository whose own config runs a command on `git status`, as a cloned hostile repo could. */
+/** A repository whose own config runs commands on `git status` and `git diff`, as a cloned hostile repo could. */
 function hostileRepo(workdir: string): void {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: workdir, stdio: 'pipe' });
   git('init', '-q', '.');
   git('config', 'core.fsmonitor', `echo pwned > ${join(workdir, 'pwned.txt')}; exit 0 #`);
+  git('config', 'diff.external', `echo pwned > ${join(workdir, 'pwned-diff.txt')}; exit 0 #`);
   writeFileSync(join(workdir, 'README'), 'needle\n');
   git('add', 'README');
+  // A change for `git diff` to show, through the external driver.
+  writeFileSync(join(workdir, 'README'), 'needle, changed\n');
 }
 
 describe('plan mode: a command the parser believes read-only cannot write', () => {
   for (const sandbox of ['on', 'off'] as const) {
-    test(sandbox === 'on' ? 'sandboxed: git status runs core.fsmonitor, git grep -O runs a pager, and neither writes' : 'the control, with --no-sandbox: the same commands do write (approvals are advisory)', async (t) => {
+    test(sandbox === 'on' ? 'sandboxed: git status runs core.fsmonitor, git diff runs diff.external, and neither writes' : 'the control, with --no-sandbox: the same commands do write (approvals are advisory)', async (t) => {
       const prepared = TeamSession.prepare({ layout: 'apart', extraRules: RULES, extraArgs: sandbox === 'off' ? ['--no-sandbox'] : [] });
       const { workdir } = prepared;
       // Until the session owns it (and if the test fails before it starts), the test does.
       t.after(() => rmSync(dirname(workdir), { recursive: true, force: true }));
       const pwned = join(workdir, 'pwned.txt');
-      const pwnedGrep = join(workdir, 'pwned-grep.txt');
+      const pwnedDiff = join(workdir, 'pwned-diff.txt');
       hostileRepo(workdir);
-      // The attack, outside any sandbox: plain `git status` and `git grep -O` write.
+      // The attack, outside any sandbox: plain `git status` and `git diff` write.
       execFileSync('git', ['status'], { cwd: workdir, stdio: 'pipe' });
       assert.ok(existsSync(pwned), 'git status ran core.fsmonitor');
-      execFileSync('sh', ['-c', GREP_PAGER], { cwd: workdir, stdio: 'pipe' });
-      assert.ok(existsSync(pwnedGrep), 'git grep -O ran its pager');
+      execFileSync('sh', ['-c', EXTERNAL_DIFF], { cwd: workdir, stdio: 'pipe' });
+      assert.ok(existsSync(pwnedDiff), 'git diff ran diff.external');
       rmSync(pwned);
-      rmSync(pwnedGrep);
+      rmSync(pwnedDiff);
 
       const session = prepared.start();
       t.after(() => session.cleanup());
@@ -82,20 +86,20 @@ describe('plan mode: a command the parser believes read-only cannot write', () =
 
       const plan = await waitFor(() => session.requests().find((r) => r.from === 'mallory' && r.kind === 'plan'), "mallory's plan", 20_000);
       await session.memberStatus('mallory', 'awaiting_approval');
-      const [status, grep] = bashResults(session);
-      assert.ok(status && grep, 'two bash results');
+      const [status, diff] = bashResults(session);
+      assert.ok(status && diff, 'two bash results');
       // The policy let both run: plan mode believes them read-only.
-      for (const result of [status, grep]) assert.doesNotMatch(result.content, /Not allowed/, result.content);
+      for (const result of [status, diff]) assert.doesNotMatch(result.content, /Not allowed/, result.content);
       assert.match(status.content, /On branch/);
 
       if (sandbox === 'on') {
         // Both commands ran, and the read-only working directory refused their writes.
         assert.match(status.content, /pwned\.txt: Read-only file system/, status.content);
-        assert.match(grep.content, /pwned-grep\.txt: Read-only file system/, grep.content);
+        assert.match(diff.content, /pwned-diff\.txt: Read-only file system/, diff.content);
         assert.equal(existsSync(pwned), false, 'core.fsmonitor wrote in plan mode');
-        assert.equal(existsSync(pwnedGrep), false, 'the git grep pager wrote in plan mode');
+        assert.equal(existsSync(pwnedDiff), false, 'diff.external wrote in plan mode');
       } else {
-        assert.ok(existsSync(pwned) && existsSync(pwnedGrep), 'without the sandbox the same commands write: the check can fail');
+        assert.ok(existsSync(pwned) && existsSync(pwnedDiff), 'without the sandbox the same commands write: the check can fail');
       }
       // Its plan and approval state are as plan mode left them: one plan, pending, nothing decided.
       assert.deepEqual(

@@ -153,7 +153,6 @@ describe('no process a teammate started survives', () => {
 
   test(
     "with --no-sandbox, the lead killed with SIGKILL: a teammate's running command still ends with the teammate",
-    { todo: 'src/runtime/teammate.ts: stopping on disconnect leaves the running command group (detached) behind, and the supervisor that would kill it is gone' },
     async (t) => {
       const blocking = sleepMarker();
       t.after(() => killMarked([blocking]));

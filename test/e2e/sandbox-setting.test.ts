@@ -108,7 +108,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
     await stopLead(session);
   });
 
-  test("`teams status` says the sandbox is unavailable", { todo: 'src/cli/commands/status.ts prints the roster and pending requests only, not the config\'s sandbox line' }, async (t) => {
+  test("`teams status` says the sandbox is unavailable", async (t) => {
     const session = TeamSession.start({ env: { TEAMS_BWRAP: '/nonexistent/bwrap' }, extraRules: LEAD_WAITS });
     t.after(() => session.cleanup());
     await session.pending('permission');

@@ -63,6 +63,10 @@ const NOT_READ_ONLY = [
   'git stash',
   'git -c core.pager=evil log',
   'git diff --output=patch.txt',
+  // Options naming a program for git to run.
+  'git grep -O"touch x" foo',
+  'git grep --open-files-in-pager=vi foo',
+  'git log -p --textconv',
   'PATH=. ls',
   'LD_PRELOAD=x.so ls',
   'sudo ls',
