@@ -13,6 +13,7 @@ import { EventStream } from '../lib/event-stream.js';
 import { Refused } from '../lib/refused.js';
 import { loadTeam, memberNames } from './config.js';
 import type { TeamPaths } from './paths.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /** A send refused by a rule: nothing was written. */
 export class SendRefused extends Refused {
@@ -74,7 +75,7 @@ export class TeamBus {
   async send(draft: Draft): Promise<Envelope> {
     const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: new Date().toISOString() });
     if (!parsed.success) {
-      throw new SendRefused('schema', parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
+      throw new SendRefused('schema', describeIssues(parsed.error, 'message'));
     }
     const envelope = parsed.data;
     const team = loadTeam(this.paths);

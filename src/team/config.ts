@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../store/atomic-file.js';
 import { errnoCode, isMissing } from '../store/errno.js';
 import { isProcessAlive, withFileLock, type FileLockOptions } from '../store/file-lock.js';
 import { teamNameProblem, type TeamPaths } from './paths.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * `.teams/<team>/config.json`: the roster. Several processes (lead, teammates, the CLI)
@@ -74,7 +75,7 @@ export type TeamConfig = z.infer<typeof TeamConfig>;
 
 /** The issues as one line; inert, since they may quote whatever the file held. */
 function issues(error: z.ZodError): string {
-  return inertLine(error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+  return inertLine(describeIssues(error, 'config'));
 }
 
 function lockPath(paths: TeamPaths): string {
