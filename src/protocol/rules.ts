@@ -2,7 +2,7 @@ import type { RequestRecord } from '../tracker/records.js';
 import { classify, isRequest, isResponse } from './classify.js';
 import { MAX_MESSAGE_BYTES, REQUEST_KINDS, type Envelope, type Kind, type RequestKind, type ResponseEnvelope } from './messages.js';
 import { BROADCAST, LEAD, agentNameProblem } from './names.js';
-import { suggestName } from './suggest.js';
+import { didYouMean } from './suggest.js';
 import { quoted } from '../lib/terminal-text.js';
 
 /**
@@ -17,9 +17,6 @@ export type SendContext = {
   members: readonly string[];
   lookupRequest(id: string): RequestRecord | undefined;
 };
-
-// The CLI suggests names the same way when a human mistypes one.
-export { suggestName } from './suggest.js';
 
 export const RULE_NAMES = [
   'invalid_name',
@@ -85,9 +82,10 @@ function memberList(ctx: SendContext): string {
   return ctx.members.length > 0 ? ctx.members.join(', ') : 'none';
 }
 
-function didYouMean(name: string, candidates: readonly string[]): string {
-  const guess = suggestName(name, candidates);
-  return guess === undefined ? '' : `; did you mean '${guess}'?`;
+/** "; did you mean 'alice'?" after a refusal, or nothing. */
+function suggestion(name: string, candidates: readonly string[]): string {
+  const hint = didYouMean(name, candidates);
+  return hint === undefined ? '' : `; ${hint}`;
 }
 
 function checkSender(envelope: Envelope, ctx: SendContext): RuleResult {
@@ -122,11 +120,11 @@ function checkRecipient(envelope: Envelope, ctx: SendContext): RuleResult {
   // A member is never suggested to itself: sending to yourself is refused anyway.
   const others = ctx.members.filter((name) => name !== from);
   const problem = agentNameProblem(to);
-  if (problem) return fail('invalid_name', `invalid recipient: ${problem}${didYouMean(to, others)}`);
+  if (problem) return fail('invalid_name', `invalid recipient: ${problem}${suggestion(to, others)}`);
   if (!ctx.members.includes(to)) {
     return fail(
       'unknown_recipient',
-      `unknown recipient '${to}': not a member of team '${ctx.team}' (members: ${memberList(ctx)})${didYouMean(to, others)}`,
+      `unknown recipient '${to}': not a member of team '${ctx.team}' (members: ${memberList(ctx)})${suggestion(to, others)}`,
     );
   }
   if (to === from) return fail('self_send', `'${from}' cannot send a message to itself`);
