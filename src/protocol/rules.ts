@@ -1,6 +1,8 @@
 import type { RequestRecord } from '../tracker/records.js';
 import { classify, isRequest, isResponse } from './classify.js';
-import { MAX_MESSAGE_BYTES, REQUEST_KINDS, type Envelope, type Kind, type RequestKind, type ResponseEnvelope } from './messages.js';
+import { KINDS, MAX_MESSAGE_BYTES, REQUEST_KINDS, type Envelope, type Kind, type RequestKind, type ResponseEnvelope } from './messages.js';
+import { KIND_SPECS, specOf } from './kinds/index.js';
+import type { Direction } from './kinds/spec.js';
 import { BROADCAST, LEAD, agentNameProblem } from './names.js';
 import { didYouMean } from './suggest.js';
 import { quoted } from '../lib/terminal-text.js';
@@ -18,6 +20,13 @@ export type SendContext = {
   lookupRequest(id: string): RequestRecord | undefined;
 };
 
+/** Rules a kind adds about its own content (rejection_needs_reason …), in the registry's order. */
+const CONTENT_RULES = KINDS.flatMap((kind) => {
+  const content = specOf(kind).content;
+  return content ? [{ kind, ...content }] : [];
+});
+type ContentRuleName = { [K in Kind]: (typeof KIND_SPECS)[K] extends { content: { rule: infer R extends string } } ? R : never }[Kind];
+
 export const RULE_NAMES = [
   'invalid_name',
   'unknown_sender',
@@ -29,8 +38,7 @@ export const RULE_NAMES = [
   'empty_broadcast',
   'must_go_to_lead',
   'must_come_from_lead',
-  'rejection_needs_reason',
-  'rejection_needs_feedback',
+  ...(CONTENT_RULES.map((c) => c.rule) as ContentRuleName[]),
   'duplicate_request_id',
   'unknown_request_id',
   'request_kind_mismatch',
@@ -43,24 +51,13 @@ export type RuleName = (typeof RULE_NAMES)[number];
 
 export type RuleResult = { ok: true } | { ok: false; rule: RuleName; error: string };
 
+const withDirection = (direction: Direction): ReadonlySet<Kind> => new Set(KINDS.filter((kind) => KIND_SPECS[kind].direction === direction));
+
 /** Kinds a teammate sends up to the lead: only the lead decides or keeps track. */
-export const TO_LEAD_KINDS: ReadonlySet<Kind> = new Set<Kind>([
-  'shutdown_response',
-  'finish_request',
-  'plan_approval_request',
-  'permission_request',
-  'idle_notification',
-  'task_notification',
-]);
+export const TO_LEAD_KINDS = withDirection('to_lead');
 
 /** Kinds only the lead may send: orders and decisions carry the lead's authority. */
-export const FROM_LEAD_KINDS: ReadonlySet<Kind> = new Set<Kind>([
-  'shutdown_request',
-  'finish_response',
-  'plan_approval_response',
-  'permission_response',
-  'task_assignment',
-]);
+export const FROM_LEAD_KINDS = withDirection('from_lead');
 
 const OK: RuleResult = { ok: true };
 const fail = (rule: RuleName, error: string): RuleResult => ({ ok: false, rule, error });
@@ -142,14 +139,11 @@ function checkDirection(envelope: Envelope): RuleResult {
   return OK;
 }
 
-const isBlank = (text: string | undefined): boolean => (text ?? '').trim().length === 0;
-
 function checkContent(envelope: Envelope): RuleResult {
-  if (envelope.type === 'shutdown_response' && !envelope.approve && isBlank(envelope.reason)) {
-    return fail('rejection_needs_reason', 'reason is required when rejecting a shutdown request: say why you must keep working');
-  }
-  if (envelope.type === 'finish_response' && !envelope.approve && isBlank(envelope.feedback)) {
-    return fail('rejection_needs_feedback', 'feedback is required when rejecting a finish request: say what to continue with');
+  for (const content of CONTENT_RULES) {
+    if (content.kind !== envelope.type) continue;
+    const error = content.check(envelope);
+    if (error !== undefined) return fail(content.rule as ContentRuleName, error);
   }
   return OK;
 }

@@ -3,6 +3,7 @@ import { summarize, type Envelope, type PermissionMode } from '../protocol/messa
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import { SendRefused, type TeamBus } from '../team/bus.js';
 import { decisionDraft } from '../team/decisions.js';
+import { requestRole } from '../protocol/kinds/index.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { ControlCommand, ControlReply } from './control.js';
@@ -40,7 +41,7 @@ export class LeadDecisions {
   /** Oldest first: what the human has to decide now. */
   pendingForHuman(): RequestRecord[] {
     this.tracker.refresh();
-    return this.tracker.pending().filter((r) => r.to === LEAD && (r.kind !== 'plan' || this.planReviewer === 'human'));
+    return this.tracker.pending().filter((r) => r.to === LEAD && requestRole(r.kind).humanDecides(this.planReviewer));
   }
 
   /** A request for the human arrived in the lead's mailbox. */

@@ -2,6 +2,7 @@ import type { EventStream } from '../lib/event-stream.js';
 import { newRequestId } from '../protocol/ids.js';
 import { summarize, type PermissionMode } from '../protocol/messages.js';
 import { agentNameProblem, LEAD } from '../protocol/names.js';
+import { modeAfterPlan } from '../protocol/kinds/plan.js';
 import type { TeamBus } from '../team/bus.js';
 import { addMember, loadTeam, setMemberStatus } from '../team/config.js';
 import { budgetProblem } from '../team/budget.js';
@@ -47,7 +48,7 @@ export class LeadTeammates {
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
     const spent = budgetProblem(loadTeam(this.paths));
     if (spent) throw new Refused(spent);
-    const permissionMode = this.mode === 'plan' ? 'default' : this.mode;
+    const permissionMode = modeAfterPlan(this.mode);
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     const member = loadTeam(this.paths)?.members.find((m) => m.name === spec.name);

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KINDS, type Envelope, type Kind } from '../../src/protocol/messages.js';
-import { renderForModel, renderTaskNotification, taskNotificationSummary } from '../../src/protocol/notices.js';
+import { humanLine, renderForModel, renderTaskNotification, taskNotificationSummary } from '../../src/protocol/notices.js';
 import { SAMPLES, sample } from './fixtures.js';
 
 const EXPECTED: Record<Kind, string> = {
@@ -78,6 +78,42 @@ describe('renderForModel: variants', () => {
   test('a task notification renders as its XML', () => {
     const envelope = sample('task_notification', { status: 'failed', summary: 'boom', result: 'trace' });
     assert.equal(renderForModel(envelope), renderTaskNotification(envelope));
+  });
+});
+
+const LINES: Record<Kind, string> = {
+  message: 'Look at the failing test',
+  broadcast: 'Stand-up in five',
+  shutdown_request: 'asks to shut down: Bob finished it (shutdown-abc)',
+  shutdown_response: 'agreed to shut down',
+  finish_request: 'asks to finish: Parser done, 12 tests (finish-abc)',
+  finish_response: 'accepted the work (finish-abc)',
+  plan_approval_request: 'asks to approve a plan (plan-abc): 1. Read',
+  plan_approval_response: 'approved the plan (plan-abc)',
+  permission_request: 'asks permission: bash command=rm -rf build (permission-abc)',
+  permission_response: 'granted permission (permission-abc)',
+  task_assignment: 'assigns task "Fix parser" (t1)',
+  idle_notification: 'idle (waiting for review)',
+  task_notification: 'task completed: Agent "Fix parser" completed',
+};
+
+describe('humanLine: what a person reads, every kind', () => {
+  for (const kind of KINDS) {
+    test(kind, () => {
+      const line = humanLine(SAMPLES[kind]);
+      assert.equal(line, LINES[kind]);
+      // The instructions are for models: a person is never told which tool to call.
+      assert.ok(!/Answer with|_response\(/.test(line), line);
+    });
+  }
+
+  test('variants', () => {
+    assert.equal(humanLine(sample('shutdown_response', { approve: false, reason: 'busy' })), 'refused to shut down: busy');
+    assert.equal(humanLine(sample('finish_response', { approve: false, feedback: 'add tests' })), 'asks to continue: add tests (finish-abc)');
+    assert.equal(humanLine(sample('plan_approval_response', { approve: false, feedback: 'smaller' })), 'rejected the plan: smaller (plan-abc)');
+    assert.equal(humanLine(sample('permission_response', { approve: false })), 'denied permission (permission-abc)');
+    assert.equal(humanLine(sample('idle_notification', { summary: 'fixed it' })), 'idle: fixed it');
+    assert.equal(humanLine(sample('permission_request', { tool_input: { command: 'ls' } })), 'asks permission: bash command=ls (permission-abc)');
   });
 });
 

@@ -90,7 +90,7 @@ describe('reduce: the team', () => {
       { type: 'lead_event', event: { type: 'message', envelope: envelope({ type: 'task_notification', task_id: 't', status: 'completed', summary: 'notes written' }) } },
       { type: 'lead_event', event: { type: 'message', envelope: envelope({ type: 'plan_approval_request', request_id: 'plan-1', plan: 'do it' }) } },
     );
-    assert.deepEqual(s.transcript.map((i) => (i.kind === 'message' ? i.text : '')), ['task completed: notes written', 'asks to approve a plan (plan-1)']);
+    assert.deepEqual(s.transcript.map((i) => (i.kind === 'message' ? i.text : '')), ['task completed: notes written', 'asks to approve a plan (plan-1): do it']);
   });
 
   test('team replaces the roster; teammate_exit notes it, a crash as an error', () => {

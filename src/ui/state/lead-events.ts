@@ -2,7 +2,8 @@ import type { AgentEvent } from '../../agent/events.js';
 import { addUsage } from '../../model/usage.js';
 import { LEAD } from '../../protocol/names.js';
 import type { LeadEvent } from '../../runtime/lead.js';
-import { messageText, toolInput } from '../format.js';
+import { humanLine } from '../../protocol/notices.js';
+import { keyValues } from '../../protocol/kinds/text.js';
 import { oneLine } from '../../lib/terminal-text.js';
 import { append } from './items.js';
 import { queueChanged } from './queue.js';
@@ -29,7 +30,7 @@ function reduceAgent(state: State, event: AgentEvent): State {
       return text === '' ? next : append(next, { kind: 'lead', text, interrupted: false });
     }
     case 'tool_call': {
-      const tool = { id: event.id, name: event.name, input: toolInput(event.input) };
+      const tool = { id: event.id, name: event.name, input: keyValues(event.input) };
       return withActivity({ ...state, live: { ...live, tools: [...live.tools, tool] } }, LEAD, `⚙ ${event.name}`);
     }
     case 'tool_result': {
@@ -58,7 +59,7 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
       return reduceAgent(state, event.event);
     case 'message': {
       const envelope = event.envelope;
-      const text = messageText(envelope);
+      const text = humanLine(envelope);
       const next = withActivity(state, envelope.from, oneLine(text, 60));
       return append(next, { kind: 'message', from: envelope.from, type: envelope.type, text });
     }
