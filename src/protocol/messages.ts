@@ -30,6 +30,15 @@ export const KIND_FIELDS = Object.fromEntries(
 /** What a sender supplies: the envelope's id and timestamp are stamped on send. */
 export type Draft = Envelope extends infer E ? (E extends Envelope ? Omit<E, 'id' | 'timestamp'> : never) : never;
 
+/** A draft as an agent's tools write it: the harness fills in who sends it. */
+export type OutgoingDraft = Draft extends infer D ? (D extends Draft ? Omit<D, 'from'> : never) : never;
+
+/** The draft `from` sends. */
+export function draftFrom(from: string, draft: OutgoingDraft): Draft {
+  // Omit distributes over the union, so putting `from` back gives each member its own shape again.
+  return { ...draft, from } as Draft;
+}
+
 /** [request type, the request kind's name] for each kind that is a request. */
 type RequestPairs = { [K in Kind]: Specs[K]['role'] extends { class: 'request'; kind: infer R extends string } ? [K, R] : never }[Kind];
 

@@ -5,6 +5,7 @@ import { SendRefused, type TeamBus } from '../team/bus.js';
 import { decisionDraft } from '../team/decisions.js';
 import { requestRole } from '../protocol/kinds/index.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
+import { asOpened } from '../tracker/describe.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { Refused } from '../lib/refused.js';
@@ -27,6 +28,8 @@ export class LeadDecisions {
   /** The lead's own tool calls waiting on the human. */
   private readonly ownCalls = new PermissionWaiters();
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Each request's state when this lead last looked, to tell what changed. */
+  private readonly seen = new Map<string, RequestRecord['state']>();
   private closed = false;
 
   constructor(
@@ -156,6 +159,28 @@ export class LeadDecisions {
       this.ownCalls.settle({ requestId, approve: record.state === 'approved', feedback: record.note });
       this.permissionCalls.delete(requestId);
     }
+  }
+
+  /** Requests in the journal as the lead starts: an earlier session's are not news. */
+  rememberRequests(): void {
+    for (const record of this.tracker.list()) this.seen.set(record.request_id, record.state);
+  }
+
+  /**
+   * The request journal changed (any process writes it). Requests between teammates, which
+   * the lead takes no part in, are announced as they open and close, and the sweep timer is
+   * set again: their deadlines are the lead's to enforce too.
+   */
+  requestsChanged(): void {
+    for (const record of this.tracker.list()) {
+      const before = this.seen.get(record.request_id);
+      if (before === record.state) continue;
+      this.seen.set(record.request_id, record.state);
+      if (record.from === LEAD || record.to === LEAD) continue;
+      if (before === undefined && record.state !== 'pending') this.events.emit({ type: 'request', record: asOpened(record) });
+      this.events.emit({ type: 'request', record });
+    }
+    this.scheduleSweep();
   }
 
   /** One timer, set for the nearest deadline: no polling. */

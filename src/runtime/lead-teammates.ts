@@ -7,6 +7,7 @@ import type { TeamBus } from '../team/bus.js';
 import { addMember, loadTeam, setMemberStatus } from '../team/config.js';
 import { budgetProblem } from '../team/budget.js';
 import type { TeamPaths } from '../team/paths.js';
+import type { RequestRecord } from '../tracker/records.js';
 import type { LeadEvent } from './lead.js';
 import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
@@ -80,6 +81,20 @@ export class LeadTeammates {
   /** Whether any running teammate has not yet told the lead it is idle. */
   anyBusy(): boolean {
     return this.supervisor.running().some((name) => !this.idle.has(name));
+  }
+
+  /**
+   * Work among running teammates that the lead takes no part in, and so never hears of in its
+   * own mailbox: a request between members still open (its deadline bounds the wait), a
+   * message waiting in a teammate's mailbox, or a teammate in a model turn. Mail is looked at
+   * before the roster: a teammate marks itself working as it takes a message, in the same
+   * step, though another process may still look in between (a window of a file write).
+   */
+  async busyAmongThemselves(pending: readonly RequestRecord[], unread: (name: string) => Promise<number>): Promise<boolean> {
+    const running = new Set(this.supervisor.running());
+    if (pending.some((r) => running.has(r.from) || running.has(r.to))) return true;
+    for (const name of running) if ((await unread(name)) > 0) return true;
+    return (loadTeam(this.paths)?.members ?? []).some((m) => running.has(m.name) && m.status === 'working');
   }
 
   /** The shutdown handshake with every teammate, then the process groups of any that did not go. */

@@ -52,7 +52,7 @@ function envelopeRequestId(envelope: Envelope): string | undefined {
  * sees a request the tracker does not know.
  */
 export class TeamBus {
-  /** Every message this bus delivered, for the views that show them as they go. */
+  /** Every message this bus delivered (expiry's included), for the views that follow them as they go. */
   readonly sent = new EventStream<Envelope>();
 
   constructor(
@@ -163,6 +163,7 @@ export class TeamBus {
       const envelope = this.seal(Envelope.parse({ ...draft, id: newMessageId(now), timestamp: new Date(now).toISOString() }));
       await this.transport.deliver(outcome.recipient, envelope);
       this.auditMessage(envelope);
+      this.sent.emit(envelope);
     }
     return expired;
   }

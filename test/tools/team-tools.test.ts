@@ -5,6 +5,7 @@ import type { RequestRecord } from '../../src/tracker/records.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
 import type { TeamIO } from '../../src/tools/team-io.js';
+import type { OutgoingDraft } from '../../src/protocol/messages.js';
 import { leadTools, runTool, teammateTools, type ToolIO } from '../../src/tools/toolsets.js';
 
 /** An in-memory team: records every call, answers from fixed data, refuses what a test says. */
@@ -24,6 +25,9 @@ class FakeTeam implements TeamIO {
 
   sendMessage(to: string, content: string) {
     return this.record('sendMessage', [to, content], { id: 'm1' });
+  }
+  send(draft: OutgoingDraft) {
+    return this.record('send', [draft], { id: 'm3' });
   }
   broadcast(content: string) {
     return this.record('broadcast', [content], { id: 'm2', recipients: ['alice', 'bob'] });

@@ -6,6 +6,7 @@ import { humanLine } from '../../protocol/notices.js';
 import { keyValues } from '../../protocol/kinds/text.js';
 import { oneLine } from '../../lib/terminal-text.js';
 import { append } from './items.js';
+import { describeRequestChange } from '../../tracker/describe.js';
 import { queueChanged } from './queue.js';
 import type { NewItem, State } from './types.js';
 
@@ -65,6 +66,10 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
     }
     case 'approvals':
       return queueChanged(state, event.pending);
+    case 'request': {
+      const { actor, type, text } = describeRequestChange(event.record);
+      return append(state, { kind: 'message', from: actor, type, text });
+    }
     case 'team':
       return { ...state, members: event.members };
     case 'teammate_exit': {
