@@ -28,6 +28,10 @@ const EXPECTED: Record<Kind, string> = {
   idle_notification: '[idle_notification from alice] alice is idle: waiting for review.',
   task_notification:
     '<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n<summary>Agent "Fix parser" completed</summary>\n</task-notification>',
+  code_review_request:
+    '[code_review_request review-abc from alice] alice asks you to review: Parser fix.\nFiles: src/parser.ts\nDiff:\n-a\n+b\n' +
+    'Answer with review_response(request_id="review-abc", approve=true|false, comments="…").',
+  code_review_response: '[code_review_response review-abc from bob] bob approved your change: Looks right.',
 };
 
 describe('renderForModel: every kind', () => {
@@ -55,6 +59,8 @@ describe('renderForModel: variants', () => {
     ['a denied permission without feedback', sample('permission_response', { approve: false }), '] Permission denied. Do not use'],
     ['a permission request without a reason', sample('permission_request', { reason: '' }), 'alice asks permission to use bash. Input:'],
     ['a task without a description', sample('task_assignment', { description: '' }), '] New task "Fix parser"'],
+    ['a review of files only', sample('code_review_request', { diff: undefined }), 'review: Parser fix.\nFiles: src/parser.ts\nAnswer with review_response('],
+    ['a review asking for changes', sample('code_review_response', { approve: false, comments: 'name the flag' }), 'bob requests changes: name the flag. Make them, then ask again'],
     ['an idle notice with a summary', sample('idle_notification', { summary: 'fixed the parser' }), 'alice is idle: waiting for review. Last: fixed the parser'],
   ];
   for (const [name, envelope, expected] of cases) {
@@ -95,6 +101,8 @@ const LINES: Record<Kind, string> = {
   task_assignment: 'assigns task "Fix parser" (t1)',
   idle_notification: 'idle (waiting for review)',
   task_notification: 'task completed: Agent "Fix parser" completed',
+  code_review_request: 'asks bob to review: Parser fix (review-abc; files: src/parser.ts; a diff of 2 lines)',
+  code_review_response: 'approved the review (review-abc): Looks right',
 };
 
 describe('humanLine: what a person reads, every kind', () => {
@@ -114,6 +122,8 @@ describe('humanLine: what a person reads, every kind', () => {
     assert.equal(humanLine(sample('permission_response', { approve: false })), 'denied permission (permission-abc)');
     assert.equal(humanLine(sample('idle_notification', { summary: 'fixed it' })), 'idle: fixed it');
     assert.equal(humanLine(sample('permission_request', { tool_input: { command: 'ls' } })), 'asks permission: bash command=ls (permission-abc)');
+    assert.equal(humanLine(sample('code_review_response', { approve: false, comments: 'name the flag' })), 'requests changes (review-abc): name the flag');
+    assert.equal(humanLine(sample('code_review_request', { files: undefined })), 'asks bob to review: Parser fix (review-abc; a diff of 2 lines)');
   });
 });
 

@@ -93,6 +93,20 @@ describe('reduce: the team', () => {
     assert.deepEqual(s.transcript.map((i) => (i.kind === 'message' ? i.text : '')), ['task completed: notes written', 'asks to approve a plan (plan-1): do it']);
   });
 
+  test('a code review between teammates shows as it opens and as it is answered, though the lead takes no part', () => {
+    const asked = request('review-1', 'review', 'alice', { to: 'bob', summary: 'Parser fix (files: src/parser.ts)' });
+    const s = run(
+      state(),
+      { type: 'lead_event', event: { type: 'request', record: asked } },
+      { type: 'lead_event', event: { type: 'request', record: { ...asked, state: 'rejected', decided_by: 'bob', note: 'name the flag' } } },
+    );
+    assert.deepEqual(s.transcript, [
+      { id: 1, kind: 'message', from: 'alice', type: 'code_review_request', text: 'asks bob (review request review-1): Parser fix (files: src/parser.ts)' },
+      { id: 2, kind: 'message', from: 'bob', type: 'code_review_response', text: 'rejected review request review-1 from alice: name the flag' },
+    ]);
+    assert.deepEqual(s.queue, [], 'nothing for the human to decide');
+  });
+
   test('team replaces the roster; teammate_exit notes it, a crash as an error', () => {
     let s = run(state(), { type: 'lead_event', event: { type: 'team', members: [member('lead'), member('bob', 'starting')] } });
     assert.deepEqual(s.members.map((m) => m.name), ['lead', 'bob']);

@@ -1,4 +1,5 @@
 import { broadcast, message } from './chat.js';
+import { codeReviewRequest, codeReviewResponse } from './code-review.js';
 import { finishRequest, finishResponse } from './finish.js';
 import { idleNotification } from './idle-notification.js';
 import { permissionRequest, permissionResponse } from './permission.js';
@@ -27,6 +28,8 @@ const SPECS = {
   task_assignment: taskAssignment,
   idle_notification: idleNotification,
   task_notification: taskNotification,
+  code_review_request: codeReviewRequest,
+  code_review_response: codeReviewResponse,
 };
 
 export type Kind = keyof typeof SPECS;
