@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
-import { defineKind } from './spec.js';
+import { defineKind, replyTo, type DraftOf } from './spec.js';
 import { colon, header, isBlank, sentence } from './text.js';
 
 /**
@@ -14,7 +14,7 @@ const Response = envelopeOf('code_review_response', {
   approve: z.boolean(),
   comments: z.string().min(1, 'comments is empty'),
 });
-type ResponseDraft = Omit<z.output<typeof Response>, 'id' | 'timestamp'>;
+type ResponseDraft = DraftOf<typeof Response>;
 
 const Request = envelopeOf('code_review_request', {
   request_id: RequestId,
@@ -51,14 +51,7 @@ export const codeReviewRequest = defineKind(Request, {
     // A review asked of the lead is the lead model's to give; a human may still answer it by id.
     humanDecides: () => false,
     answer: (r, d) =>
-      ({
-        type: 'code_review_response',
-        from: r.to,
-        to: r.from,
-        request_id: r.request_id,
-        approve: d.approve,
-        comments: d.note?.trim() || (d.approve ? 'Approved.' : 'Changes requested.'),
-      }) satisfies ResponseDraft,
+      replyTo(r, { type: 'code_review_response', approve: d.approve, comments: d.note?.trim() || (d.approve ? 'Approved.' : 'Changes requested.') }) satisfies ResponseDraft,
   },
   content: {
     rule: 'review_needs_files_or_diff',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
-import { defineKind } from './spec.js';
+import { defineKind, replyTo, type DraftOf } from './spec.js';
 import { colon, header, isBlank, sentence } from './text.js';
 
 /**
@@ -9,6 +9,7 @@ import { colon, header, isBlank, sentence } from './text.js';
  */
 
 const Response = envelopeOf('finish_response', { request_id: RequestId, approve: z.boolean(), feedback: z.string().optional() });
+type ResponseDraft = DraftOf<typeof Response>;
 
 export const finishRequest = defineKind(envelopeOf('finish_request', { request_id: RequestId, summary: z.string().min(1, 'summary is empty') }), {
   direction: 'to_lead',
@@ -19,18 +20,15 @@ export const finishRequest = defineKind(envelopeOf('finish_request', { request_i
     deadlineMs: 10 * 60_000,
     subject: (e) => e.summary,
     expire: (r, waited) => ({
-      response: {
+      response: replyTo(r, {
         type: 'finish_response',
-        from: r.to,
-        to: r.from,
-        request_id: r.request_id,
         approve: false,
         feedback: `No answer to your request to be ended came within ${waited}, so you are not ended. Stay idle and wait for instructions from ${r.to}.`,
-      } satisfies Omit<z.output<typeof Response>, 'id' | 'timestamp'>,
+      }) satisfies ResponseDraft,
       note: `no answer within ${waited}; not ended, told to stay idle and wait`,
     }),
     humanDecides: () => true,
-    answer: (r, d) => ({ type: 'finish_response', from: r.to, to: r.from, request_id: r.request_id, approve: d.approve, feedback: d.note }) satisfies Omit<z.output<typeof Response>, 'id' | 'timestamp'>,
+    answer: (r, d) => replyTo(r, { type: 'finish_response', approve: d.approve, feedback: d.note }) satisfies ResponseDraft,
   },
   notice: (e) =>
     `${header(e, e.request_id)} ${sentence(`${e.from} says its work is done and asks to be ended${colon(e.summary)}`)} ` +

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
-import { defineKind } from './spec.js';
+import { defineKind, replyTo, type DraftOf } from './spec.js';
 import { colon, header, keyValues, sentence } from './text.js';
 
 /**
@@ -17,7 +17,7 @@ function toolInput(input: Record<string, unknown>): string {
 }
 
 const Response = envelopeOf('permission_response', { request_id: RequestId, approve: z.boolean(), feedback: z.string().optional() });
-type ResponseDraft = Omit<z.output<typeof Response>, 'id' | 'timestamp'>;
+type ResponseDraft = DraftOf<typeof Response>;
 
 export const permissionRequest = defineKind(
   envelopeOf('permission_request', {
@@ -35,18 +35,15 @@ export const permissionRequest = defineKind(
       deadlineMs: 5 * 60_000,
       subject: (e) => `${e.tool_name} ${JSON.stringify(e.tool_input)} (${e.reason})`,
       expire: (r, waited) => ({
-        response: {
+        response: replyTo(r, {
           type: 'permission_response',
-          from: r.to,
-          to: r.from,
-          request_id: r.request_id,
           approve: false,
           feedback: `Permission request timed out after ${waited} with no decision, so it is denied. Do not run it; ask again if it is still needed.`,
-        } satisfies ResponseDraft,
+        }) satisfies ResponseDraft,
         note: `no decision within ${waited}; permission denied`,
       }),
       humanDecides: () => true,
-      answer: (r, d) => ({ type: 'permission_response', from: r.to, to: r.from, request_id: r.request_id, approve: d.approve, feedback: d.note }) satisfies ResponseDraft,
+      answer: (r, d) => replyTo(r, { type: 'permission_response', approve: d.approve, feedback: d.note }) satisfies ResponseDraft,
     },
     notice: (e) =>
       `${header(e, e.request_id)} ${sentence(`${e.from} asks permission to use ${e.tool_name}${colon(e.reason)}`)} ` +

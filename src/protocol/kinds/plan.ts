@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelopeOf, PermissionMode, RequestId } from '../fields.js';
-import { defineKind } from './spec.js';
+import { defineKind, replyTo, type DraftOf } from './spec.js';
 import { colon, header, sentence, summarize } from './text.js';
 
 /**
@@ -22,7 +22,7 @@ const Response = envelopeOf('plan_approval_response', {
   feedback: z.string().optional(),
   permission_mode: PermissionMode.optional(),
 });
-type ResponseDraft = Omit<z.output<typeof Response>, 'id' | 'timestamp'>;
+type ResponseDraft = DraftOf<typeof Response>;
 
 export const planRequest = defineKind(envelopeOf('plan_approval_request', { request_id: RequestId, plan: z.string().min(1, 'plan is empty') }), {
   direction: 'to_lead',
@@ -33,23 +33,17 @@ export const planRequest = defineKind(envelopeOf('plan_approval_request', { requ
     deadlineMs: 10 * 60_000,
     subject: (e) => e.plan,
     expire: (r, waited) => ({
-      response: {
+      response: replyTo(r, {
         type: 'plan_approval_response',
-        from: r.to,
-        to: r.from,
-        request_id: r.request_id,
         approve: false,
         feedback: `No decision came in time: the plan was not approved within ${waited}, so it counts as rejected. Do not start that work; revise and resubmit the plan, or ask ${r.to}.`,
-      } satisfies ResponseDraft,
+      }) satisfies ResponseDraft,
       note: `no decision within ${waited}; the plan counts as rejected`,
     }),
     humanDecides: (reviewer) => reviewer === 'human',
     answer: (r, d) =>
-      ({
+      replyTo(r, {
         type: 'plan_approval_response',
-        from: r.to,
-        to: r.from,
-        request_id: r.request_id,
         approve: d.approve,
         feedback: d.note,
         // An approved plan hands over the lead's mode.

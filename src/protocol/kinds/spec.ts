@@ -94,3 +94,11 @@ export type KindSpec<E extends EnvelopeHead = EnvelopeHead> = KindBody<E> & { sc
 export function defineKind<S extends z.ZodObject, const B extends KindBody<z.output<S>>>(schema: S, body: B): B & { schema: S } {
   return { ...body, schema };
 }
+
+/** An answer to `request`: from whom it was asked of, back to whoever asked. Expiry and the lead's decisions draft theirs so. */
+export function replyTo<const F extends { type: string; approve: boolean }>(request: OpenRequest, fields: F): F & { from: string; to: string; request_id: string } {
+  return { ...fields, from: request.to, to: request.from, request_id: request.request_id };
+}
+
+/** A message of schema `S` as its sender drafts it: the envelope's id and timestamp are stamped on send. */
+export type DraftOf<S extends z.ZodType> = Omit<z.output<S>, 'id' | 'timestamp'>;
