@@ -191,7 +191,9 @@ export class LeadDecisions {
     if (deadlines.length === 0) return;
     const wait = Math.max(0, Math.min(...deadlines) - Date.now()) + 5;
     this.sweepTimer = setTimeout(() => {
-      void this.sweep().finally(() => this.scheduleSweep());
+      this.sweep()
+        .catch((error: unknown) => this.events.emit({ type: 'problem', text: `expiring overdue requests failed: ${error instanceof Error ? error.message : String(error)}` }))
+        .finally(() => this.scheduleSweep());
     }, wait);
   }
 

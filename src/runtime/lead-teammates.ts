@@ -3,6 +3,8 @@ import { newRequestId } from '../protocol/ids.js';
 import { summarize, type PermissionMode } from '../protocol/messages.js';
 import { agentNameProblem, LEAD } from '../protocol/names.js';
 import { modeAfterPlan } from '../protocol/kinds/plan.js';
+import { taskNotificationSummary } from '../protocol/notices.js';
+import { appendAudit } from '../team/audit.js';
 import type { TeamBus } from '../team/bus.js';
 import { addMember, loadTeam, setMemberStatus } from '../team/config.js';
 import { budgetProblem } from '../team/budget.js';
@@ -30,10 +32,19 @@ export class LeadTeammates {
     private readonly sandbox: SandboxStatus,
     private readonly events: EventStream<LeadEvent>,
   ) {
-    supervisor.exits.subscribe((exit) => void this.exited(exit));
+    supervisor.exits.subscribe((exit) => {
+      this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
+    });
     bus.sent.subscribe((envelope) => {
       if (envelope.from === LEAD) this.idle.delete(envelope.to);
     });
+  }
+
+  /** Shown and audited: something failed on the lead's side that no caller waits for. */
+  private problem(what: string, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    appendAudit(this.paths, { event: 'problem', agent: LEAD, what, reason });
+    this.events.emit({ type: 'problem', text: `${what}: ${reason}` });
   }
 
   /** A message from a teammate reached the lead. */
@@ -100,7 +111,7 @@ export class LeadTeammates {
   /** The shutdown handshake with every teammate, then the process groups of any that did not go. */
   async stopAll(reason: string, graceMs: number): Promise<void> {
     const running = this.supervisor.running();
-    for (const name of running) await this.requestShutdown(name, reason).catch(() => undefined);
+    for (const name of running) await this.requestShutdown(name, reason).catch((error: unknown) => this.problem(`asking ${name} to shut down`, error));
     const left = await this.supervisor.waitForExit(running, graceMs);
     if (left.length > 0) await this.supervisor.killAll();
   }
@@ -113,7 +124,7 @@ export class LeadTeammates {
       const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
       // The supervisor reports on the dead teammate's behalf: the lead's model learns its task failed.
-      await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: `Agent "${exit.name}" failed: ${why}` });
+      await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
     } else if (member && member.status !== 'shutdown') {
       setMemberStatus(this.paths, exit.name, 'shutdown', { pid: null });
     }
