@@ -5,7 +5,7 @@ import type { TeamBus } from '../team/bus.js';
 import { openTeam, type OpenTeam } from '../team/open.js';
 import { loadTeam, memberNames, type TeamConfig } from '../team/config.js';
 import { teamNameProblem, teamPaths, type TeamPaths } from '../team/paths.js';
-import { suggestName } from '../protocol/suggest.js';
+import { didYouMean } from '../protocol/suggest.js';
 import { quoted } from '../lib/terminal-text.js';
 import { UsageError } from './errors.js';
 
@@ -44,8 +44,8 @@ export class CliContext {
    */
   requireAgent(name: string, known: readonly string[] = memberNames(this.requireTeam())): string {
     if (known.includes(name)) return name;
-    const hint = suggestName(name, known);
-    throw new UsageError(`unknown agent ${quoted(name)}: not a member of team '${this.paths.team}'${hint ? `; did you mean '${hint}'?` : ''}`);
+    const hint = didYouMean(name, known);
+    throw new UsageError(`unknown agent ${quoted(name)}: not a member of team '${this.paths.team}'${hint ? `; ${hint}` : ''}`);
   }
 
   private get team(): OpenTeam {

@@ -2,7 +2,7 @@ import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../team/config.js';
 import type { AuditEntry } from '../team/audit.js';
-import { renderForModel } from '../protocol/notices.js';
+import { humanLine } from '../protocol/notices.js';
 import { describeUsage } from '../team/budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
 
@@ -48,8 +48,7 @@ export function formatRequests(records: readonly RequestRecord[], now = Date.now
 /** A message as a human reads it in a terminal: when, who, what (a multi-line text keeps its lines). */
 export function formatMessage(envelope: Envelope): string {
   const time = envelope.timestamp.slice(11, 19);
-  const body = envelope.type === 'message' || envelope.type === 'broadcast' ? envelope.text : renderForModel(envelope);
-  return inertText(`${time} ${envelope.from} → ${envelope.to} [${envelope.type}] ${body}`);
+  return inertText(`${time} ${envelope.from} → ${envelope.to} [${envelope.type}] ${humanLine(envelope)}`);
 }
 
 /** One audit entry as one inert line: any field may carry an agent's words (`by`, a change, a problem's reason). */

@@ -28,10 +28,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// A reader that stops early (`teams log | head`) closes the pipe: that ends the output, not in a crash.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? EXIT_OK);
-});
+// A reader that stops early (`teams log | head`) closes the pipe: that ends the output, not in a
+// crash. Only for pipes: on a terminal the REPL handles its own hang-up (EIO).
+if (!process.stdout.isTTY) {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? EXIT_OK);
+  });
+}
 
 process.exitCode = await main(process.argv);

@@ -1,5 +1,6 @@
 import type { LeadEvent } from '../runtime/lead.js';
 import { formatMessage } from './format.js';
+import { describeRequestChange } from '../tracker/describe.js';
 import { inertJson, inertText, oneLine } from '../lib/terminal-text.js';
 
 /**
@@ -33,6 +34,10 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
     switch (event.type) {
       case 'message':
         return write(formatMessage(event.envelope));
+      case 'request': {
+        const { actor, text } = describeRequestChange(event.record);
+        return write(`· ${actor} ${text}`);
+      }
       case 'teammate_exit':
         return write(`· ${event.name} exited (${event.crashed ? 'crashed: ' : ''}${event.signal ?? `code ${event.code}`})`);
       case 'problem':

@@ -1,8 +1,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
-import type { z } from 'zod';
 import { Envelope, MAX_MESSAGE_BYTES } from '../protocol/messages.js';
 import { isMissing } from '../store/errno.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /** A message file is named after its id, so sorting names sorts messages by send time. */
 const MESSAGE_FILE = /^([0-9a-hjkmnp-tv-z]{20})\.json$/;
@@ -56,11 +56,6 @@ export type EntryRead =
   | { kind: 'message'; envelope: Envelope; bytes: number }
   | { kind: 'problem'; reason: string }
   | { kind: 'vanished' };
-
-/** A zod error as one line a person can act on. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ');
-}
 
 /** One buffer for every read: a message is read whole in one call, with one byte to spare to spot an oversized file. */
 const readBuffer = Buffer.alloc(MAX_MESSAGE_BYTES + 1);
@@ -146,7 +141,7 @@ export function readEntry(dir: string, name: string): EntryRead {
     return { kind: 'problem', reason: 'not valid JSON (torn or corrupt file)' };
   }
   const parsed = Envelope.safeParse(value);
-  if (!parsed.success) return { kind: 'problem', reason: `not a valid message: ${describeIssues(parsed.error)}` };
+  if (!parsed.success) return { kind: 'problem', reason: `not a valid message: ${describeIssues(parsed.error, 'message')}` };
   if (parsed.data.id !== match[1]) return { kind: 'problem', reason: `file name says id ${match[1]} but the message's id is ${parsed.data.id}` };
   return { kind: 'message', envelope: parsed.data, bytes: text.length };
 }

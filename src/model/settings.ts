@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import { OFFLINE_MODEL } from '../offline/server.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * Which model an agent talks to and how. Every agent process resolves the same settings:
@@ -56,7 +57,7 @@ const Env = z.object({
 });
 
 function fail(error: z.ZodError, what: string): never {
-  const problems = error.issues.map((issue) => `${issue.path.join('.') || what}: ${issue.message}`).join('; ');
+  const problems = describeIssues(error, what);
   throw new SettingsError(`invalid model settings: ${problems}`);
 }
 

@@ -73,10 +73,6 @@ export const MessagesRequest = z
   });
 export type MessagesRequest = z.infer<typeof MessagesRequest>;
 
-/** One line per problem, "path: message", the way API error messages name the field. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
-}
 
 /** The system prompt as one string, whichever of its two forms the request used. */
 export function systemText(body: MessagesRequest): string {

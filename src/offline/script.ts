@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { eachString, templateRefs, type JsonPath, type TemplateRef } from './template.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * The offline model's script format. A script is data (a JSON file): an ordered list of
@@ -146,14 +147,10 @@ export class ScriptError extends Error {
   override name = 'ScriptError';
 }
 
-function describe(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`).join('; ');
-}
-
 /** Validate a parsed JSON value as a script; `source` names it in errors. */
 export function parseScript(value: unknown, source = 'script'): Script {
   const parsed = Script.safeParse(value);
-  if (!parsed.success) throw new ScriptError(`${source} is not a valid offline script: ${describe(parsed.error)}`);
+  if (!parsed.success) throw new ScriptError(`${source} is not a valid offline script: ${describeIssues(parsed.error, '(top level)')}`);
   return parsed.data;
 }
 

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { matchScript, type ScriptedError, type ScriptedReply } from './match.js';
-import { describeIssues, MessagesRequest, systemText } from './request.js';
+import { MessagesRequest, systemText } from './request.js';
+import { describeIssues } from '../lib/zod-issues.js';
 import type { Script } from './script.js';
 import { PromptCache } from './usage-estimate.js';
 import { messageStartEvent, replyMessage, sseFrame, streamEvents, type ReplyMeta } from './wire.js';
@@ -122,7 +123,7 @@ export async function startOfflineServer(options: OfflineServerOptions): Promise
     }
     const parsed = MessagesRequest.safeParse(json);
     if (!parsed.success) {
-      sendError(res, 400, 'invalid_request_error', describeIssues(parsed.error), headers);
+      sendError(res, 400, 'invalid_request_error', describeIssues(parsed.error, 'body'), headers);
       return;
     }
     const body = parsed.data;

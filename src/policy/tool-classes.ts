@@ -31,6 +31,8 @@ export const TOOL_CLASSES = {
   shutdown_response: 'protocol',
   plan_approval: 'protocol',
   request_shutdown: 'protocol',
+  request_review: 'protocol',
+  review_response: 'protocol',
 } as const satisfies Record<string, ToolClass>;
 
 export type ToolName = keyof typeof TOOL_CLASSES;

@@ -1,29 +1,35 @@
-import { KINDS, REQUEST_KINDS, type Envelope, type Kind, type RequestEnvelope, type RequestKind, type ResponseEnvelope } from './messages.js';
+import { KINDS, type Envelope, type Kind, type RequestEnvelope, type RequestKind, type ResponseEnvelope } from './messages.js';
+import { KIND_SPECS } from './kinds/index.js';
+
+type Specs = typeof KIND_SPECS;
+type TypesOfClass<C extends string> = { [K in Kind]: Specs[K]['role'] extends { class: C } ? K : never }[Kind];
 
 export type Classification =
-  | { class: 'chat'; kind: 'message' | 'broadcast' }
+  | { class: 'chat'; kind: TypesOfClass<'chat'> }
   | { class: 'request'; kind: RequestKind }
   | { class: 'response'; kind: RequestKind }
-  | { class: 'notification'; kind: 'task_assignment' | 'idle_notification' | 'task_notification' };
+  | { class: 'notification'; kind: TypesOfClass<'notification'> };
 
-const REQUEST_TYPES = new Map<Kind, RequestKind>();
-const RESPONSE_TYPES = new Map<Kind, RequestKind>();
-for (const [kind, pair] of Object.entries(REQUEST_KINDS) as [RequestKind, { request: Kind; response: Kind }][]) {
-  REQUEST_TYPES.set(pair.request, kind);
-  RESPONSE_TYPES.set(pair.response, kind);
+/** Each kind's class, as its file declares it; a response's kind is the request kind it answers. */
+const CLASSES = new Map<Kind, Classification>();
+for (const kind of KINDS) {
+  const role = KIND_SPECS[kind].role;
+  if (role.class === 'request') CLASSES.set(kind, { class: 'request', kind: role.kind });
+  else if (role.class !== 'response') CLASSES.set(kind, { class: role.class, kind } as Classification);
+}
+for (const kind of KINDS) {
+  const role = KIND_SPECS[kind].role;
+  if (role.class !== 'response') continue;
+  const request = CLASSES.get(role.request as Kind);
+  if (request?.class !== 'request') throw new Error(`${kind} answers '${role.request}', which is not a request kind`);
+  CLASSES.set(kind, { class: 'response', kind: request.kind });
 }
 
 /** The one place that tells protocol messages from chat. */
 export function classify(type: Kind): Classification {
-  if (type === 'message' || type === 'broadcast') return { class: 'chat', kind: type };
-  const requestKind = REQUEST_TYPES.get(type);
-  if (requestKind) return { class: 'request', kind: requestKind };
-  const responseKind = RESPONSE_TYPES.get(type);
-  if (responseKind) return { class: 'response', kind: responseKind };
-  if (type === 'task_assignment' || type === 'idle_notification' || type === 'task_notification') {
-    return { class: 'notification', kind: type };
-  }
-  throw new Error(`unclassified message type '${type}'`);
+  const classification = CLASSES.get(type);
+  if (!classification) throw new Error(`unclassified message type '${type}'`);
+  return classification;
 }
 
 export function isProtocolMessage(envelope: Pick<Envelope, 'type'>): boolean {
@@ -37,6 +43,3 @@ export function isRequest(envelope: Envelope): envelope is RequestEnvelope {
 export function isResponse(envelope: Envelope): envelope is ResponseEnvelope {
   return classify(envelope.type).class === 'response';
 }
-
-// Every kind must be classified; this fails at load time if one is added without a class.
-for (const kind of KINDS) classify(kind);

@@ -1,8 +1,10 @@
 import type { RequestRecord } from '../tracker/records.js';
 import { classify, isRequest, isResponse } from './classify.js';
-import { MAX_MESSAGE_BYTES, REQUEST_KINDS, type Envelope, type Kind, type RequestKind, type ResponseEnvelope } from './messages.js';
+import { KINDS, MAX_MESSAGE_BYTES, REQUEST_KINDS, type Envelope, type Kind, type RequestKind, type ResponseEnvelope } from './messages.js';
+import { KIND_SPECS, specOf } from './kinds/index.js';
+import type { Direction } from './kinds/spec.js';
 import { BROADCAST, LEAD, agentNameProblem } from './names.js';
-import { suggestName } from './suggest.js';
+import { didYouMean } from './suggest.js';
 import { quoted } from '../lib/terminal-text.js';
 
 /**
@@ -18,8 +20,12 @@ export type SendContext = {
   lookupRequest(id: string): RequestRecord | undefined;
 };
 
-// The CLI suggests names the same way when a human mistypes one.
-export { suggestName } from './suggest.js';
+/** Rules a kind adds about its own content (rejection_needs_reason …), in the registry's order. */
+const CONTENT_RULES = KINDS.flatMap((kind) => {
+  const content = specOf(kind).content;
+  return content ? [{ kind, ...content }] : [];
+});
+type ContentRuleName = { [K in Kind]: (typeof KIND_SPECS)[K] extends { content: { rule: infer R extends string } } ? R : never }[Kind];
 
 export const RULE_NAMES = [
   'invalid_name',
@@ -32,8 +38,7 @@ export const RULE_NAMES = [
   'empty_broadcast',
   'must_go_to_lead',
   'must_come_from_lead',
-  'rejection_needs_reason',
-  'rejection_needs_feedback',
+  ...(CONTENT_RULES.map((c) => c.rule) as ContentRuleName[]),
   'duplicate_request_id',
   'unknown_request_id',
   'request_kind_mismatch',
@@ -46,24 +51,13 @@ export type RuleName = (typeof RULE_NAMES)[number];
 
 export type RuleResult = { ok: true } | { ok: false; rule: RuleName; error: string };
 
+const withDirection = (direction: Direction): ReadonlySet<Kind> => new Set(KINDS.filter((kind) => KIND_SPECS[kind].direction === direction));
+
 /** Kinds a teammate sends up to the lead: only the lead decides or keeps track. */
-export const TO_LEAD_KINDS: ReadonlySet<Kind> = new Set<Kind>([
-  'shutdown_response',
-  'finish_request',
-  'plan_approval_request',
-  'permission_request',
-  'idle_notification',
-  'task_notification',
-]);
+export const TO_LEAD_KINDS = withDirection('to_lead');
 
 /** Kinds only the lead may send: orders and decisions carry the lead's authority. */
-export const FROM_LEAD_KINDS: ReadonlySet<Kind> = new Set<Kind>([
-  'shutdown_request',
-  'finish_response',
-  'plan_approval_response',
-  'permission_response',
-  'task_assignment',
-]);
+export const FROM_LEAD_KINDS = withDirection('from_lead');
 
 const OK: RuleResult = { ok: true };
 const fail = (rule: RuleName, error: string): RuleResult => ({ ok: false, rule, error });
@@ -85,9 +79,10 @@ function memberList(ctx: SendContext): string {
   return ctx.members.length > 0 ? ctx.members.join(', ') : 'none';
 }
 
-function didYouMean(name: string, candidates: readonly string[]): string {
-  const guess = suggestName(name, candidates);
-  return guess === undefined ? '' : `; did you mean '${guess}'?`;
+/** "; did you mean 'alice'?" after a refusal, or nothing. */
+function suggestion(name: string, candidates: readonly string[]): string {
+  const hint = didYouMean(name, candidates);
+  return hint === undefined ? '' : `; ${hint}`;
 }
 
 function checkSender(envelope: Envelope, ctx: SendContext): RuleResult {
@@ -122,11 +117,11 @@ function checkRecipient(envelope: Envelope, ctx: SendContext): RuleResult {
   // A member is never suggested to itself: sending to yourself is refused anyway.
   const others = ctx.members.filter((name) => name !== from);
   const problem = agentNameProblem(to);
-  if (problem) return fail('invalid_name', `invalid recipient: ${problem}${didYouMean(to, others)}`);
+  if (problem) return fail('invalid_name', `invalid recipient: ${problem}${suggestion(to, others)}`);
   if (!ctx.members.includes(to)) {
     return fail(
       'unknown_recipient',
-      `unknown recipient '${to}': not a member of team '${ctx.team}' (members: ${memberList(ctx)})${didYouMean(to, others)}`,
+      `unknown recipient '${to}': not a member of team '${ctx.team}' (members: ${memberList(ctx)})${suggestion(to, others)}`,
     );
   }
   if (to === from) return fail('self_send', `'${from}' cannot send a message to itself`);
@@ -144,14 +139,11 @@ function checkDirection(envelope: Envelope): RuleResult {
   return OK;
 }
 
-const isBlank = (text: string | undefined): boolean => (text ?? '').trim().length === 0;
-
 function checkContent(envelope: Envelope): RuleResult {
-  if (envelope.type === 'shutdown_response' && !envelope.approve && isBlank(envelope.reason)) {
-    return fail('rejection_needs_reason', 'reason is required when rejecting a shutdown request: say why you must keep working');
-  }
-  if (envelope.type === 'finish_response' && !envelope.approve && isBlank(envelope.feedback)) {
-    return fail('rejection_needs_feedback', 'feedback is required when rejecting a finish request: say what to continue with');
+  for (const content of CONTENT_RULES) {
+    if (content.kind !== envelope.type) continue;
+    const error = content.check(envelope);
+    if (error !== undefined) return fail(content.rule as ContentRuleName, error);
   }
   return OK;
 }

@@ -44,3 +44,14 @@ export function suggestName(input: string, candidates: readonly string[]): strin
   }
   return best;
 }
+
+/** "did you mean 'alice'?" for a plausible typo, else undefined; `show` quotes the candidate. */
+export function didYouMean(input: string, candidates: readonly string[], show: (name: string) => string = (name) => `'${name}'`): string | undefined {
+  const guess = suggestName(input, candidates);
+  return guess === undefined ? undefined : `did you mean ${show(guess)}?`;
+}
+
+/** " (did you mean 'alice'?)" when a member is close, else " (members: …)": what follows "no member named …". */
+export function memberHint(input: string, members: readonly string[]): string {
+  return ` (${didYouMean(input, members) ?? `members: ${members.join(', ')}`})`;
+}

@@ -7,6 +7,7 @@ import { AgentName, Recipient } from '../protocol/names.js';
 import { RequestId } from '../protocol/messages.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { isMissing } from '../store/errno.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * The running lead's control socket: how `teams approve`, `teams spawn`, `teams send` and
@@ -97,7 +98,7 @@ export async function startControlServer(
       return { ok: false, error: 'control command is not JSON', refused: true };
     }
     const request = ControlRequest.safeParse(raw);
-    if (!request.success) return { ok: false, error: `bad control command: ${request.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, refused: true };
+    if (!request.success) return { ok: false, error: `bad control command: ${describeIssues(request.error, 'command')}`, refused: true };
     const { token: given, ...command } = request.data;
     if (!sameToken(given, expected)) {
       const error = `refused: ${command.op} without this lead's control token; only the human's own terminal holds it`;

@@ -3,7 +3,9 @@ import { summarize, type Envelope, type PermissionMode } from '../protocol/messa
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import { SendRefused, type TeamBus } from '../team/bus.js';
 import { decisionDraft } from '../team/decisions.js';
+import { requestRole } from '../protocol/kinds/index.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
+import { asOpened } from '../tracker/describe.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { Refused } from '../lib/refused.js';
@@ -26,6 +28,8 @@ export class LeadDecisions {
   /** The lead's own tool calls waiting on the human. */
   private readonly ownCalls = new PermissionWaiters();
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Each request's state when this lead last looked, to tell what changed. */
+  private readonly seen = new Map<string, RequestRecord['state']>();
   private closed = false;
 
   constructor(
@@ -40,7 +44,7 @@ export class LeadDecisions {
   /** Oldest first: what the human has to decide now. */
   pendingForHuman(): RequestRecord[] {
     this.tracker.refresh();
-    return this.tracker.pending().filter((r) => r.to === LEAD && (r.kind !== 'plan' || this.planReviewer === 'human'));
+    return this.tracker.pending().filter((r) => r.to === LEAD && requestRole(r.kind).humanDecides(this.planReviewer));
   }
 
   /** A request for the human arrived in the lead's mailbox. */
@@ -157,6 +161,28 @@ export class LeadDecisions {
     }
   }
 
+  /** Requests in the journal as the lead starts: an earlier session's are not news. */
+  rememberRequests(): void {
+    for (const record of this.tracker.list()) this.seen.set(record.request_id, record.state);
+  }
+
+  /**
+   * The request journal changed (any process writes it). Requests between teammates, which
+   * the lead takes no part in, are announced as they open and close, and the sweep timer is
+   * set again: their deadlines are the lead's to enforce too.
+   */
+  requestsChanged(): void {
+    for (const record of this.tracker.list()) {
+      const before = this.seen.get(record.request_id);
+      if (before === record.state) continue;
+      this.seen.set(record.request_id, record.state);
+      if (record.from === LEAD || record.to === LEAD) continue;
+      if (before === undefined && record.state !== 'pending') this.events.emit({ type: 'request', record: asOpened(record) });
+      this.events.emit({ type: 'request', record });
+    }
+    this.scheduleSweep();
+  }
+
   /** One timer, set for the nearest deadline: no polling. */
   scheduleSweep(): void {
     clearTimeout(this.sweepTimer);
@@ -165,7 +191,9 @@ export class LeadDecisions {
     if (deadlines.length === 0) return;
     const wait = Math.max(0, Math.min(...deadlines) - Date.now()) + 5;
     this.sweepTimer = setTimeout(() => {
-      void this.sweep().finally(() => this.scheduleSweep());
+      this.sweep()
+        .catch((error: unknown) => this.events.emit({ type: 'problem', text: `expiring overdue requests failed: ${error instanceof Error ? error.message : String(error)}` }))
+        .finally(() => this.scheduleSweep());
     }, wait);
   }
 

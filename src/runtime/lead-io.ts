@@ -1,4 +1,4 @@
-import { summarize } from '../protocol/messages.js';
+import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
 import { loadTeam, memberNames } from '../team/config.js';
@@ -22,6 +22,9 @@ export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadA
     self: LEAD,
     async sendMessage(to, content) {
       return { id: (await bus.send({ type: 'message', from: LEAD, to, text: content, summary: summarize(content) })).id };
+    },
+    async send(draft) {
+      return { id: (await bus.send(draftFrom(LEAD, draft))).id };
     },
     async broadcast(content) {
       const sent = await bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text: content, summary: summarize(content) });

@@ -2,10 +2,14 @@ import type { EventStream } from '../lib/event-stream.js';
 import { newRequestId } from '../protocol/ids.js';
 import { summarize, type PermissionMode } from '../protocol/messages.js';
 import { agentNameProblem, LEAD } from '../protocol/names.js';
+import { modeAfterPlan } from '../protocol/kinds/plan.js';
+import { taskNotificationSummary } from '../protocol/notices.js';
+import { appendAudit } from '../team/audit.js';
 import type { TeamBus } from '../team/bus.js';
 import { addMember, loadTeam, setMemberStatus } from '../team/config.js';
 import { budgetProblem } from '../team/budget.js';
 import type { TeamPaths } from '../team/paths.js';
+import type { RequestRecord } from '../tracker/records.js';
 import type { LeadEvent } from './lead.js';
 import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
@@ -28,10 +32,19 @@ export class LeadTeammates {
     private readonly sandbox: SandboxStatus,
     private readonly events: EventStream<LeadEvent>,
   ) {
-    supervisor.exits.subscribe((exit) => void this.exited(exit));
+    supervisor.exits.subscribe((exit) => {
+      this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
+    });
     bus.sent.subscribe((envelope) => {
       if (envelope.from === LEAD) this.idle.delete(envelope.to);
     });
+  }
+
+  /** Shown and audited: something failed on the lead's side that no caller waits for. */
+  private problem(what: string, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    appendAudit(this.paths, { event: 'problem', agent: LEAD, what, reason });
+    this.events.emit({ type: 'problem', text: `${what}: ${reason}` });
   }
 
   /** A message from a teammate reached the lead. */
@@ -47,7 +60,7 @@ export class LeadTeammates {
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
     const spent = budgetProblem(loadTeam(this.paths));
     if (spent) throw new Refused(spent);
-    const permissionMode = this.mode === 'plan' ? 'default' : this.mode;
+    const permissionMode = modeAfterPlan(this.mode);
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     const member = loadTeam(this.paths)?.members.find((m) => m.name === spec.name);
@@ -81,10 +94,24 @@ export class LeadTeammates {
     return this.supervisor.running().some((name) => !this.idle.has(name));
   }
 
+  /**
+   * Work among running teammates that the lead takes no part in, and so never hears of in its
+   * own mailbox: a request between members still open (its deadline bounds the wait), a
+   * message waiting in a teammate's mailbox, or a teammate in a model turn. Mail is looked at
+   * before the roster: a teammate marks itself working as it takes a message, in the same
+   * step, though another process may still look in between (a window of a file write).
+   */
+  async busyAmongThemselves(pending: readonly RequestRecord[], unread: (name: string) => Promise<number>): Promise<boolean> {
+    const running = new Set(this.supervisor.running());
+    if (pending.some((r) => running.has(r.from) || running.has(r.to))) return true;
+    for (const name of running) if ((await unread(name)) > 0) return true;
+    return (loadTeam(this.paths)?.members ?? []).some((m) => running.has(m.name) && m.status === 'working');
+  }
+
   /** The shutdown handshake with every teammate, then the process groups of any that did not go. */
   async stopAll(reason: string, graceMs: number): Promise<void> {
     const running = this.supervisor.running();
-    for (const name of running) await this.requestShutdown(name, reason).catch(() => undefined);
+    for (const name of running) await this.requestShutdown(name, reason).catch((error: unknown) => this.problem(`asking ${name} to shut down`, error));
     const left = await this.supervisor.waitForExit(running, graceMs);
     if (left.length > 0) await this.supervisor.killAll();
   }
@@ -97,7 +124,7 @@ export class LeadTeammates {
       const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
       // The supervisor reports on the dead teammate's behalf: the lead's model learns its task failed.
-      await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: `Agent "${exit.name}" failed: ${why}` });
+      await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
     } else if (member && member.status !== 'shutdown') {
       setMemberStatus(this.paths, exit.name, 'shutdown', { pid: null });
     }

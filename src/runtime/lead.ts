@@ -76,6 +76,8 @@ export type LeadEvent =
   | { type: 'agent'; event: AgentEvent }
   | { type: 'message'; envelope: Envelope }
   | { type: 'approvals'; pending: RequestRecord[] }
+  /** A request between teammates opened or changed state: the lead takes no part, but the human sees it. */
+  | { type: 'request'; record: RequestRecord }
   | { type: 'team'; members: Member[] }
   | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
   | { type: 'problem'; text: string };
@@ -205,10 +207,20 @@ export class LeadRuntime {
       await control.close();
     });
     const stopWatching: StopWatching = await watchForHints([paths.config], () => {
-      const members = loadTeam(paths)?.members;
+      // Someone else's write may be half done (or not the team's format at all): say so and
+      // keep the last roster; the next change brings a new look.
+      let members: Member[] | undefined;
+      try {
+        members = loadTeam(paths)?.members;
+      } catch (error) {
+        this.events.emit({ type: 'problem', text: error instanceof Error ? error.message : String(error) });
+      }
       if (members) this.events.emit({ type: 'team', members });
     });
     this.closers.push(stopWatching);
+    this.decisions.rememberRequests();
+    const stopWatchingRequests = await watchForHints([paths.requests], () => this.decisions.requestsChanged());
+    this.closers.push(stopWatchingRequests);
     this.decisions.scheduleSweep();
   }
 
@@ -237,7 +249,9 @@ export class LeadRuntime {
    */
   async quiet(): Promise<boolean> {
     if (this.loop.busy || this.decisions.pendingForHuman().length > 0 || this.teammates.anyBusy()) return false;
-    return (await this.transport.peek(LEAD)).messages.length === 0 && !this.loop.busy;
+    if ((await this.transport.peek(LEAD)).messages.length > 0 || this.loop.busy) return false;
+    const unread = async (name: string) => (await this.transport.peek(name)).messages.length;
+    return !(await this.teammates.busyAmongThemselves(this.tracker.pending(), unread));
   }
 
   /** Ask every teammate to shut down, end those that do not within the grace period, close everything. */

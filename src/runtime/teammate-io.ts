@@ -1,5 +1,5 @@
 import { newRequestId } from '../protocol/ids.js';
-import { summarize } from '../protocol/messages.js';
+import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
 import { loadTeam, memberNames } from '../team/config.js';
@@ -27,6 +27,11 @@ export function teammateTeamIO(name: string, bus: TeamBus, tracker: RequestTrack
     async sendMessage(to, content) {
       const sent = await bus.send({ type: 'message', from: name, to, text: content, summary: summarize(content) });
       if (to === LEAD) hooks.reported();
+      return { id: sent.id };
+    },
+    async send(draft) {
+      const sent = await bus.send(draftFrom(name, draft));
+      if (draft.to === LEAD) hooks.reported();
       return { id: sent.id };
     },
     async broadcast(content) {

@@ -6,6 +6,7 @@ import { AgentName } from '../protocol/names.js';
 import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
 import { runTeammate } from './teammate.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
     sandbox: values.sandbox,
   });
   if (!args.success) {
-    process.stderr.write(`teams teammate: ${args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
+    process.stderr.write(`teams teammate: ${describeIssues(args.error, 'arguments')}\n`);
     return 2;
   }
   return runTeammate({

@@ -1,5 +1,6 @@
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { renderForModel } from '../protocol/notices.js';
+import { modeAfterPlan } from '../protocol/kinds/plan.js';
 
 /** A teammate's protocol state: what it may do, and what it is waiting for. */
 export type TeammateState = {
@@ -34,8 +35,7 @@ export function react(state: TeammateState, envelope: Envelope): Reaction {
   switch (envelope.type) {
     case 'plan_approval_response': {
       if (envelope.approve) {
-        // The approved plan hands over the lead's mode; plan itself becomes default (seed 000).
-        const inherited = envelope.permission_mode && envelope.permission_mode !== 'plan' ? envelope.permission_mode : 'default';
+        const inherited = modeAfterPlan(envelope.permission_mode);
         return {
           state: { ...state, planApproved: true, mode: inherited },
           notice: `${renderForModel(envelope)} You may now carry out the plan (permission mode: ${inherited}).`,

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../agent/events.js';
 import { lazyModel } from '../model/lazy.js';
 import type { ModelSettings } from '../model/settings.js';
 import { newRequestId } from '../protocol/ids.js';
+import { taskNotificationSummary } from '../protocol/notices.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
@@ -66,10 +67,18 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   const { bus, tracker, transport } = openTeam(paths, config, signer);
   const model = lazyModel(options.settings);
 
+  /** Something that failed on the way and is not the model's to handle: audited, and in the teammate's log. */
+  const problem = (what: string, error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), type: 'problem', what, reason })}\n`);
+    appendAudit(paths, { event: 'problem', agent: name, what, reason });
+  };
+
   let state: TeammateState = initialState(options.permissionMode, options.planMode);
   let reported = false;
   let awaiting: { kind: 'plan' | 'finish'; requestId: string } | undefined;
-  let taskId = name;
+  // Its task, as the lead assigned it; until then its name stands for it.
+  let task = { id: name, subject: name };
   let status: MemberStatus = 'starting';
   const setStatus = (next: MemberStatus) => {
     if (next === status) return;
@@ -149,8 +158,8 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     await subscription.close();
     if (process.connected !== false) {
       await bus
-        .send({ type: 'task_notification', from: name, to: LEAD, task_id: taskId, status: how, summary: lastText ? lastText.slice(0, 200) : `${name} ${how}`, result: lastText || undefined })
-        .catch(() => undefined);
+        .send({ type: 'task_notification', from: name, to: LEAD, task_id: task.id, status: how, summary: taskNotificationSummary(how, task.subject), result: lastText || undefined })
+        .catch((error: unknown) => problem('the task notification was not sent', error));
     }
     setStatus('shutdown');
     const member = loadTeam(paths)?.members.find((m) => m.name === name);
@@ -174,11 +183,11 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     }
     setStatus('idle');
     const summary = reported ? undefined : event.lastText || undefined;
-    void bus.send({ type: 'idle_notification', from: name, to: LEAD, reason: 'waiting for instructions', summary }).catch(() => undefined);
+    bus.send({ type: 'idle_notification', from: name, to: LEAD, reason: 'waiting for instructions', summary }).catch((error: unknown) => problem('the idle notification was not sent', error));
   });
 
   const handle = (envelope: Envelope) => {
-    if (envelope.type === 'task_assignment') taskId = envelope.task_id;
+    if (envelope.type === 'task_assignment') task = { id: envelope.task_id, subject: envelope.subject };
     if (awaiting && 'request_id' in envelope && envelope.request_id === awaiting.requestId) awaiting = undefined;
     const reaction = react(state, envelope);
     state = reaction.state;

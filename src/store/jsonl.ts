@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, writeSync, ftruncateSync } from 'node:fs';
 import type { z } from 'zod';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * Append-only JSON-lines files shared by several processes.
@@ -80,7 +81,7 @@ export function readLines<T>(path: string, schema: z.ZodType<T>, offset = 0): Re
       }
       const parsed = schema.safeParse(value);
       if (parsed.success) records.push(parsed.data);
-      else problems.push({ line: index + 1, offset: here, reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ') });
+      else problems.push({ line: index + 1, offset: here, reason: describeIssues(parsed.error, 'record') });
     });
   }
   return { records, problems, nextOffset: offset + end + 1, tornTail: end + 1 < buffer.length };

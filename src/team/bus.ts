@@ -1,6 +1,9 @@
 import { newMessageId, newRequestId } from '../protocol/ids.js';
 import { Envelope, summarize, type Draft } from '../protocol/messages.js';
 import { classify } from '../protocol/classify.js';
+import { specOf } from '../protocol/kinds/index.js';
+import { humanLine } from '../protocol/notices.js';
+import { oneLine } from '../lib/terminal-text.js';
 import { checkSend, type RuleName } from '../protocol/rules.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { Signer } from '../protocol/signing.js';
@@ -13,6 +16,7 @@ import { EventStream } from '../lib/event-stream.js';
 import { Refused } from '../lib/refused.js';
 import { loadTeam, memberNames } from './config.js';
 import type { TeamPaths } from './paths.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /** A send refused by a rule: nothing was written. */
 export class SendRefused extends Refused {
@@ -25,20 +29,16 @@ export class SendRefused extends Refused {
   }
 }
 
-/** What a request is about, in one line a human can decide on. */
-function requestSummary(envelope: Envelope): string {
-  switch (envelope.type) {
-    case 'plan_approval_request':
-      return envelope.plan;
-    case 'permission_request':
-      return `${envelope.tool_name} ${JSON.stringify(envelope.tool_input)} (${envelope.reason})`;
-    case 'shutdown_request':
-      return envelope.reason ?? 'shut down';
-    case 'finish_request':
-      return envelope.summary;
-    default:
-      return '';
-  }
+/** What a request is about, as its kind says: what the decider needs to see. */
+function requestSubject(envelope: Envelope): string {
+  const role = specOf(envelope.type).role;
+  return role.class === 'request' ? role.subject(envelope) : '';
+}
+
+/** What the record keeps of an answer: the feedback, the reason, the comments. */
+function responseNote(envelope: Envelope): string | undefined {
+  const role = specOf(envelope.type).role;
+  return role.class === 'response' ? role.note(envelope) : undefined;
 }
 
 function envelopeRequestId(envelope: Envelope): string | undefined {
@@ -52,7 +52,7 @@ function envelopeRequestId(envelope: Envelope): string | undefined {
  * sees a request the tracker does not know.
  */
 export class TeamBus {
-  /** Every message this bus delivered, for the views that show them as they go. */
+  /** Every message this bus delivered (expiry's included), for the views that follow them as they go. */
   readonly sent = new EventStream<Envelope>();
 
   constructor(
@@ -74,7 +74,7 @@ export class TeamBus {
   async send(draft: Draft): Promise<Envelope> {
     const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: new Date().toISOString() });
     if (!parsed.success) {
-      throw new SendRefused('schema', parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
+      throw new SendRefused('schema', describeIssues(parsed.error, 'message'));
     }
     const envelope = parsed.data;
     const team = loadTeam(this.paths);
@@ -103,13 +103,12 @@ export class TeamBus {
         kind: kind.kind,
         from: envelope.from,
         to: envelope.to,
-        summary: requestSummary(envelope),
+        summary: requestSubject(envelope),
       });
       return { record, from: null };
     }
     if (kind.class === 'response' && 'approve' in envelope) {
-      const note = 'feedback' in envelope ? envelope.feedback : 'reason' in envelope ? envelope.reason : undefined;
-      const result = this.tracker.transition(requestId, envelope.approve ? 'approved' : 'rejected', envelope.from, note);
+      const result = this.tracker.transition(requestId, envelope.approve ? 'approved' : 'rejected', envelope.from, responseNote(envelope));
       // Another process decided first (a deadline, a second terminal): its decision stands.
       if (!result.ok) throw new SendRefused('request_not_pending', result.error);
       return { record: result.record, from: 'pending' };
@@ -152,18 +151,19 @@ export class TeamBus {
       this.auditRequest(result.record, 'pending', 'deadline');
       // Nobody to mail: the lead's waiting call reads the expiry from the tracker.
       if (isOwnRequest(overdue)) continue;
-      // The sweeper acts for the lead: a lapsed shutdown is a note from the lead's side to
-      // itself, a lapsed plan, permission or finish request is the lead's refusal.
+      // The sweeper acts for the lead: a lapsed request is answered as its kind says (a plan,
+      // permission or finish request is the lead's refusal), or the lead tells someone in a note.
       const draft: Draft = outcome.response ?? {
         type: 'message',
         from: LEAD,
-        to: LEAD,
+        to: outcome.recipient,
         text: outcome.notice,
         summary: summarize(outcome.notice),
       };
       const envelope = this.seal(Envelope.parse({ ...draft, id: newMessageId(now), timestamp: new Date(now).toISOString() }));
       await this.transport.deliver(outcome.recipient, envelope);
       this.auditMessage(envelope);
+      this.sent.emit(envelope);
     }
     return expired;
   }
@@ -207,13 +207,7 @@ export class TeamBus {
   }
 }
 
+/** The audit log's one line of a message: what a human reads of it, as its kind writes it. */
 function auditSummary(envelope: Envelope): string {
-  if (envelope.type === 'message' || envelope.type === 'broadcast') return envelope.summary;
-  const summary = requestSummary(envelope);
-  if (summary) return summary.slice(0, 200);
-  if ('approve' in envelope) return envelope.approve ? 'approved' : 'rejected';
-  if (envelope.type === 'task_assignment') return envelope.subject;
-  if (envelope.type === 'task_notification') return `${envelope.status}: ${envelope.summary}`.slice(0, 200);
-  if (envelope.type === 'idle_notification') return envelope.reason;
-  return envelope.type;
+  return oneLine(humanLine(envelope), 200);
 }

@@ -4,10 +4,12 @@ import { Refused } from '../lib/refused.js';
 import { inertLine, quoted } from '../lib/terminal-text.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
+import { memberHint } from '../protocol/suggest.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { errnoCode, isMissing } from '../store/errno.js';
 import { isProcessAlive, withFileLock, type FileLockOptions } from '../store/file-lock.js';
 import { teamNameProblem, type TeamPaths } from './paths.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * `.teams/<team>/config.json`: the roster. Several processes (lead, teammates, the CLI)
@@ -74,7 +76,7 @@ export type TeamConfig = z.infer<typeof TeamConfig>;
 
 /** The issues as one line; inert, since they may quote whatever the file held. */
 function issues(error: z.ZodError): string {
-  return inertLine(error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+  return inertLine(describeIssues(error, 'config'));
 }
 
 function lockPath(paths: TeamPaths): string {
@@ -181,29 +183,11 @@ export function findMember(config: TeamConfig, name: string): Member | undefined
   return config.members.find((m) => m.name === name);
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
-}
-
 /** The member `name`, or an error listing the closest names, since names are typed by humans. */
 export function requireMember(config: TeamConfig, name: string): Member {
   const member = findMember(config, name);
   if (member) return member;
-  const close = memberNames(config)
-    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
-    .filter(({ candidate, distance }) => distance <= Math.min(2, Math.floor(name.length / 2)) || candidate.startsWith(name))
-    .sort((a, b) => a.distance - b.distance)
-    .map(({ candidate }) => `'${candidate}'`);
-  const hint = close.length > 0 ? ` (did you mean ${close.slice(0, 3).join(' or ')}?)` : ` (members: ${memberNames(config).join(', ')})`;
-  throw new Refused(`no member named ${quoted(name)} in team '${config.name}'${hint}`);
+  throw new Refused(`no member named ${quoted(name)} in team '${config.name}'${memberHint(name, memberNames(config))}`);
 }
 
 export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus };

@@ -1,12 +1,15 @@
-import type { Draft, PermissionMode } from '../protocol/messages.js';
+import type { Draft } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
+import { requestRole } from '../protocol/kinds/index.js';
+import type { Decision } from '../protocol/kinds/spec.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 
-export type Decision = { approve: boolean; note?: string; permissionMode?: PermissionMode };
+export type { Decision } from '../protocol/kinds/spec.js';
 
 /**
  * The lead's response to a request it was asked to decide (by the human or the lead's
- * model), or why there is none: shutdown requests are answered by the teammate.
+ * model), as the request's kind drafts it, or why there is none (a shutdown request is
+ * answered by the teammate).
  */
 export function decisionDraft(record: RequestRecord, decision: Decision): { ok: true; draft: Draft } | { ok: false; error: string } {
   if (isOwnRequest(record)) {
@@ -15,24 +18,8 @@ export function decisionDraft(record: RequestRecord, decision: Decision): { ok: 
   if (record.to !== LEAD) {
     return { ok: false, error: `request '${record.request_id}' is a ${record.kind} request addressed to ${record.to}; only ${record.to} answers it` };
   }
-  const base = { from: LEAD, to: record.from, request_id: record.request_id, approve: decision.approve };
-  switch (record.kind) {
-    case 'plan':
-      return {
-        ok: true,
-        draft: {
-          ...base,
-          type: 'plan_approval_response',
-          feedback: decision.note,
-          // An approved plan hands over the lead's mode; plan mode itself becomes default (seed 000).
-          permission_mode: decision.approve && decision.permissionMode ? (decision.permissionMode === 'plan' ? 'default' : decision.permissionMode) : undefined,
-        },
-      };
-    case 'permission':
-      return { ok: true, draft: { ...base, type: 'permission_response', feedback: decision.note } };
-    case 'finish':
-      return { ok: true, draft: { ...base, type: 'finish_response', feedback: decision.note } };
-    case 'shutdown':
-      return { ok: false, error: `request '${record.request_id}' is a shutdown request; the teammate answers it` };
-  }
+  const answer = requestRole(record.kind).answer;
+  if (typeof answer !== 'function') return { ok: false, error: `request '${record.request_id}' is a ${record.kind} request; ${answer.refused}` };
+  // The kind drafts it against its own schema's type; the bus parses it again before sending.
+  return { ok: true, draft: answer(record, decision) as Draft };
 }

@@ -1,3 +1,4 @@
+import type { OutgoingDraft } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../team/config.js';
 
@@ -10,6 +11,11 @@ export interface TeamIO {
   /** The agent running the tools. */
   readonly self: string;
   sendMessage(to: string, content: string): Promise<{ id: string }>;
+  /**
+   * Send a protocol message as this agent: the tools of a kind (src/protocol/kinds/) send
+   * through this, and the bus checks every rule the kind declares.
+   */
+  send(draft: OutgoingDraft): Promise<{ id: string }>;
   broadcast(content: string): Promise<{ id: string; recipients: string[] }>;
   /** Take the queued messages, rendered as notices; empty when there are none. */
   readInbox(): Promise<string[]>;
@@ -18,7 +24,7 @@ export interface TeamIO {
   spawnTeammate(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
   /** Lead only: ask a teammate to shut down. */
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
-  /** Lead only: the state of a request, as the tracker knows it. */
+  /** The state of a request, as the tracker knows it. */
   requestStatus(requestId: string): RequestRecord | undefined;
   /** Lead only, when the lead model reviews plans: decide a teammate's plan. */
   reviewPlan(requestId: string, approve: boolean, feedback: string | undefined): Promise<void>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../model/client.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /** What a tool hands back to the model: concise text, flagged when it is an error. */
 export type ToolResult = { content: string; isError?: boolean };
@@ -31,6 +32,5 @@ export function toolSpec(tool: Tool<z.ZodType, never>): ToolSpec {
 export function parseToolInput<Schema extends z.ZodType>(tool: Tool<Schema, never>, raw: unknown): { ok: true; input: z.output<Schema> } | { ok: false; error: string } {
   const parsed = tool.input.safeParse(raw);
   if (parsed.success) return { ok: true, input: parsed.data };
-  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
-  return { ok: false, error: `invalid input for ${tool.name}: ${issues}` };
+  return { ok: false, error: `invalid input for ${tool.name}: ${describeIssues(parsed.error, 'input')}` };
 }

@@ -9,7 +9,9 @@ import { planReviewTool } from './plan-review.js';
 import { planSubmitTool } from './plan-submit.js';
 import { readFileTool } from './read-file.js';
 import { readInboxTool } from './read-inbox.js';
+import { requestReviewTool } from './request-review.js';
 import { requestShutdownTool } from './request-shutdown.js';
+import { reviewResponseTool } from './review-response.js';
 import { sendMessageTool } from './send-message.js';
 import { shutdownRequestTool } from './shutdown-request.js';
 import { shutdownResponseTool } from './shutdown-response.js';
@@ -24,7 +26,7 @@ export type { ToolIO } from './io.js';
 export type AnyTool = Tool<z.ZodType, ToolIO>;
 
 const WORK_TOOLS: AnyTool[] = [bashTool, readFileTool, writeFileTool, editFileTool];
-const TEAM_TOOLS: AnyTool[] = [sendMessageTool, readInboxTool, broadcastTool, listTeammatesTool];
+const TEAM_TOOLS: AnyTool[] = [sendMessageTool, readInboxTool, broadcastTool, listTeammatesTool, requestReviewTool, reviewResponseTool];
 
 /**
  * The lead's tools. `plan_approval` is offered only when the lead model reviews plans;

@@ -5,6 +5,7 @@ import { appendLines, readLines } from '../store/jsonl.js';
 import { deadlineAt, type DeadlineOverrides } from './expiry.js';
 import { transition as applyTransition, type TransitionResult } from './lifecycle.js';
 import { RequestRecord, RequestState } from './records.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 /**
  * The requests of one team, as a fold of an append-only journal that several processes
@@ -55,10 +56,6 @@ type Entry = { record: RequestRecord; openedBy: string; decidedBy?: string };
 
 function takenError(existing: RequestRecord): Error {
   return new Error(`request_id '${existing.request_id}' is already taken (a ${existing.kind} request from ${existing.from} to ${existing.to})`);
-}
-
-function issues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
 }
 
 export class RequestTracker {
@@ -118,7 +115,7 @@ export class RequestTracker {
   /** Record a new pending request. Throws on invalid fields or a request_id already taken. */
   open(input: OpenRequest): RequestRecord {
     const parsed = OpenInput.safeParse(input);
-    if (!parsed.success) throw new Error(`cannot open request '${String(input.request_id)}': ${issues(parsed.error)}`);
+    if (!parsed.success) throw new Error(`cannot open request '${String(input.request_id)}': ${describeIssues(parsed.error, 'request')}`);
     const fields = parsed.data;
     const created_at = fields.created_at ?? new Date().toISOString();
     const deadline_at = fields.deadline_at ?? deadlineAt(fields.kind, created_at, this.options.deadlines);

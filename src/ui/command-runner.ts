@@ -2,9 +2,8 @@ import { formatAudit, formatMembers, formatMessage, formatRequests } from '../cl
 import { MaildirTransport } from '../mailbox/maildir.js';
 import { summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
-import { suggestName } from '../protocol/suggest.js';
 import { involves, readAudit } from '../team/audit.js';
-import { loadTeam } from '../team/config.js';
+import { loadTeam, requireMember as requireTeamMember } from '../team/config.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
@@ -25,10 +24,9 @@ export function helpText(): string {
 }
 
 function requireMember(runtime: ReplRuntime, name: string): void {
-  const names = loadTeam(runtime.options.paths)?.members.map((m) => m.name) ?? [];
-  if (names.includes(name)) return;
-  const hint = suggestName(name, names);
-  throw new Error(`no member named '${name}'${hint ? ` (did you mean '${hint}'?)` : ` (members: ${names.join(', ')})`}`);
+  const team = loadTeam(runtime.options.paths);
+  if (!team) throw new Error(`no team '${runtime.options.paths.team}'`);
+  requireTeamMember(team, name);
 }
 
 function recent(lines: string[], what: string): string {

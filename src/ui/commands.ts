@@ -1,5 +1,5 @@
 import { agentNameProblem } from '../protocol/names.js';
-import { suggestName } from '../protocol/suggest.js';
+import { didYouMean } from '../protocol/suggest.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
@@ -75,8 +75,8 @@ export function parseCommand(line: string): Parsed {
   const [head, rest] = split(line);
   const name = head.slice(1).toLowerCase();
   if (!COMMAND_NAMES.includes(name as CommandName)) {
-    const hint = suggestName(name, COMMAND_NAMES);
-    return fail(`unknown command '${head}'${hint ? ` (did you mean /${hint}?)` : ''}; /help lists them`);
+    const hint = didYouMean(name, COMMAND_NAMES, (command) => `/${command}`);
+    return fail(`unknown command '${head}'${hint ? ` (${hint})` : ''}; /help lists them`);
   }
   const command = name as CommandName;
   const [first, afterFirst] = split(rest);

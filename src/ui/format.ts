@@ -1,35 +1,3 @@
-import type { Envelope } from '../protocol/messages.js';
-import { renderForModel } from '../protocol/notices.js';
-import { oneLine } from '../lib/terminal-text.js';
-
-/** A tool's input as a short `key=value` line: the whole JSON is rarely worth a screen line. */
-export function toolInput(input: Record<string, unknown>, max = 80): string {
-  const parts = Object.entries(input).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  return oneLine(parts.join(' '), max);
-}
-
-/** What a teammate's message says, in the words a person scanning the transcript wants. */
-export function messageText(envelope: Envelope): string {
-  switch (envelope.type) {
-    case 'message':
-    case 'broadcast':
-      return envelope.text;
-    case 'task_notification':
-      return `task ${envelope.status}: ${envelope.summary}`;
-    case 'idle_notification':
-      return envelope.summary ? `idle: ${envelope.summary}` : `idle (${envelope.reason})`;
-    case 'plan_approval_request':
-      return `asks to approve a plan (${envelope.request_id})`;
-    case 'permission_request':
-      return `asks permission: ${envelope.tool_name} ${toolInput(envelope.tool_input, 60)} (${envelope.request_id})`;
-    case 'finish_request':
-      return `asks to finish: ${envelope.summary} (${envelope.request_id})`;
-    case 'shutdown_response':
-      return envelope.approve ? 'agreed to shut down' : `refused to shut down${envelope.reason ? `: ${envelope.reason}` : ''}`;
-    default:
-      return renderForModel(envelope);
-  }
-}
 
 /** "4:59" until a deadline, "0:00" once it has passed: the approval queue's countdown. */
 export function countdown(deadlineIso: string, now: number): string {

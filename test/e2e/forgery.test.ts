@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
+import { withFileLock } from '../../src/store/file-lock.js';
 import { waitFor } from '../helpers/wait.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { createSigner } from '../../src/protocol/signing.js';
@@ -60,8 +61,11 @@ describe('forged decisions, end to end', () => {
     const plan = await session.pending('plan');
     // The attacker's key where the lead's key once was published, then a teammate started after it.
     const attacker = createSigner();
-    const config = JSON.parse(readFileSync(session.paths.config, 'utf8')) as Record<string, unknown>;
-    writeFileSync(session.paths.config, JSON.stringify({ ...config, public_key: attacker.publicKey }));
+    // Under the config's lock, so that the swap does not also undo a status someone else just wrote.
+    withFileLock(`${session.paths.config}.lock`, () => {
+      const config = JSON.parse(readFileSync(session.paths.config, 'utf8')) as Record<string, unknown>;
+      writeFileSync(session.paths.config, JSON.stringify({ ...config, public_key: attacker.publicKey }));
+    });
     const spawned = await session.cli(['spawn', 'bob', '--role', 'helper', '--prompt', 'wait', '--plan-mode']);
     assert.equal(spawned.code, 0, spawned.stderr);
     const bobs = await session.pending('plan', [plan.request_id]);

@@ -66,7 +66,8 @@ describe('shutdown, end to end', () => {
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     const notification = session.audit().find((e) => e.event === 'message' && e.type === 'task_notification');
     assert.ok(notification && notification.event === 'message');
-    assert.match(notification.summary, /^completed/);
+    // The seed's summary line, naming the task the lead assigned.
+    assert.equal(notification.summary, 'task completed: Agent "Write a short note about our build cache" completed');
   });
 
   test('a request to be ended can be refused: the teammate is sent back with what to continue with', async (t) => {

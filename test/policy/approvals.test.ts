@@ -151,7 +151,7 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 describe('tool classes', () => {
   test('reading, messaging and the protocols are read-only; shell, edits and spawning are not', () => {
     const readOnly = Object.keys(TOOL_CLASSES).filter(isReadOnlyTool).sort();
-    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'read_inbox', 'request_shutdown', 'send_message', 'shutdown_request', 'shutdown_response']);
+    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'read_inbox', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response']);
     assert.equal(isReadOnlyTool('bash'), false);
     assert.equal(isReadOnlyTool('nope'), false);
     assert.equal(toolClass('toString'), undefined);

@@ -18,6 +18,8 @@ const EXPECTED: Record<Kind, Classification> = {
   task_assignment: { class: 'notification', kind: 'task_assignment' },
   idle_notification: { class: 'notification', kind: 'idle_notification' },
   task_notification: { class: 'notification', kind: 'task_notification' },
+  code_review_request: { class: 'request', kind: 'review' },
+  code_review_response: { class: 'response', kind: 'review' },
 };
 
 describe('classify', () => {

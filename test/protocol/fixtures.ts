@@ -47,6 +47,16 @@ export const SAMPLES: { [K in Kind]: EnvelopeOf<K> } = {
     status: 'completed',
     summary: 'Agent "Fix parser" completed',
   }),
+  code_review_request: stamp({
+    type: 'code_review_request',
+    from: 'alice',
+    to: 'bob',
+    request_id: 'review-abc',
+    subject: 'Parser fix',
+    files: ['src/parser.ts'],
+    diff: '-a\n+b',
+  }),
+  code_review_response: stamp({ type: 'code_review_response', from: 'bob', to: 'alice', request_id: 'review-abc', approve: true, comments: 'Looks right' }),
 };
 
 /** A sample with some fields replaced; the result is deliberately not re-validated. */
@@ -73,6 +83,7 @@ export const PENDING: readonly RequestRecord[] = [
   record({ request_id: 'finish-abc', kind: 'finish', from: 'alice', to: 'lead' }),
   record({ request_id: 'plan-abc', kind: 'plan', from: 'alice', to: 'lead' }),
   record({ request_id: 'permission-abc', kind: 'permission', from: 'alice', to: 'lead' }),
+  record({ request_id: 'review-abc', kind: 'review', from: 'alice', to: 'bob' }),
 ];
 
 export function context(requests: readonly RequestRecord[] = [], members: readonly string[] = ['lead', 'alice', 'bob']): SendContext {

@@ -101,6 +101,9 @@ describe('Envelope: kind-specific invalid instances', () => {
     ['negative usage', sample('task_notification', { usage: { input_tokens: -1, output_tokens: 0 } }), 'usage.input_tokens:'],
     ['fractional token count', sample('task_notification', { usage: { input_tokens: 1.5, output_tokens: 0 } }), 'usage.input_tokens:'],
     ['unknown usage field', sample('task_notification', { usage: { input_tokens: 1, output_tokens: 1, cost: 3 } }), 'usage:'],
+    ['empty review subject', sample('code_review_request', { subject: '' }), 'subject: subject is empty'],
+    ['review files not a list', sample('code_review_request', { files: 'src/parser.ts' }), 'files:'],
+    ['empty review comments', sample('code_review_response', { comments: '' }), 'comments: comments is empty'],
   ];
   for (const [name, value, expected] of cases) {
     test(name, () => {
@@ -160,6 +163,7 @@ describe('request kinds', () => {
       finish: { request: 'finish_request', response: 'finish_response' },
       plan: { request: 'plan_approval_request', response: 'plan_approval_response' },
       permission: { request: 'permission_request', response: 'permission_response' },
+      review: { request: 'code_review_request', response: 'code_review_response' },
     });
   });
 

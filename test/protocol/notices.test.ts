@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KINDS, type Envelope, type Kind } from '../../src/protocol/messages.js';
-import { renderForModel, renderTaskNotification, taskNotificationSummary } from '../../src/protocol/notices.js';
+import { humanLine, renderForModel, renderTaskNotification, taskNotificationSummary } from '../../src/protocol/notices.js';
 import { SAMPLES, sample } from './fixtures.js';
 
 const EXPECTED: Record<Kind, string> = {
@@ -28,6 +28,10 @@ const EXPECTED: Record<Kind, string> = {
   idle_notification: '[idle_notification from alice] alice is idle: waiting for review.',
   task_notification:
     '<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n<summary>Agent "Fix parser" completed</summary>\n</task-notification>',
+  code_review_request:
+    '[code_review_request review-abc from alice] alice asks you to review: Parser fix.\nFiles: src/parser.ts\nDiff:\n-a\n+b\n' +
+    'Answer with review_response(request_id="review-abc", approve=true|false, comments="…").',
+  code_review_response: '[code_review_response review-abc from bob] bob approved your change: Looks right.',
 };
 
 describe('renderForModel: every kind', () => {
@@ -55,6 +59,8 @@ describe('renderForModel: variants', () => {
     ['a denied permission without feedback', sample('permission_response', { approve: false }), '] Permission denied. Do not use'],
     ['a permission request without a reason', sample('permission_request', { reason: '' }), 'alice asks permission to use bash. Input:'],
     ['a task without a description', sample('task_assignment', { description: '' }), '] New task "Fix parser"'],
+    ['a review of files only', sample('code_review_request', { diff: undefined }), 'review: Parser fix.\nFiles: src/parser.ts\nAnswer with review_response('],
+    ['a review asking for changes', sample('code_review_response', { approve: false, comments: 'name the flag' }), 'bob requests changes: name the flag. Make them, then ask again'],
     ['an idle notice with a summary', sample('idle_notification', { summary: 'fixed the parser' }), 'alice is idle: waiting for review. Last: fixed the parser'],
   ];
   for (const [name, envelope, expected] of cases) {
@@ -78,6 +84,46 @@ describe('renderForModel: variants', () => {
   test('a task notification renders as its XML', () => {
     const envelope = sample('task_notification', { status: 'failed', summary: 'boom', result: 'trace' });
     assert.equal(renderForModel(envelope), renderTaskNotification(envelope));
+  });
+});
+
+const LINES: Record<Kind, string> = {
+  message: 'Look at the failing test',
+  broadcast: 'Stand-up in five',
+  shutdown_request: 'asks to shut down: Bob finished it (shutdown-abc)',
+  shutdown_response: 'agreed to shut down',
+  finish_request: 'asks to finish: Parser done, 12 tests (finish-abc)',
+  finish_response: 'accepted the work (finish-abc)',
+  plan_approval_request: 'asks to approve a plan (plan-abc): 1. Read',
+  plan_approval_response: 'approved the plan (plan-abc)',
+  permission_request: 'asks permission: bash command=rm -rf build (permission-abc)',
+  permission_response: 'granted permission (permission-abc)',
+  task_assignment: 'assigns task "Fix parser" (t1)',
+  idle_notification: 'idle (waiting for review)',
+  task_notification: 'task completed: Agent "Fix parser" completed',
+  code_review_request: 'asks bob to review: Parser fix (review-abc; files: src/parser.ts; a diff of 2 lines)',
+  code_review_response: 'approved the review (review-abc): Looks right',
+};
+
+describe('humanLine: what a person reads, every kind', () => {
+  for (const kind of KINDS) {
+    test(kind, () => {
+      const line = humanLine(SAMPLES[kind]);
+      assert.equal(line, LINES[kind]);
+      // The instructions are for models: a person is never told which tool to call.
+      assert.ok(!/Answer with|_response\(/.test(line), line);
+    });
+  }
+
+  test('variants', () => {
+    assert.equal(humanLine(sample('shutdown_response', { approve: false, reason: 'busy' })), 'refused to shut down: busy');
+    assert.equal(humanLine(sample('finish_response', { approve: false, feedback: 'add tests' })), 'asks to continue: add tests (finish-abc)');
+    assert.equal(humanLine(sample('plan_approval_response', { approve: false, feedback: 'smaller' })), 'rejected the plan: smaller (plan-abc)');
+    assert.equal(humanLine(sample('permission_response', { approve: false })), 'denied permission (permission-abc)');
+    assert.equal(humanLine(sample('idle_notification', { summary: 'fixed it' })), 'idle: fixed it');
+    assert.equal(humanLine(sample('permission_request', { tool_input: { command: 'ls' } })), 'asks permission: bash command=ls (permission-abc)');
+    assert.equal(humanLine(sample('code_review_response', { approve: false, comments: 'name the flag' })), 'requests changes (review-abc): name the flag');
+    assert.equal(humanLine(sample('code_review_request', { files: undefined })), 'asks bob to review: Parser fix (review-abc; a diff of 2 lines)');
   });
 });
 

@@ -108,6 +108,18 @@ const CASES: Case[] = [
 
   // Content.
   {
+    name: 'a review request with neither files nor a diff',
+    envelope: sample('code_review_request', { request_id: 'review-new', files: [], diff: ' ' }),
+    rule: 'review_needs_files_or_diff',
+    error: 'a review request needs the files to review or a diff',
+  },
+  {
+    name: 'a review answered by someone it was not asked of',
+    envelope: sample('code_review_response', { from: 'lead' }),
+    rule: 'wrong_responder',
+    error: "request 'review-abc' was addressed to 'bob', so only 'bob' can answer it, not 'lead'",
+  },
+  {
     name: 'rejecting a shutdown without a reason',
     envelope: sample('shutdown_response', { approve: false }),
     rule: 'rejection_needs_reason',
@@ -231,6 +243,14 @@ describe('checkSend: passing cases', () => {
 
   test('a teammate may chat with another teammate', () => {
     assert.deepEqual(checkSend(sample('message', { from: 'alice', to: 'bob' }), context()), { ok: true });
+  });
+
+  test('code review goes between any members: teammate to teammate, and to or from the lead', () => {
+    assert.deepEqual(checkSend(sample('code_review_request', { request_id: 'review-new' }), context()), { ok: true });
+    assert.deepEqual(checkSend(sample('code_review_request', { request_id: 'review-new', from: 'lead', to: 'alice' }), context()), { ok: true });
+    assert.deepEqual(checkSend(sample('code_review_request', { request_id: 'review-new', from: 'bob', to: 'lead', files: undefined }), context()), { ok: true });
+    assert.deepEqual(checkSend(sample('code_review_response', { approve: false, comments: 'rename it' }), context(PENDING)), { ok: true });
+    assert.ok(!TO_LEAD_KINDS.has('code_review_request') && !FROM_LEAD_KINDS.has('code_review_response'));
   });
 
   test('a teammate may broadcast', () => {

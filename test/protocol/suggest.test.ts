@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { editDistance, suggestName } from '../../src/protocol/suggest.js';
+import { didYouMean, editDistance, memberHint, suggestName } from '../../src/protocol/suggest.js';
 
 describe('editDistance', () => {
   const cases: [string, string, number][] = [
@@ -46,5 +46,18 @@ describe('suggestName', () => {
   test('prefers the closest, then the first listed', () => {
     assert.equal(suggestName('alicee', ['alicexx', 'alice']), 'alice');
     assert.equal(suggestName('ab', ['ac', 'ad']), 'ac');
+  });
+});
+
+describe('didYouMean and memberHint: the one wording of a suggestion', () => {
+  test('a close name is offered, quoted as the caller shows it', () => {
+    assert.equal(didYouMean('alcie', ['lead', 'alice']), "did you mean 'alice'?");
+    assert.equal(didYouMean('spwan', ['spawn', 'send'], (name) => `/${name}`), 'did you mean /spawn?');
+    assert.equal(didYouMean('zed', ['lead', 'alice']), undefined);
+  });
+
+  test('after "no member named …": the closest member, else the roster', () => {
+    assert.equal(memberHint('alcie', ['lead', 'alice']), " (did you mean 'alice'?)");
+    assert.equal(memberHint('zed', ['lead', 'alice']), ' (members: lead, alice)');
   });
 });

@@ -5,6 +5,7 @@ import type { RequestRecord } from '../../src/tracker/records.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
 import type { TeamIO } from '../../src/tools/team-io.js';
+import type { OutgoingDraft } from '../../src/protocol/messages.js';
 import { leadTools, runTool, teammateTools, type ToolIO } from '../../src/tools/toolsets.js';
 
 /** An in-memory team: records every call, answers from fixed data, refuses what a test says. */
@@ -24,6 +25,9 @@ class FakeTeam implements TeamIO {
 
   sendMessage(to: string, content: string) {
     return this.record('sendMessage', [to, content], { id: 'm1' });
+  }
+  send(draft: OutgoingDraft) {
+    return this.record('send', [draft], { id: 'm3' });
   }
   broadcast(content: string) {
     return this.record('broadcast', [content], { id: 'm2', recipients: ['alice', 'bob'] });
@@ -186,5 +190,46 @@ describe("a teammate's tools", () => {
     const { team, run } = setup('alice');
     assert.deepEqual(await run('request_shutdown', { summary: 'tests pass' }), { content: 'Done reported to the lead (request finish-1). Wait for the answer in your inbox.' });
     assert.deepEqual(team.calls, [['requestFinish', 'tests pass']]);
+  });
+});
+
+describe('code review tools, for any member', () => {
+  const reviewRecord = (from: string, to: string): RequestRecord => ({
+    request_id: 'review-abc', kind: 'review', from, to, created_at: '2025-01-01T00:00:00.000Z', deadline_at: '2025-01-01T00:10:00.000Z', state: 'pending', summary: 'Parser fix',
+  });
+
+  test('request_review sends a code_review_request to the member named, with a fresh review id', async () => {
+    const { team, run } = setup('alice');
+    const result = await run('request_review', { to: 'bob', subject: 'Parser fix', files: ['src/parser.ts'] });
+    assert.match(result.content, /^Review requested from bob \(request review-[0-9a-z]{10}\)\. Their answer arrives in your inbox/);
+    const [[name, draft]] = team.calls as [[string, Record<string, unknown>]];
+    assert.equal(name, 'send');
+    assert.deepEqual({ ...draft, request_id: undefined }, { type: 'code_review_request', to: 'bob', request_id: undefined, subject: 'Parser fix', files: ['src/parser.ts'], diff: undefined });
+    assert.match(String(draft.request_id), /^review-[0-9a-z]{10}$/);
+  });
+
+  test('request_review needs the files or a diff; the lead may ask too', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('request_review', { to: 'bob', subject: 'x' }), { content: 'invalid input for request_review: files: give the files to review or a diff', isError: true });
+    assert.equal((await run('request_review', { to: 'bob', subject: 'x', diff: '-a\n+b' })).isError, undefined);
+    assert.equal(team.calls.length, 1);
+  });
+
+  test('review_response answers whoever asked, approve as a boolean or a string', async () => {
+    const { team, run } = setup('bob');
+    team.requests.set('review-abc', reviewRecord('alice', 'bob'));
+    assert.deepEqual(await run('review_response', { request_id: 'review-abc', approve: 'false', comments: 'name the flag' }), { content: 'Requested changes sent to alice.' });
+    assert.deepEqual(team.calls.at(-1), ['send', { type: 'code_review_response', to: 'alice', request_id: 'review-abc', approve: false, comments: 'name the flag' }]);
+  });
+
+  test('review_response refuses an id that is not a review request, and needs comments', async () => {
+    const { team, run } = setup('bob');
+    team.requests.set('plan-abc', { ...reviewRecord('alice', 'lead'), request_id: 'plan-abc', kind: 'plan' });
+    assert.deepEqual(await run('review_response', { request_id: 'plan-abc', approve: true, comments: 'ok' }), {
+      content: "review_response failed: no code review request has the id 'plan-abc'; answer with the request_id its notice gives",
+      isError: true,
+    });
+    assert.deepEqual(await run('review_response', { request_id: 'review-abc', approve: true, comments: ' ' }), { content: 'invalid input for review_response: comments: comments is empty', isError: true });
+    assert.ok(!team.calls.some(([name]) => name === 'send'));
   });
 });

@@ -28,18 +28,20 @@ const REQUIRED: Record<string, string[]> = {
   'teammate shutdown_response': ['request_id', 'approve'],
   'teammate plan_approval': ['plan'],
   request_shutdown: ['summary'],
+  request_review: ['to', 'subject'],
+  review_response: ['request_id', 'approve', 'comments'],
 };
 
 describe('toolsets', () => {
   test("the lead's tools, with plan_approval only when the lead reviews plans", () => {
-    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'spawn_teammate', 'shutdown_request', 'shutdown_response'];
+    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'spawn_teammate', 'shutdown_request', 'shutdown_response'];
     assert.deepEqual(names(leadTools({ reviewPlans: false })), base);
     assert.deepEqual(names(leadTools({ reviewPlans: true })), [...base, 'plan_approval']);
   });
 
   test("a teammate's tools", () => {
     assert.deepEqual(names(teammateTools()), [
-      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'shutdown_response', 'plan_approval', 'request_shutdown',
+      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'shutdown_response', 'plan_approval', 'request_shutdown',
     ]);
   });
 

@@ -25,7 +25,7 @@ function stamped(response: ResponseDraft | undefined): Envelope {
 }
 
 test('default deadlines per kind, and overrides merged over them', () => {
-  assert.deepEqual(DEFAULT_DEADLINES_MS, { plan: 600_000, permission: 300_000, shutdown: 60_000, finish: 600_000 });
+  assert.deepEqual(DEFAULT_DEADLINES_MS, { plan: 600_000, permission: 300_000, shutdown: 60_000, finish: 600_000, review: 600_000 });
   assert.deepEqual(resolveDeadlines(), DEFAULT_DEADLINES_MS);
   assert.deepEqual(resolveDeadlines({ shutdown: 5_000 }), { ...DEFAULT_DEADLINES_MS, shutdown: 5_000 });
   assert.equal(deadlineAt('permission', '2030-01-01T10:00:00.000Z'), '2030-01-01T10:05:00.000Z');
@@ -84,4 +84,12 @@ test('durations read naturally', () => {
   assert.equal(formatDuration(3_600_000), '1 h');
   assert.equal(formatDuration(5_400_000), '1 h 30 min');
   assert.equal(formatDuration(-5), '0 s');
+});
+
+test('an expired review request: no review came, and the requester (not the lead) is told so in a note', () => {
+  const outcome = expiryOutcome(record('review', 'alice', 'bob', 10));
+  assert.equal(outcome.response, undefined, 'bob did not answer, so nothing is sent in his name');
+  assert.equal(outcome.recipient, 'alice');
+  assert.match(outcome.notice ?? '', /^No review came: bob did not answer your review request 'review-0123456789' within 10 min\./);
+  assert.match(outcome.note, /no review within 10 min/);
 });

@@ -1,30 +1,20 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countdown, firstRows, lastRows, longerThanExpanded, messageText, tokens, toolInput } from '../../src/ui/format.js';
+import { countdown, firstRows, lastRows, longerThanExpanded, tokens } from '../../src/ui/format.js';
+import { keyValues } from '../../src/protocol/kinds/text.js';
 import { oneLine } from '../../src/lib/terminal-text.js';
-import type { Envelope } from '../../src/protocol/messages.js';
 import { iso, NOW } from './fixtures.js';
 
 describe('ui formatting', () => {
   test('one line, tool input, tokens, countdown', () => {
     assert.equal(oneLine('a\n  b\tc', 100), 'a b c');
     assert.equal(oneLine('x'.repeat(20), 10), `${'x'.repeat(9)}…`);
-    assert.equal(toolInput({ name: 'alice', plan_mode: true, n: 2 }), 'name=alice plan_mode=true n=2');
+    assert.equal(keyValues({ name: 'alice', plan_mode: true, n: 2 }), 'name=alice plan_mode=true n=2');
     assert.deepEqual([tokens(999), tokens(12_345), tokens(2_500_000)], ['999', '12.3k', '2.50M']);
     assert.equal(countdown(iso(299_500), NOW), '5:00');
     assert.equal(countdown(iso(61_000), NOW), '1:01');
     assert.equal(countdown(iso(-5_000), NOW), '0:00');
     assert.equal(countdown(iso(2 * 3_600_000 + 5 * 60_000), NOW), '2h05m');
-  });
-
-  test('message text per kind', () => {
-    const base = { id: '01hzzzzzzz0000abcdef', from: 'alice', to: 'lead', timestamp: iso(0) };
-    const text = (e: object) => messageText({ ...base, ...e } as Envelope);
-    assert.equal(text({ type: 'idle_notification', reason: 'waiting' }), 'idle (waiting)');
-    assert.equal(text({ type: 'permission_request', request_id: 'p1', tool_name: 'bash', tool_input: { command: 'ls' }, reason: 'r' }), 'asks permission: bash command=ls (p1)');
-    assert.equal(text({ type: 'finish_request', request_id: 'f1', summary: 'all done' }), 'asks to finish: all done (f1)');
-    assert.equal(text({ type: 'shutdown_response', request_id: 's1', approve: false, reason: 'busy' }), 'refused to shut down: busy');
-    assert.match(text({ type: 'task_assignment', task_id: 't', subject: 'notes', description: 'write notes' }), /notes/);
   });
 
   test('lastRows keeps the end that fits the rows, long lines counted by their wrapped rows', () => {

@@ -9,7 +9,7 @@ import { LiveTurn, Transcript } from '../../src/ui/components/Transcript.js';
 import { reduce } from '../../src/ui/state/reduce.js';
 import type { TranscriptItem, UiAction } from '../../src/ui/state/types.js';
 import type { Envelope, Kind } from '../../src/protocol/messages.js';
-import { toolInput } from '../../src/ui/format.js';
+import { keyValues } from '../../src/protocol/kinds/text.js';
 import { sample, SAMPLES } from '../protocol/fixtures.js';
 import { assertInert, HOSTILE } from '../helpers/hostile.js';
 import { agent, member, NOW, request, state } from './fixtures.js';
@@ -40,7 +40,7 @@ function hostileEnvelope(kind: Kind): Envelope {
 
 describe('what an agent wrote never reaches the terminal raw: the REPL', () => {
   test('a tool input is cut to one inert line', () => {
-    assertInert(toolInput({ command: HOSTILE, n: 1 }), 'toolInput');
+    assertInert(keyValues({ command: HOSTILE, n: 1 }), 'keyValues');
   });
 
   test('every transcript item', () => {

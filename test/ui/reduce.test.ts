@@ -90,7 +90,21 @@ describe('reduce: the team', () => {
       { type: 'lead_event', event: { type: 'message', envelope: envelope({ type: 'task_notification', task_id: 't', status: 'completed', summary: 'notes written' }) } },
       { type: 'lead_event', event: { type: 'message', envelope: envelope({ type: 'plan_approval_request', request_id: 'plan-1', plan: 'do it' }) } },
     );
-    assert.deepEqual(s.transcript.map((i) => (i.kind === 'message' ? i.text : '')), ['task completed: notes written', 'asks to approve a plan (plan-1)']);
+    assert.deepEqual(s.transcript.map((i) => (i.kind === 'message' ? i.text : '')), ['task completed: notes written', 'asks to approve a plan (plan-1): do it']);
+  });
+
+  test('a code review between teammates shows as it opens and as it is answered, though the lead takes no part', () => {
+    const asked = request('review-1', 'review', 'alice', { to: 'bob', summary: 'Parser fix (files: src/parser.ts)' });
+    const s = run(
+      state(),
+      { type: 'lead_event', event: { type: 'request', record: asked } },
+      { type: 'lead_event', event: { type: 'request', record: { ...asked, state: 'rejected', decided_by: 'bob', note: 'name the flag' } } },
+    );
+    assert.deepEqual(s.transcript, [
+      { id: 1, kind: 'message', from: 'alice', type: 'code_review_request', text: 'asks bob (review request review-1): Parser fix (files: src/parser.ts)' },
+      { id: 2, kind: 'message', from: 'bob', type: 'code_review_response', text: 'rejected review request review-1 from alice: name the flag' },
+    ]);
+    assert.deepEqual(s.queue, [], 'nothing for the human to decide');
   });
 
   test('team replaces the roster; teammate_exit notes it, a crash as an error', () => {

@@ -9,6 +9,7 @@ import type { CliContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { askLead, noLead } from '../lead-client.js';
 import type { ContextFor } from '../program.js';
+import { describeIssues } from '../../lib/zod-issues.js';
 
 /**
  * The human's messages are sent by the running lead, which signs them: agents believe a
@@ -18,7 +19,7 @@ import type { ContextFor } from '../program.js';
 async function sendAsHuman(context: CliContext, draft: Draft & { text: string }): Promise<string> {
   const team = context.requireTeam();
   const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: new Date().toISOString() });
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; '));
+  if (!parsed.success) throw new UsageError(describeIssues(parsed.error, 'message'));
   const verdict = checkSend(parsed.data, { team: team.name, members: memberNames(team), lookupRequest: () => undefined });
   if (!verdict.ok) throw new UsageError(verdict.error);
   if (draft.from !== LEAD) throw new UsageError(`only the lead's messages can be sent from here; ${draft.from} sends its own`);

@@ -2,9 +2,11 @@ import type { AgentEvent } from '../../agent/events.js';
 import { addUsage } from '../../model/usage.js';
 import { LEAD } from '../../protocol/names.js';
 import type { LeadEvent } from '../../runtime/lead.js';
-import { messageText, toolInput } from '../format.js';
+import { humanLine } from '../../protocol/notices.js';
+import { keyValues } from '../../protocol/kinds/text.js';
 import { oneLine } from '../../lib/terminal-text.js';
 import { append } from './items.js';
+import { describeRequestChange } from '../../tracker/describe.js';
 import { queueChanged } from './queue.js';
 import type { NewItem, State } from './types.js';
 
@@ -29,7 +31,7 @@ function reduceAgent(state: State, event: AgentEvent): State {
       return text === '' ? next : append(next, { kind: 'lead', text, interrupted: false });
     }
     case 'tool_call': {
-      const tool = { id: event.id, name: event.name, input: toolInput(event.input) };
+      const tool = { id: event.id, name: event.name, input: keyValues(event.input) };
       return withActivity({ ...state, live: { ...live, tools: [...live.tools, tool] } }, LEAD, `⚙ ${event.name}`);
     }
     case 'tool_result': {
@@ -58,12 +60,16 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
       return reduceAgent(state, event.event);
     case 'message': {
       const envelope = event.envelope;
-      const text = messageText(envelope);
+      const text = humanLine(envelope);
       const next = withActivity(state, envelope.from, oneLine(text, 60));
       return append(next, { kind: 'message', from: envelope.from, type: envelope.type, text });
     }
     case 'approvals':
       return queueChanged(state, event.pending);
+    case 'request': {
+      const { actor, type, text } = describeRequestChange(event.record);
+      return append(state, { kind: 'message', from: actor, type, text });
+    }
     case 'team':
       return { ...state, members: event.members };
     case 'teammate_exit': {
