@@ -1,5 +1,4 @@
 import { after, test } from 'node:test';
-import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime, type LeadEvent } from '../../src/runtime/lead.js';
