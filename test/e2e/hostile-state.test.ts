@@ -1,9 +1,8 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { killAll, DIST } from '../helpers/children.js';
-import { CLI } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { HOSTILE_RULES, hostileTask, processesWith, toolResults } from './hostile.js';
 import { TeamSession, type SessionOptions } from './session.js';
@@ -14,7 +13,7 @@ const ATTACK = join(DIST, 'test', 'fixtures', 'state-attack.js');
 
 /**
  * A teammate whose model is hostile tries to approve alice's plan itself: by editing the
- * team's state, by the control socket, by a detached `teams approve`, and through the file
+ * team's state, by the control socket, by a detached process that keeps trying, and through the file
  * tools. In every layout of state and working directory, nothing gets through.
  */
 describe('a hostile teammate cannot reach the team\'s state or the lead\'s channels', () => {
@@ -24,7 +23,10 @@ describe('a hostile teammate cannot reach the team\'s state or the lead\'s chann
       t.after(() => session.cleanup());
       const plan = await session.pending('plan');
       const token = readFileSync(session.paths.controlToken, 'utf8');
-      const command = `node ${ATTACK} ${session.home} ${CLI} ${plan.request_id}`;
+      // A copy in the working directory: the sandbox shows nothing of /tmp but the working
+      // directory, and a clone of this repository may lie there.
+      copyFileSync(ATTACK, join(session.workdir, 'attack.mjs'));
+      const command = `node attack.mjs ${session.paths.root} ${session.paths.controlSocket} ${plan.request_id}`;
       const task = hostileTask(command, relative(session.workdir, session.paths.controlToken), relative(session.workdir, session.paths.config));
       const spawned = await session.cli(['spawn', 'mallory', '--role', 'helper', '--prompt', task]);
       assert.equal(spawned.code, 0, spawned.stderr);
@@ -44,8 +46,8 @@ describe('a hostile teammate cannot reach the team\'s state or the lead\'s chann
       assert.ok(read!.isError && /outside the working directory|state directory/.test(read!.content), read!.content);
       assert.ok(write!.isError && /outside the working directory|state directory/.test(write!.content), write!.content);
 
-      // The detached `teams approve` died with the sandboxed command; the plan is untouched.
-      await waitFor(() => processesWith(`approve ${plan.request_id}`).length === 0, 'no detached teams approve left');
+      // The detached attacker died with the sandboxed command; the plan is untouched.
+      await waitFor(() => processesWith(`${plan.request_id} again`).length === 0, 'no detached attacker left');
       assert.equal(session.requests().find((r) => r.request_id === plan.request_id)?.state, 'pending');
       assert.equal(readFileSync(session.paths.controlToken, 'utf8'), token);
       assert.ok(session.member('lead'), 'the roster is intact');
