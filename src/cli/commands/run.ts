@@ -7,7 +7,7 @@ import { PERMISSION_MODES, PermissionMode } from '../../protocol/messages.js';
 import { createEventPrinter } from '../print-events.js';
 import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/settings.js';
 import { UsageError } from '../errors.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 
 export type LeadFlags = {
   model?: string;
