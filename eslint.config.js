@@ -15,8 +15,17 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },
   {
+    // Type-aware rules: a promise nobody awaits loses its error, a switch that forgets a kind
+    // compiles. projectService reads tsconfig.json, which covers src/ and test/.
     files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
+      '@typescript-eslint/no-floating-promises': ['error', {
+        // node:test awaits what it registers and reports a failure as the test's own.
+        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }],
+      }],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { requireDefaultForNonUnion: true, allowDefaultCaseForExhaustiveSwitch: false }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
