@@ -1,4 +1,4 @@
-import type { OptionValueSource } from 'commander';
+import type { Command, OptionValueSource } from 'commander';
 import type { MaildirTransport } from '../mailbox/maildir.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { TeamBus } from '../team/bus.js';
@@ -65,3 +65,7 @@ export class CliContext {
     return this.team.bus;
   }
 }
+
+// Here, not in program.ts, so that the commands program.ts registers need not import it back.
+/** Opens the context from the global options of whichever command is running. */
+export type ContextFor = (command: Command) => CliContext;

@@ -1,5 +1,5 @@
-import type { LeadEvent } from '../runtime/lead.js';
-import { formatMessage } from './format.js';
+import type { LeadEvent } from '../runtime/lead-events.js';
+import { formatMessage } from '../team/format.js';
 import { describeRequestChange } from '../tracker/describe.js';
 import { inertJson, inertText, oneLine } from '../lib/terminal-text.js';
 

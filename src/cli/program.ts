@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { createRequire } from 'node:module';
 import { inertText } from '../lib/terminal-text.js';
-import { CliContext, type GlobalOptions } from './context.js';
+import { CliContext, type ContextFor, type GlobalOptions } from './context.js';
 import { registerMemberCommands } from './commands/member.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerSendCommands } from './commands/send.js';
@@ -14,9 +14,6 @@ import { registerReplCommand } from './commands/repl.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 
 const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
-
-/** Opens the context from the global options of whichever command is running. */
-export type ContextFor = (command: Command) => CliContext;
 
 export function buildProgram(): Command {
   const program = new Command('teams')

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { agentNameProblem } from '../protocol/names.js';
 
 /**
  * One agent's mailbox on disk (Maildir, no locks):
@@ -17,6 +18,13 @@ export type MailboxLayout = {
   bad: string;
   journal: string;
 };
+
+/** <team root>/mailboxes/<agent>: the name is checked, since it becomes a directory name. */
+export function mailboxDir(teamRoot: string, agent: string): string {
+  const problem = agentNameProblem(agent);
+  if (problem) throw new Error(problem);
+  return join(teamRoot, 'mailboxes', agent);
+}
 
 export function mailboxLayout(dir: string): MailboxLayout {
   return {

@@ -1,14 +1,13 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { MESSAGE_ID_PATTERN } from '../protocol/ids.js';
 import { MAX_MESSAGE_BYTES, type Envelope } from '../protocol/messages.js';
 import { rethrowLater } from '../store/wakeup.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
 import { startConsumer } from './consumer.js';
 import { readEntry } from './entries.js';
 import { readJournal } from './journal.js';
 import { isMissing } from '../store/errno.js';
-import { fsyncPath, mailboxLayout, type MailboxLayout } from './layout.js';
+import { fsyncPath, mailboxDir, mailboxLayout, type MailboxLayout } from './layout.js';
 import type { MailboxEvent, SetAside, SubscribeOptions, Subscription, Transport } from './transport.js';
 
 export type MaildirOptions = {
@@ -39,16 +38,14 @@ function writeDurably(path: string, data: string): void {
  * Any number of processes deliver without locks; one consumer per mailbox subscribes.
  */
 export class MaildirTransport implements Transport {
-  private readonly paths: TeamPaths;
   private readonly durable: boolean;
   /** Mailboxes whose tmp/ and new/ this process has created, so a delivery costs no mkdir. */
   private readonly prepared = new Map<string, MailboxLayout>();
 
   constructor(
-    root: string,
+    private readonly root: string,
     private readonly options: MaildirOptions = {},
   ) {
-    this.paths = teamPaths(dirname(root), basename(root));
     this.durable = options.durable ?? false;
   }
 
@@ -74,7 +71,7 @@ export class MaildirTransport implements Transport {
   }
 
   async peek(agent: string): Promise<{ messages: Envelope[]; problems: SetAside[] }> {
-    const dir = mailboxLayout(this.paths.mailbox(agent)).new;
+    const dir = mailboxLayout(mailboxDir(this.root, agent)).new;
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -94,7 +91,7 @@ export class MaildirTransport implements Transport {
 
   async subscribe(agent: string, listener: (event: MailboxEvent) => void, options: SubscribeOptions = {}): Promise<Subscription> {
     return startConsumer(
-      mailboxLayout(this.paths.mailbox(agent)),
+      mailboxLayout(mailboxDir(this.root, agent)),
       {
         durable: this.durable,
         maxBytes: this.options.journalMaxBytes ?? 4 * 1024 * 1024,
@@ -108,13 +105,13 @@ export class MaildirTransport implements Transport {
   }
 
   async history(agent: string): Promise<Envelope[]> {
-    return readJournal(mailboxLayout(this.paths.mailbox(agent)).journal);
+    return readJournal(mailboxLayout(mailboxDir(this.root, agent)).journal);
   }
 
   private prepare(agent: string): MailboxLayout {
     let layout = this.prepared.get(agent);
     if (layout === undefined) {
-      layout = mailboxLayout(this.paths.mailbox(agent));
+      layout = mailboxLayout(mailboxDir(this.root, agent));
       mkdirSync(layout.tmp, { recursive: true });
       mkdirSync(layout.new, { recursive: true });
       this.prepared.set(agent, layout);

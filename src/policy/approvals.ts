@@ -47,7 +47,11 @@ export function decideToolUse(use: ToolUse): ToolDecision {
       return decideEdit(use, use.mode === 'accept-edits');
     case undefined:
       return { action: 'ask', reason: `unknown tool '${use.tool}'` };
-    default:
+    // Listed, not a default: a new tool class must be judged here before it runs unasked.
+    case 'read':
+    case 'message':
+    case 'protocol':
+    case 'spawn':
       return ALLOW;
   }
 }

@@ -1,9 +1,9 @@
-import type { RequestRecord } from '../tracker/records.js';
 import { classify, isRequest, isResponse } from './classify.js';
 import { KINDS, MAX_MESSAGE_BYTES, REQUEST_KINDS, type Envelope, type Kind, type RequestKind, type ResponseEnvelope } from './messages.js';
 import { KIND_SPECS, specOf } from './kinds/index.js';
 import type { Direction } from './kinds/spec.js';
 import { BROADCAST, LEAD, agentNameProblem } from './names.js';
+import type { RequestState } from './request-states.js';
 import { didYouMean } from './suggest.js';
 import { quoted } from '../lib/terminal-text.js';
 
@@ -13,11 +13,14 @@ import { quoted } from '../lib/terminal-text.js';
  * message leaves no trace but the error the sender sees.
  */
 
+/** What the rules read of a request already open; the tracker's records fit it. */
+export type KnownRequest = { kind: RequestKind; from: string; to: string; state: RequestState };
+
 export type SendContext = {
   team: string;
   /** Every member's name, the lead included. */
   members: readonly string[];
-  lookupRequest(id: string): RequestRecord | undefined;
+  lookupRequest(id: string): KnownRequest | undefined;
 };
 
 /** Rules a kind adds about its own content (rejection_needs_reason …), in the registry's order. */
@@ -149,7 +152,7 @@ function checkContent(envelope: Envelope): RuleResult {
 }
 
 /** How each state reads after "request 'x' …", for a response that came too late. */
-const STATE_PHRASES: Record<RequestRecord['state'], string> = {
+const STATE_PHRASES: Record<RequestState, string> = {
   pending: 'is pending',
   approved: 'was already approved',
   rejected: 'was already rejected',

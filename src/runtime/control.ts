@@ -87,7 +87,8 @@ export async function startControlServer(
       if (newline < 0) return;
       const line = buffer.slice(0, newline);
       buffer = '';
-      void answer(line).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+      const reply = (body: ControlReply) => socket.end(`${JSON.stringify(body)}\n`);
+      answer(line).then(reply, (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error), refused: false }));
     });
   });
   const answer = async (line: string): Promise<ControlReply> => {

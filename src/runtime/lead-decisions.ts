@@ -9,7 +9,7 @@ import { asOpened } from '../tracker/describe.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { Refused } from '../lib/refused.js';
-import type { LeadEvent } from './lead.js';
+import type { LeadEvent } from './lead-events.js';
 import type { PlanReviewer } from './lead-routing.js';
 import type { LeadTeammates } from './lead-teammates.js';
 import { PermissionWaiters, type PermissionAnswer } from './permission-waiters.js';

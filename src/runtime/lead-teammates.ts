@@ -10,7 +10,7 @@ import { addMember, loadTeam, setMemberStatus } from '../team/config.js';
 import { budgetProblem } from '../team/budget.js';
 import type { TeamPaths } from '../team/paths.js';
 import type { RequestRecord } from '../tracker/records.js';
-import type { LeadEvent } from './lead.js';
+import type { LeadEvent } from './lead-events.js';
 import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';

@@ -1,6 +1,5 @@
 import { rmSync } from 'node:fs';
 import { AgentLoop } from '../agent/loop.js';
-import type { AgentEvent } from '../agent/events.js';
 import { EventStream } from '../lib/event-stream.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import { openModel, type OpenModel } from '../model/connect.js';
@@ -25,10 +24,10 @@ import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
 import { realFileIO } from '../tools/files.js';
 import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
-import type { RequestRecord } from '../tracker/records.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { LeadDecisions } from './lead-decisions.js';
+import type { LeadEvent } from './lead-events.js';
 import { leadTeamIO } from './lead-io.js';
 import { routeForLead, type PlanReviewer } from './lead-routing.js';
 import { LeadTeammates } from './lead-teammates.js';
@@ -70,17 +69,6 @@ function leadLauncher(status: SandboxStatus, mode: PermissionMode, paths: TeamPa
   const hidden = hiddenFromAgents(paths);
   return launcherFor(chosen.settings, () => ({ writable: mode !== 'plan', hidden }));
 }
-
-/** Everything the lead runtime reports: the lead loop's events and the team's. */
-export type LeadEvent =
-  | { type: 'agent'; event: AgentEvent }
-  | { type: 'message'; envelope: Envelope }
-  | { type: 'approvals'; pending: RequestRecord[] }
-  /** A request between teammates opened or changed state: the lead takes no part, but the human sees it. */
-  | { type: 'request'; record: RequestRecord }
-  | { type: 'team'; members: Member[] }
-  | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
-  | { type: 'problem'; text: string };
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue

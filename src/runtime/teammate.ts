@@ -147,9 +147,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   let finished: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finished = resolve));
   let stopped = false;
-  const stop = async (how: 'completed' | 'stopped', lastText: string) => {
-    if (stopped) return;
-    stopped = true;
+  const stopOnce = async (how: 'completed' | 'stopped', lastText: string) => {
     setStatus('shutting_down');
     // A command still running (the lead went away mid-call) is ended with its whole group: its
     // abort kills it. Sandboxed, it would die with this process anyway; with --no-sandbox it
@@ -166,6 +164,16 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     if (member) appendAudit(paths, { event: 'member', name, change: `stopped (${how}); used ${describeUsage(member)}` });
     await model.close();
     finished(0);
+  };
+  // Started from event handlers that cannot wait for it: a step that fails is reported, and the
+  // process still ends, with code 1, rather than with an unhandled rejection or not at all.
+  const stop = (how: 'completed' | 'stopped', lastText: string): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    stopped = true;
+    return stopOnce(how, lastText).catch((error: unknown) => {
+      problem('stopping failed', error);
+      finished(1);
+    });
   };
 
   loop.subscribe((event: AgentEvent) => {

@@ -147,6 +147,7 @@ export function createDrainRunner(drain: () => Promise<void> | void, onError: (e
         scheduled = true;
         // setImmediate runs right after the poll phase that delivered the event, so all the
         // watcher events read in one loop turn share one drain.
+        // run() hands what drain() throws to onError: it does not reject.
         setImmediate(() => void run());
       }
     },

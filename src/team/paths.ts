@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { agentNameProblem } from '../protocol/names.js';
+import { mailboxDir } from '../mailbox/layout.js';
 
 /** Where one team's state lives under the state root (default ./.teams). */
 export type TeamPaths = {
@@ -58,10 +59,6 @@ export function teamPaths(home: string, team: string): TeamPaths {
     workspace: join(root, 'workspace'),
     controlSocket: controlSocketPath(root),
     controlToken: join(root, 'control.token'),
-    mailbox: (agent: string) => {
-      const agentProblem = agentNameProblem(agent);
-      if (agentProblem) throw new Error(agentProblem);
-      return join(root, 'mailboxes', agent);
-    },
+    mailbox: (agent: string) => mailboxDir(root, agent),
   };
 }

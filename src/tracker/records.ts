@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { RequestId, RequestKindSchema } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
+import { RequestState } from '../protocol/request-states.js';
 
-export const REQUEST_STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
-export const RequestState = z.enum(REQUEST_STATES);
-export type RequestState = z.infer<typeof RequestState>;
+export { REQUEST_STATES, RequestState } from '../protocol/request-states.js';
 
 /** One tracked request, as folded from the journal. */
 export const RequestRecord = z.object({

@@ -1,4 +1,4 @@
-import { formatAudit, formatMembers, formatMessage, formatRequests } from '../cli/format.js';
+import { formatAudit, formatMembers, formatMessage, formatRequests } from '../team/format.js';
 import { MaildirTransport } from '../mailbox/maildir.js';
 import { summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';

@@ -89,6 +89,7 @@ export class ReplController {
     if (this.forcing) return;
     this.forcing = true;
     this.store.dispatch({ type: 'force_requested' });
+    // ended() shows a failed stop itself.
     void this.ended(this.runtime.forceStop());
   }
 
@@ -119,6 +120,7 @@ export class ReplController {
       return;
     }
     this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }] });
+    // runCommand() answers a failure with an error item: it does not reject.
     void runCommand(command, this.runtime).then((items) => this.store.dispatch({ type: 'append', items }));
   }
 

@@ -1,7 +1,7 @@
 import type { SandboxStatus } from '../sandbox/settings.js';
 import type { Draft, Envelope } from '../protocol/messages.js';
 import type { HumanDecision } from '../runtime/lead-decisions.js';
-import type { LeadEvent } from '../runtime/lead.js';
+import type { LeadEvent } from '../runtime/lead-events.js';
 import type { TeamPaths } from '../team/paths.js';
 import type { RequestRecord } from '../tracker/records.js';
 

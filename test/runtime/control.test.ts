@@ -158,3 +158,23 @@ describe('the control token file', () => {
     assert.equal(readControlToken(path), 'ab'.repeat(32), 'surrounding whitespace is fine');
   });
 });
+
+describe('the control socket when reporting a refusal fails', { timeout: 20_000 }, () => {
+  test('the client still gets an answer, and the lead no unhandled rejection', async () => {
+    const path = join(temp.home, 'failing.sock');
+    const failing = await startControlServer(
+      path,
+      TOKEN,
+      () => Promise.resolve({ ok: true, message: 'never' }),
+      () => {
+        throw new Error('the audit log is not writable');
+      },
+    );
+    try {
+      const reply = await sendControl(path, '0'.repeat(64), { op: 'sweep' });
+      assert.deepEqual(reply, { ok: false, error: 'the audit log is not writable', refused: false });
+    } finally {
+      await failing.close();
+    }
+  });
+});

@@ -1,7 +1,8 @@
 import { after, test } from 'node:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolveModelSettings } from '../../src/model/settings.js';
-import { LeadRuntime, type LeadEvent } from '../../src/runtime/lead.js';
+import { LeadRuntime } from '../../src/runtime/lead.js';
+import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import { ensureTeam } from '../../src/team/config.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { killAll } from '../helpers/children.js';

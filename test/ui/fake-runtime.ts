@@ -1,7 +1,7 @@
 import { EventStream } from '../../src/lib/event-stream.js';
 import type { Draft, Envelope } from '../../src/protocol/messages.js';
 import type { HumanDecision } from '../../src/runtime/lead-decisions.js';
-import type { LeadEvent } from '../../src/runtime/lead.js';
+import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import { teamPaths } from '../../src/team/paths.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { ReplRuntime } from '../../src/ui/runtime.js';

@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import type { LeadEvent } from '../../src/runtime/lead.js';
+import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import type { Member } from '../../src/team/config.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import { initialState } from '../../src/ui/state/initial.js';

@@ -3,7 +3,7 @@ import { probeSandbox } from '../../sandbox/probe.js';
 import { bwrapProgram, INSTALL_HINT } from '../../sandbox/settings.js';
 import { readControlToken } from '../../runtime/control.js';
 import { loadTeam } from '../../team/config.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 
 /**
  * What this machine gives the team: whether agents' commands can be sandboxed (so approvals

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { Envelope } from '../../protocol/messages.js';
-import { formatMessage } from '../format.js';
+import { formatMessage } from '../../team/format.js';
 import { followUntilInterrupted } from '../follow.js';
 import { observeMaildir } from '../../mailbox/observe.js';
 import { inertJson, inertLine } from '../../lib/terminal-text.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 
 export function registerInboxCommand(program: Command, contextFor: ContextFor): void {
   program

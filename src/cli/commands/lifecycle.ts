@@ -3,7 +3,7 @@ import { agentNameProblem } from '../../protocol/names.js';
 import { askLead, noLead } from '../lead-client.js';
 import { UsageError } from '../errors.js';
 import { inertText } from '../../lib/terminal-text.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 
 export function registerLifecycleCommands(program: Command, contextFor: ContextFor): void {
   program

@@ -3,9 +3,9 @@ import { involves, participants, readAudit } from '../../team/audit.js';
 import { memberNames } from '../../team/config.js';
 import { inertJson, inertLine } from '../../lib/terminal-text.js';
 import { watchForHints, createDrainRunner } from '../../store/wakeup.js';
-import { formatAudit } from '../format.js';
+import { formatAudit } from '../../team/format.js';
 import { followUntilInterrupted } from '../follow.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 
 export function registerLogCommand(program: Command, contextFor: ContextFor): void {
   program

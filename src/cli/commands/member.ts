@@ -4,7 +4,7 @@ import { addMember, ensureTeam, removeMember } from '../../team/config.js';
 import { appendAudit } from '../../team/audit.js';
 import { UsageError } from '../errors.js';
 import { inertLine } from '../../lib/terminal-text.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 
 export function registerMemberCommands(program: Command, contextFor: ContextFor): void {
   const member = program.command('member').description('put members on the roster, or take them off, without starting a process');

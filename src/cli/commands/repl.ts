@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { exitAfterClosedTerminal } from '../closed-terminal.js';
 import { EXIT_OK, UsageError } from '../errors.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 import { addLeadOptions, agentsWorkdir, leadOptionsFrom, type LeadFlags } from './run.js';
 
 /**

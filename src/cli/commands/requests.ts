@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { RequestState, REQUEST_STATES } from '../../tracker/records.js';
 import { decisionDraft } from '../../team/decisions.js';
-import { formatRequests } from '../format.js';
+import { formatRequests } from '../../team/format.js';
 import { UsageError } from '../errors.js';
 import { inertJson, inertText } from '../../lib/terminal-text.js';
-import type { CliContext } from '../context.js';
+import type { CliContext, ContextFor } from '../context.js';
 import { askLead } from '../lead-client.js';
-import type { ContextFor } from '../program.js';
 
 async function decide(context: CliContext, requestId: string, approve: boolean, note: string | undefined, always = false): Promise<void> {
   context.requireTeam();

@@ -7,7 +7,7 @@ import { PERMISSION_MODES, PermissionMode } from '../../protocol/messages.js';
 import { createEventPrinter } from '../print-events.js';
 import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/settings.js';
 import { UsageError } from '../errors.js';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 
 export type LeadFlags = {
   model?: string;
@@ -84,12 +84,14 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     const runtime = await LeadRuntime.start({ paths: context.paths, cwd, ...options });
     const print = createEventPrinter(flags.json ?? false, (line) => process.stdout.write(`${line}\n`));
     if (!flags.json) process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd}\n`);
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       let stopping = false;
-      const finish = () => {
+      // Stops the team once. A failure to stop, or to tell whether the work is done, ends the
+      // command with that error instead of leaving it waiting for a stop that never comes.
+      const finish = (failure?: unknown) => {
         if (stopping) return;
         stopping = true;
-        void runtime.stop().then(resolve);
+        runtime.stop().then(() => (failure === undefined ? resolve() : reject(failure)), reject);
       };
       // Done: the lead idle, no teammate working, nothing for the human. Checked after every
       // event, but only once the code that emitted it has finished: events are emitted mid-change
@@ -101,15 +103,15 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
         checkQueued = true;
         setImmediate(() => {
           checkQueued = false;
-          void runtime.quiet().then((quiet) => quiet && finish());
+          runtime.quiet().then((quiet) => quiet && finish(), finish);
         });
       };
       runtime.events.subscribe((event) => {
         print(event);
         checkSoon();
       });
-      process.once('SIGINT', finish);
-      process.once('SIGTERM', finish);
+      process.once('SIGINT', () => finish());
+      process.once('SIGTERM', () => finish());
       runtime.prompt(prompt);
     });
   });

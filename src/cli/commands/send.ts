@@ -5,10 +5,9 @@ import { checkSend } from '../../protocol/rules.js';
 import { Envelope } from '../../protocol/messages.js';
 import { newMessageId } from '../../protocol/ids.js';
 import { memberNames } from '../../team/config.js';
-import type { CliContext } from '../context.js';
+import type { CliContext, ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 import { askLead, noLead } from '../lead-client.js';
-import type { ContextFor } from '../program.js';
 import { describeIssues } from '../../lib/zod-issues.js';
 
 /**

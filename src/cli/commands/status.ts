@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { formatMembers, formatRequests } from '../format.js';
-import type { ContextFor } from '../program.js';
+import { formatMembers, formatRequests } from '../../team/format.js';
+import type { ContextFor } from '../context.js';
 import { inertJson } from '../../lib/terminal-text.js';
 
 export function registerStatusCommand(program: Command, contextFor: ContextFor): void {

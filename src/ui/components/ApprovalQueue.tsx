@@ -1,7 +1,7 @@
 import { Box, useStdout } from 'ink';
 import { Text } from './Text.js';
 import { memo } from 'react';
-import { age } from '../../cli/format.js';
+import { age } from '../../team/format.js';
 import type { RequestRecord } from '../../tracker/records.js';
 import { countdown, EXPANDED_ROWS, firstRows } from '../format.js';
 import { inertText, oneLine } from '../../lib/terminal-text.js';

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { memo } from 'react';
-import { age } from '../../cli/format.js';
+import { age } from '../../team/format.js';
 import type { Member } from '../../team/config.js';
 import { inertLine, oneLine } from '../../lib/terminal-text.js';
 import { senderColor } from './TranscriptLine.js';

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../agent/events.js';
 import { addUsage } from '../../model/usage.js';
 import { LEAD } from '../../protocol/names.js';
-import type { LeadEvent } from '../../runtime/lead.js';
+import type { LeadEvent } from '../../runtime/lead-events.js';
 import { humanLine } from '../../protocol/notices.js';
 import { keyValues } from '../../protocol/kinds/text.js';
 import { oneLine } from '../../lib/terminal-text.js';

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../model/usage.js';
 import type { Envelope } from '../../protocol/messages.js';
-import type { LeadEvent } from '../../runtime/lead.js';
+import type { LeadEvent } from '../../runtime/lead-events.js';
 import type { Member } from '../../team/config.js';
 import type { RequestRecord } from '../../tracker/records.js';
 

@@ -1,10 +1,13 @@
 import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
-import type { Member } from '../team/config.js';
-import type { AuditEntry } from '../team/audit.js';
+import type { Member } from './config.js';
+import type { AuditEntry } from './audit.js';
 import { humanLine } from '../protocol/notices.js';
-import { describeUsage } from '../team/budget.js';
+import { describeUsage } from './budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
+
+// Plain-text views of the team's state. Both the CLI and the REPL's slash commands print them,
+// so they live below both: the UI must not import the CLI.
 
 /** "42s", "3m", "2h": how long ago (or, negative, how long until) a moment is. */
 export function age(fromIso: string, now = Date.now()): string {

@@ -1,0 +1,50 @@
+// The layer order of README.md ("Layout of the source"), lowest first: a directory of src/
+// may import its own files and those of the directories before it, never one after it.
+// Checked by `npm run lint`. Type-only imports count too (tsPreCompilationDeps): a type that
+// points up a layer still ties the two together.
+const LAYERS = [
+  'lib', 'protocol', 'store', 'mailbox', 'tracker', 'offline', 'model', 'team',
+  'policy', 'sandbox', 'tools', 'agent', 'runtime', 'ui', 'cli',
+];
+
+const layerRules = LAYERS.map((layer, index) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer} may import only ${LAYERS.slice(0, index).join(', ') || 'no other layer'} (README: Layout of the source)`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: `^src/(${LAYERS.slice(index + 1).join('|') || '$^'})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A cycle (type-only imports included) means two files are one idea: move what both need down.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-without-ui-libraries',
+      comment: 'Only src/ui renders: the core never imports ink or react.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/ui/' },
+      to: { path: '^node_modules/(@types/react|ink|react|ink-[^/]+)/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import the cruiser cannot resolve would escape every rule above.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    ...layerRules,
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^dist/' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,18 @@
+import type { AgentEvent } from '../agent/events.js';
+import type { Envelope } from '../protocol/messages.js';
+import type { Member } from '../team/config.js';
+import type { RequestRecord } from '../tracker/records.js';
+
+// Its own file so that lead.ts and the helpers it composes (lead-decisions, lead-teammates)
+// can all name the event type without importing one another in a circle.
+
+/** Everything the lead runtime reports: the lead loop's events and the team's. */
+export type LeadEvent =
+  | { type: 'agent'; event: AgentEvent }
+  | { type: 'message'; envelope: Envelope }
+  | { type: 'approvals'; pending: RequestRecord[] }
+  /** A request between teammates opened or changed state: the lead takes no part, but the human sees it. */
+  | { type: 'request'; record: RequestRecord }
+  | { type: 'team'; members: Member[] }
+  | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
+  | { type: 'problem'; text: string };
