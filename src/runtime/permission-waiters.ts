@@ -1,5 +1,5 @@
 /** A permission decision as the waiting tool call receives it. */
-export type PermissionAnswer = { approve: boolean; feedback?: string };
+export type PermissionAnswer = { approve: boolean; feedback?: string; always?: boolean };
 
 /**
  * Tool calls blocked on a permission request, by request id. A teammate's answer comes from
@@ -30,7 +30,7 @@ export class PermissionWaiters {
     const resolve = this.waiting.get(decision.requestId);
     if (!resolve) return false;
     this.waiting.delete(decision.requestId);
-    resolve({ approve: decision.approve, feedback: decision.feedback });
+    resolve({ approve: decision.approve, feedback: decision.feedback, always: decision.always });
     return true;
   }
 }

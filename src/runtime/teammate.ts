@@ -8,7 +8,7 @@ import { taskNotificationSummary } from '../protocol/notices.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
-import { decideToolUse } from '../policy/approvals.js';
+import { alwaysKey, decideToolUse } from '../policy/approvals.js';
 import { appendAudit } from '../team/audit.js';
 import { openTeam } from '../team/open.js';
 import { budgetProblem, describeUsage } from '../team/budget.js';
@@ -89,6 +89,9 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   setMemberStatus(paths, name, 'starting', { pid: process.pid, model: options.settings.model });
 
   const waiters = new PermissionWaiters();
+  // Calls the human approved "always": only a verified permission_response from the lead adds
+  // one, keyed by the call this teammate itself asked about, never by anything its model says.
+  const alwaysAllowed = new Set<string>();
   const team = teammateTeamIO(name, bus, tracker, {
     state: () => state,
     setState: (next) => (state = next),
@@ -109,7 +112,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   const tools = teammateTools();
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: state.mode, cwd, planApproved: state.planApproved, alwaysAllowed: new Set() });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: state.mode, cwd, planApproved: state.planApproved, alwaysAllowed });
     let result: ToolResult;
     if (decision.action === 'deny') {
       result = { content: `Not allowed: ${decision.reason}`, isError: true };
@@ -120,6 +123,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
       setStatus('awaiting_approval');
       const decided = await answer;
       setStatus('working');
+      if (decided.approve && decided.always) alwaysAllowed.add(alwaysKey(call.name, call.input));
       result = decided.approve
         ? await runTool(tools, call.name, call.input, io, signal)
         : { content: `Permission denied${decided.feedback ? `: ${decided.feedback}` : ''}. Do not retry the same command; find another way or ask the lead.`, isError: true };

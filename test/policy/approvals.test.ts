@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
+import { alwaysKey, decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../src/protocol/messages.js';
 import { isReadOnlyTool, TOOL_CLASSES, toolClass } from '../../src/policy/tool-classes.js';
 
@@ -108,15 +108,25 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
   });
 
   test('a command approved "always" runs without asking, but only that exact command', () => {
-    const alwaysAllowed = new Set(['rm -rf build']);
+    const alwaysAllowed = new Set([alwaysKey('bash', { command: 'rm -rf build' })]);
     assert.deepEqual(decide('default', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
     assert.deepEqual(decide('accept-edits', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
     assert.deepEqual(decide('default', 'bash', { command: 'rm -rf  build' }, { alwaysAllowed }), { action: 'ask', reason: 'recursive delete: rm -rf build' });
+    assert.equal(decide('default', 'bash', { command: 'rm -rf build', timeout_ms: 5 }, { alwaysAllowed }).action, 'ask', 'other input is another call');
   });
 
-  test('plan mode still refuses a command approved "always" before', () => {
-    const denied = decide('plan', 'bash', { command: 'npm test' }, { alwaysAllowed: new Set(['npm test']) });
+  test('a write approved "always" is allowed again, with the same content only', () => {
+    const input = { path: 'notes.md', content: 'x\n' };
+    const alwaysAllowed = new Set([alwaysKey('write_file', input)]);
+    assert.deepEqual(decide('default', 'write_file', input, { alwaysAllowed }), ALLOW);
+    assert.equal(decide('default', 'write_file', { ...input, content: 'y\n' }, { alwaysAllowed }).action, 'ask');
+  });
+
+  test('"always" never lifts a refusal: plan mode, or a path outside the working directory', () => {
+    const denied = decide('plan', 'bash', { command: 'npm install' }, { alwaysAllowed: new Set([alwaysKey('bash', { command: 'npm install' })]) });
     assert.equal(denied.action, 'deny');
+    const outside = { path: '/etc/passwd', content: 'x' };
+    assert.equal(decide('default', 'write_file', outside, { alwaysAllowed: new Set([alwaysKey('write_file', outside)]) }).action, 'deny');
   });
 
   test('several dangers are all named', () => {
