@@ -13,7 +13,8 @@ import { alwaysKey } from '../policy/approvals.js';
 import type { LeadEvent } from './lead.js';
 import type { PlanReviewer } from './lead-routing.js';
 import type { LeadTeammates } from './lead-teammates.js';
-import { PermissionWaiters, type PermissionAnswer } from './permission-waiters.js';
+import { Replies } from '../lib/replies.js';
+import { interrupted, type PermissionAnswer } from './permission-answer.js';
 
 export type HumanDecision = { approve: boolean; note?: string; always?: boolean };
 
@@ -29,8 +30,8 @@ export class LeadDecisions {
   private readonly always = new Set<string>();
   /** The lead's own calls approved "always", for the policy to allow unasked. */
   readonly alwaysAllowed: ReadonlySet<string> = this.always;
-  /** The lead's own tool calls waiting on the human. */
-  private readonly ownCalls = new PermissionWaiters();
+  /** The lead's own tool calls waiting on the human (or the journal's deadline, which any process may sweep). */
+  private readonly ownCalls = new Replies<PermissionAnswer>();
   private sweepTimer: NodeJS.Timeout | undefined;
   /** Each request's state when this lead last looked, to tell what changed. */
   private readonly seen = new Map<string, RequestRecord['state']>();
@@ -65,9 +66,8 @@ export class LeadDecisions {
     const call = alwaysKey(tool, input);
     const record = this.bus.openOwnRequest('permission', `${call} (${reason})`);
     this.permissionCalls.set(record.request_id, call);
-    const answer = this.ownCalls.wait(record.request_id, signal);
-    this.changed();
-    const decided = await answer;
+    // "Sent" once it shows in the human's queue.
+    const decided = await this.ownCalls.request(record.request_id, () => this.changed(), { signal, onAbort: interrupted });
     if (signal.aborted && this.tracker.get(record.request_id)?.state === 'pending') {
       this.bus.closeOwnRequest(record.request_id, 'cancelled', LEAD, 'the lead\'s turn was interrupted');
       this.changed();
@@ -82,7 +82,7 @@ export class LeadDecisions {
     try {
       if (isOwnRequest(record)) {
         this.bus.closeOwnRequest(requestId, decision.approve ? 'approved' : 'rejected', 'human', decision.note);
-        this.ownCalls.settle({ requestId, approve: decision.approve, feedback: decision.note });
+        this.ownCalls.settle(requestId, { approve: decision.approve, feedback: decision.note });
       } else {
         const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode, always: decision.always });
         if (!made.ok) throw new Refused(made.error);
@@ -150,7 +150,7 @@ export class LeadDecisions {
     for (const requestId of this.ownCalls.waitingIds()) {
       const record = this.tracker.get(requestId);
       if (!record || record.state === 'pending') continue;
-      this.ownCalls.settle({ requestId, approve: record.state === 'approved', feedback: record.note });
+      this.ownCalls.settle(requestId, { approve: record.state === 'approved', feedback: record.note });
       this.permissionCalls.delete(requestId);
     }
   }

@@ -22,7 +22,9 @@ import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
 import { ParentSignal, type ChildSignal } from './ipc.js';
 import { processStartTime } from './proc-start.js';
-import { PermissionWaiters } from './permission-waiters.js';
+import { Replies } from '../lib/replies.js';
+import { resolveDeadlines } from '../tracker/expiry.js';
+import { interrupted, type PermissionAnswer } from './permission-answer.js';
 import { teammateTeamIO } from './teammate-io.js';
 import { initialState, react, type TeammateState } from './teammate-state.js';
 
@@ -37,6 +39,9 @@ export type TeammateOptions = {
   leadKey: string;
   sandbox: SandboxSettings;
 };
+
+/** How long past a permission's deadline a teammate still waits for the lead's expiry of it. */
+const NO_EXPIRY_GRACE_MS = 30_000;
 
 /** To the supervisor, over the IPC channel that only the two processes share. */
 function tellLead(signal: ChildSignal): void {
@@ -88,7 +93,8 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   };
   setMemberStatus(paths, name, 'starting', { pid: process.pid, model: options.settings.model });
 
-  const waiters = new PermissionWaiters();
+  // Answered by the lead's response or, at the deadline, by its expiry (also a response).
+  const permissions = new Replies<PermissionAnswer>();
   // Calls the human approved "always": only a verified permission_response from the lead adds
   // one, keyed by the call this teammate itself asked about, never by anything its model says.
   const alwaysAllowed = new Set<string>();
@@ -118,10 +124,20 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
       result = { content: `Not allowed: ${decision.reason}`, isError: true };
     } else if (decision.action === 'ask') {
       const requestId = newRequestId('permission');
-      const answer = waiters.wait(requestId, signal);
-      await bus.send({ type: 'permission_request', from: name, to: LEAD, request_id: requestId, tool_name: call.name, tool_input: call.input, reason: decision.reason });
-      setStatus('awaiting_approval');
-      const decided = await answer;
+      const decided = await permissions.request(
+        requestId,
+        async () => {
+          await bus.send({ type: 'permission_request', from: name, to: LEAD, request_id: requestId, tool_name: call.name, tool_input: call.input, reason: decision.reason });
+          setStatus('awaiting_approval');
+        },
+        {
+          signal,
+          onAbort: interrupted,
+          // The lead denies it at the deadline; should that denial never come (a wedged lead), stop waiting anyway.
+          deadlineAt: Date.now() + resolveDeadlines(config.deadlines_ms).permission + NO_EXPIRY_GRACE_MS,
+          onTimeout: () => ({ approve: false, feedback: 'no decision and no expiry came from the lead' }),
+        },
+      );
       setStatus('working');
       if (decided.approve && decided.always) alwaysAllowed.add(alwaysKey(call.name, call.input));
       result = decided.approve
@@ -195,7 +211,10 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     if (awaiting && 'request_id' in envelope && envelope.request_id === awaiting.requestId) awaiting = undefined;
     const reaction = react(state, envelope);
     state = reaction.state;
-    if (reaction.permission) waiters.settle(reaction.permission);
+    if (reaction.permission) {
+      const { requestId, ...answer } = reaction.permission;
+      permissions.settle(requestId, answer);
+    }
     if (reaction.notice) {
       reported = false;
       loop.push(reaction.notice);
