@@ -3,7 +3,7 @@ import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
 import { loadTeam, memberNames } from '../team/config.js';
-import type { TeamIO } from '../tools/team-io.js';
+import type { TeammateTeamIO } from '../tools/team-io.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { HarnessEvent } from './teammate-harness.js';
 import { planSubmissionProblem, type TeammateState } from './teammate-state.js';
@@ -14,12 +14,8 @@ export type TeammateHooks = {
   dispatch(event: HarnessEvent): void;
 };
 
-function leadOnly(action: string): never {
-  throw new Error(`only the lead can ${action}`);
-}
-
 /** The team tools' view of the team, for a teammate: every action goes through the bus's rules. */
-export function teammateTeamIO(name: string, bus: TeamBus, tracker: RequestTracker, hooks: TeammateHooks): TeamIO {
+export function teammateTeamIO(name: string, bus: TeamBus, tracker: RequestTracker, hooks: TeammateHooks): TeammateTeamIO {
   return {
     self: name,
     async sendMessage(to, content) {
@@ -41,10 +37,7 @@ export function teammateTeamIO(name: string, bus: TeamBus, tracker: RequestTrack
     // Messages are shown to the model as they arrive, at tool-result boundaries; none wait here.
     readInbox: async () => [],
     listTeammates: async () => loadTeam(bus.paths)?.members ?? [],
-    spawnTeammate: async () => leadOnly('spawn teammates'),
-    requestShutdown: async () => leadOnly('ask a teammate to shut down'),
     requestStatus: (requestId) => tracker.get(requestId),
-    reviewPlan: async () => leadOnly('review plans'),
     async answerShutdown(requestId, approve, reason) {
       await bus.send({ type: 'shutdown_response', from: name, to: LEAD, request_id: requestId, approve, reason });
       if (approve) hooks.dispatch({ type: 'agreed_to_shut_down' });

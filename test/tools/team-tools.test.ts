@@ -4,12 +4,12 @@ import type { Member } from '../../src/team/config.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
-import type { TeamIO } from '../../src/tools/team-io.js';
+import type { LeadTeamIO, TeammateTeamIO } from '../../src/tools/team-io.js';
 import type { OutgoingDraft } from '../../src/protocol/messages.js';
-import { leadTools, runTool, teammateTools, type ToolIO } from '../../src/tools/toolsets.js';
+import { leadTools, runTool, teammateTools, type LeadToolIO, type TeammateToolIO } from '../../src/tools/toolsets.js';
 
-/** An in-memory team: records every call, answers from fixed data, refuses what a test says. */
-class FakeTeam implements TeamIO {
+/** An in-memory team for either role: records every call, answers from fixed data, refuses what a test says. */
+class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   calls: unknown[][] = [];
   inbox: string[] = [];
   members: Member[] = [];
@@ -66,9 +66,9 @@ const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () 
 
 function setup(self: string) {
   const team = new FakeTeam(self);
-  const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w' };
-  const tools = self === 'lead' ? leadTools({ reviewPlans: true }) : teammateTools();
-  return { team, run: (name: string, input: unknown) => runTool(tools, name, input, io) };
+  const io: LeadToolIO & TeammateToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w' };
+  const run = (name: string, input: unknown) => (self === 'lead' ? runTool(leadTools({ reviewPlans: true }), name, input, io) : runTool(teammateTools(), name, input, io));
+  return { team, run };
 }
 
 const member = (name: string, role: string, status: Member['status']): Member => ({
@@ -150,7 +150,7 @@ describe("the lead's tools", () => {
   });
 
   test('without plan review the lead has no plan_approval tool', async () => {
-    const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w' };
+    const io: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w' };
     const result = await runTool(leadTools({ reviewPlans: false }), 'plan_approval', { request_id: 'p', approve: true }, io);
     assert.equal(result.isError, true);
     assert.match(result.content, /^unknown tool 'plan_approval'; available tools: bash, /);

@@ -8,7 +8,7 @@ import type { TeamIO } from '../../src/tools/team-io.js';
 import { defineTool } from '../../src/tools/tool.js';
 import { leadTools, runTool, teammateTools, toolSpecs, type AnyTool, type ToolIO } from '../../src/tools/toolsets.js';
 
-const names = (tools: AnyTool[]) => tools.map((t) => t.name);
+const names = <IO>(tools: AnyTool<IO>[]) => tools.map((t) => t.name);
 const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
 const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: unused<TeamIO>('team'), cwd: '/w' };
 
