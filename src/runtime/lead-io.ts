@@ -27,8 +27,6 @@ export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadA
       const team = loadTeam(bus.paths);
       return { id: sent.id, recipients: team ? memberNames(team).filter((m) => m !== LEAD) : [] };
     },
-    // Messages reach the lead's model as they arrive; none wait here.
-    readInbox: async () => [],
     listTeammates: async () => (loadTeam(bus.paths)?.members ?? []).filter((m) => m.name !== LEAD),
     spawnTeammate: (spec) => actions.spawn(spec),
     requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),

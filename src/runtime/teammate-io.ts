@@ -34,8 +34,6 @@ export function teammateTeamIO(name: string, bus: TeamBus, tracker: RequestTrack
       const team = loadTeam(bus.paths);
       return { id: sent.id, recipients: team ? memberNames(team).filter((m) => m !== name) : [] };
     },
-    // Messages are shown to the model as they arrive, at tool-result boundaries; none wait here.
-    readInbox: async () => [],
     listTeammates: async () => loadTeam(bus.paths)?.members ?? [],
     requestStatus: (requestId) => tracker.get(requestId),
     async answerShutdown(requestId, approve, reason) {

@@ -18,8 +18,6 @@ export interface TeamIO {
    */
   send(draft: OutgoingDraft): Promise<{ id: string }>;
   broadcast(content: string): Promise<{ id: string; recipients: string[] }>;
-  /** Take the queued messages, rendered as notices; empty when there are none. */
-  readInbox(): Promise<string[]>;
   listTeammates(): Promise<Member[]>;
   /** The state of a request, as the tracker knows it. */
   requestStatus(requestId: string): RequestRecord | undefined;

@@ -8,7 +8,6 @@ import { listTeammatesTool } from './list-teammates.js';
 import { planReviewTool } from './plan-review.js';
 import { planSubmitTool } from './plan-submit.js';
 import { readFileTool } from './read-file.js';
-import { readInboxTool } from './read-inbox.js';
 import { requestReviewTool } from './request-review.js';
 import { requestShutdownTool } from './request-shutdown.js';
 import { reviewResponseTool } from './review-response.js';
@@ -30,7 +29,9 @@ export type TeammateToolIO = ToolIO<TeammateTeamIO>;
 
 /** Tools every member has: they need only what every role's team offers. */
 const WORK_TOOLS: AnyTool[] = [bashTool, readFileTool, writeFileTool, editFileTool];
-const TEAM_TOOLS: AnyTool[] = [sendMessageTool, readInboxTool, broadcastTool, listTeammatesTool, requestReviewTool, reviewResponseTool];
+// No read_inbox: messages reach the model as notices at tool-result boundaries and between
+// turns, so an inbox tool would only ever answer "No new messages".
+const TEAM_TOOLS: AnyTool[] = [sendMessageTool, broadcastTool, listTeammatesTool, requestReviewTool, reviewResponseTool];
 
 /**
  * The lead's tools. `plan_approval` is offered only when the lead model reviews plans;

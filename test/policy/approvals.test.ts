@@ -18,7 +18,7 @@ function decide(mode: PermissionMode, tool: string, input: unknown, extra: Parti
 /** One call per tool class; expected decisions per mode below. */
 const CALLS = {
   read: ['read_file', { path: 'src/a.ts' }],
-  inbox: ['read_inbox', {}],
+  listing: ['list_teammates', {}],
   message: ['send_message', { to: 'alice', content: 'hi' }],
   protocol: ['plan_approval', { plan: 'do x' }],
   spawnPlanning: ['spawn_teammate', { name: 'bob', role: 'r', prompt: 'p', plan_mode: 'true' }],
@@ -42,7 +42,7 @@ const OUTSIDE: ToolDecision = { action: 'deny', reason: "path '../x.ts' is outsi
 const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
   plan: {
     read: ALLOW,
-    inbox: ALLOW,
+    listing: ALLOW,
     message: ALLOW,
     protocol: ALLOW,
     spawnPlanning: ALLOW,
@@ -57,7 +57,7 @@ const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
   },
   default: {
     read: ALLOW,
-    inbox: ALLOW,
+    listing: ALLOW,
     message: ALLOW,
     protocol: ALLOW,
     spawnPlanning: ALLOW,
@@ -72,7 +72,7 @@ const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
   },
   'accept-edits': {
     read: ALLOW,
-    inbox: ALLOW,
+    listing: ALLOW,
     message: ALLOW,
     protocol: ALLOW,
     spawnPlanning: ALLOW,
@@ -161,7 +161,7 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 describe('tool classes', () => {
   test('reading, messaging and the protocols are read-only; shell, edits and spawning are not', () => {
     const readOnly = Object.keys(TOOL_CLASSES).filter(isReadOnlyTool).sort();
-    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'read_inbox', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response']);
+    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response']);
     assert.equal(isReadOnlyTool('bash'), false);
     assert.equal(isReadOnlyTool('nope'), false);
     assert.equal(toolClass('toString'), undefined);

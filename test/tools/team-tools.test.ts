@@ -11,7 +11,6 @@ import { leadTools, runTool, teammateTools, type LeadToolIO, type TeammateToolIO
 /** An in-memory team for either role: records every call, answers from fixed data, refuses what a test says. */
 class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   calls: unknown[][] = [];
-  inbox: string[] = [];
   members: Member[] = [];
   requests = new Map<string, RequestRecord>();
   refuse: string | undefined;
@@ -31,9 +30,6 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   }
   broadcast(content: string) {
     return this.record('broadcast', [content], { id: 'm2', recipients: ['alice', 'bob'] });
-  }
-  readInbox() {
-    return this.record('readInbox', [], this.inbox.splice(0));
   }
   listTeammates() {
     return this.record('listTeammates', [], this.members);
@@ -76,14 +72,11 @@ const member = (name: string, role: string, status: Member['status']): Member =>
 });
 
 describe('messaging tools', () => {
-  test('send_message, broadcast and read_inbox', async () => {
+  test('send_message and broadcast', async () => {
     const { team, run } = setup('alice');
     assert.deepEqual(await run('send_message', { to: 'lead', content: 'done' }), { content: 'Message sent to lead.' });
     assert.deepEqual(await run('broadcast', { content: 'heads up' }), { content: 'Broadcast sent to alice, bob.' });
-    assert.deepEqual(await run('read_inbox', {}), { content: 'No new messages.' });
-    team.inbox.push('<message from="lead">a</message>', '<message from="bob">b</message>');
-    assert.deepEqual(await run('read_inbox', {}), { content: '<message from="lead">a</message>\n\n<message from="bob">b</message>' });
-    assert.deepEqual(team.calls, [['sendMessage', 'lead', 'done'], ['broadcast', 'heads up'], ['readInbox'], ['readInbox']]);
+    assert.deepEqual(team.calls, [['sendMessage', 'lead', 'done'], ['broadcast', 'heads up']]);
   });
 
   test('an invalid recipient is an input error, and nothing is sent', async () => {
@@ -109,7 +102,7 @@ describe('messaging tools', () => {
 
   test('tools without input refuse unexpected fields', async () => {
     const { run } = setup('alice');
-    assert.deepEqual(await run('read_inbox', { all: true }), { content: 'invalid input for read_inbox: input: Unrecognized key: "all"', isError: true });
+    assert.deepEqual(await run('list_teammates', { all: true }), { content: 'invalid input for list_teammates: input: Unrecognized key: "all"', isError: true });
   });
 });
 
