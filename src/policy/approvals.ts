@@ -9,8 +9,8 @@ import { isReadOnlyTool, toolClass } from './tool-classes.js';
 
 /**
  * Whether a tool call runs, needs a human's approval, or is refused, under a permission
- * mode (seed 000). Pure: the harness asks, records "always" answers and passes them back
- * in `alwaysAllowed`. An `ask` or `deny` reason is read by a human in the approval prompt
+ * mode (seed 000). Pure: the harness asks, keeps the calls approved "always" and passes them
+ * back in `alwaysAllowed`. An `ask` or `deny` reason is read by a human in the approval prompt
  * or by the model in the tool result, so it names the exact thing at stake.
  */
 export type ToolUse = {
@@ -21,7 +21,7 @@ export type ToolUse = {
   cwd: string;
   /** Plan mode ends once the plan is approved; from then on the call is judged as in `default`. */
   planApproved: boolean;
-  /** Exact bash command strings a human approved "always" for this session. */
+  /** Calls a human approved "always" for this session, as `alwaysKey` names them. */
   alwaysAllowed: ReadonlySet<string>;
   /** The home directory, so that `~/x` can be placed; without it `~` counts as outside. */
   home?: string;
@@ -37,9 +37,24 @@ const ShellInput = z.object({ command: z.string() });
 const FileInput = z.object({ path: z.string(), content: z.string().optional() });
 const SpawnInput = z.object({ plan_mode: semanticBoolean.optional() });
 
+/**
+ * A tool call as "always" matches it: the same tool with exactly the same input. Any other
+ * input (an extra flag, another path) is a different call and is asked about again.
+ */
+export function alwaysKey(tool: string, input: unknown): string {
+  return `${tool} ${JSON.stringify(input)}`;
+}
+
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return ALLOW;
+  // Plan mode refuses before "always" is looked at: an approval never lifts it.
   if (use.mode === 'plan' && !use.planApproved) return decideInPlanMode(use);
+  const decision = decideOutsidePlan(use);
+  // Only a question is answered by "always"; a refusal stays one.
+  return decision.action === 'ask' && use.alwaysAllowed.has(alwaysKey(use.tool, use.input)) ? ALLOW : decision;
+}
+
+function decideOutsidePlan(use: ToolUse): ToolDecision {
   switch (toolClass(use.tool)) {
     case 'shell':
       return decideShell(use);
@@ -82,7 +97,7 @@ function decideInPlanMode(use: ToolUse): ToolDecision {
 
 function decideShell(use: ToolUse): ToolDecision {
   const input = ShellInput.safeParse(use.input);
-  if (!input.success || use.alwaysAllowed.has(input.data.command)) return ALLOW;
+  if (!input.success) return ALLOW;
   const assessment = assessCommand(input.data.command, { cwd: use.cwd, home: use.home });
   return assessment.dangerous ? { action: 'ask', reason: assessment.reasons.join('; ') } : ALLOW;
 }

@@ -22,7 +22,6 @@ export const TOOL_CLASSES = {
   read_file: 'read',
   write_file: 'edit',
   edit_file: 'edit',
-  read_inbox: 'read',
   list_teammates: 'read',
   send_message: 'message',
   broadcast: 'message',

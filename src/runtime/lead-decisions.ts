@@ -9,24 +9,29 @@ import { asOpened } from '../tracker/describe.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { Refused } from '../lib/refused.js';
+import { alwaysKey } from '../policy/approvals.js';
 import type { LeadEvent } from './lead-events.js';
 import type { PlanReviewer } from './lead-routing.js';
 import type { LeadTeammates } from './lead-teammates.js';
-import { PermissionWaiters, type PermissionAnswer } from './permission-waiters.js';
+import { Replies } from '../lib/replies.js';
+import { interrupted, type PermissionAnswer } from './permission-answer.js';
 
 export type HumanDecision = { approve: boolean; note?: string; always?: boolean };
 
 /**
- * The requests waiting on the lead's side: the human's approval queue, the session's
- * "always" permissions, and the deadline timer. Every decision, from the keyboard, another
+ * The requests waiting on the lead's side: the human's approval queue, the lead's own
+ * "always" permissions, and the deadline timer. A teammate's "always" travels back in the
+ * signed permission_response and is kept by the teammate, which asks no more. Every decision, from the keyboard, another
  * terminal or the lead's model, goes through `decide`, and is signed by the bus.
  */
 export class LeadDecisions {
-  /** Permission request id → the exact call it asks for, so "always" can match repeats. */
+  /** The lead's own permission request id → the exact call it asks for, so "always" can match repeats. */
   private readonly permissionCalls = new Map<string, string>();
   private readonly always = new Set<string>();
-  /** The lead's own tool calls waiting on the human. */
-  private readonly ownCalls = new PermissionWaiters();
+  /** The lead's own calls approved "always", for the policy to allow unasked. */
+  readonly alwaysAllowed: ReadonlySet<string> = this.always;
+  /** The lead's own tool calls waiting on the human (or the journal's deadline, which any process may sweep). */
+  private readonly ownCalls = new Replies<PermissionAnswer>();
   private sweepTimer: NodeJS.Timeout | undefined;
   /** Each request's state when this lead last looked, to tell what changed. */
   private readonly seen = new Map<string, RequestRecord['state']>();
@@ -48,32 +53,21 @@ export class LeadDecisions {
   }
 
   /** A request for the human arrived in the lead's mailbox. */
-  arrived(envelope: Envelope): void {
-    if (envelope.type === 'permission_request') {
-      const call = callKey(envelope.tool_name, envelope.tool_input);
-      this.permissionCalls.set(envelope.request_id, call);
-      if (this.always.has(call)) {
-        void this.decide(envelope.request_id, { approve: true, note: 'approved always for this session' }).catch((error: unknown) =>
-          this.events.emit({ type: 'problem', text: `auto-approval of ${envelope.request_id} failed: ${String(error)}` }),
-        );
-        return;
-      }
-    }
+  arrived(): void {
     this.changed();
   }
 
   /**
    * The lead's own risky tool call, asked of the human like a teammate's: it waits in the
-   * queue, "always" applies, the deadline denies it, and an interrupt cancels it.
+   * queue, the deadline denies it, and an interrupt cancels it. ("Always" was applied by the
+   * policy before it asked.)
    */
   async askForLead(tool: string, input: Record<string, unknown>, reason: string, signal: AbortSignal): Promise<PermissionAnswer> {
-    const call = callKey(tool, input);
-    if (this.always.has(call)) return { approve: true, feedback: 'approved always for this session' };
+    const call = alwaysKey(tool, input);
     const record = this.bus.openOwnRequest('permission', `${call} (${reason})`);
     this.permissionCalls.set(record.request_id, call);
-    const answer = this.ownCalls.wait(record.request_id, signal);
-    this.changed();
-    const decided = await answer;
+    // "Sent" once it shows in the human's queue.
+    const decided = await this.ownCalls.request(record.request_id, () => this.changed(), { signal, onAbort: interrupted });
     if (signal.aborted && this.tracker.get(record.request_id)?.state === 'pending') {
       this.bus.closeOwnRequest(record.request_id, 'cancelled', LEAD, 'the lead\'s turn was interrupted');
       this.changed();
@@ -88,9 +82,9 @@ export class LeadDecisions {
     try {
       if (isOwnRequest(record)) {
         this.bus.closeOwnRequest(requestId, decision.approve ? 'approved' : 'rejected', 'human', decision.note);
-        this.ownCalls.settle({ requestId, approve: decision.approve, feedback: decision.note });
+        this.ownCalls.settle(requestId, { approve: decision.approve, feedback: decision.note });
       } else {
-        const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode });
+        const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode, always: decision.always });
         if (!made.ok) throw new Refused(made.error);
         await this.bus.send(made.draft);
       }
@@ -156,7 +150,7 @@ export class LeadDecisions {
     for (const requestId of this.ownCalls.waitingIds()) {
       const record = this.tracker.get(requestId);
       if (!record || record.state === 'pending') continue;
-      this.ownCalls.settle({ requestId, approve: record.state === 'approved', feedback: record.note });
+      this.ownCalls.settle(requestId, { approve: record.state === 'approved', feedback: record.note });
       this.permissionCalls.delete(requestId);
     }
   }
@@ -206,9 +200,4 @@ export class LeadDecisions {
     this.closed = true;
     clearTimeout(this.sweepTimer);
   }
-}
-
-/** A tool call as "always" matches it: the same tool with the same input. */
-function callKey(tool: string, input: unknown): string {
-  return `${tool} ${JSON.stringify(input)}`;
 }

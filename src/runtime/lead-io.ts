@@ -2,7 +2,7 @@ import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
 import { loadTeam, memberNames } from '../team/config.js';
-import type { TeamIO } from '../tools/team-io.js';
+import type { LeadTeamIO } from '../tools/team-io.js';
 import type { RequestTracker } from '../tracker/tracker.js';
 
 /** The lead runtime's actions the lead's tools may take. */
@@ -12,12 +12,8 @@ export type LeadActions = {
   decide(requestId: string, decision: { approve: boolean; note?: string }): Promise<unknown>;
 };
 
-function teammateOnly(action: string): never {
-  throw new Error(`only a teammate can ${action}`);
-}
-
 /** The team tools' view of the team, for the lead. */
-export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadActions): TeamIO {
+export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadActions): LeadTeamIO {
   return {
     self: LEAD,
     async sendMessage(to, content) {
@@ -31,8 +27,6 @@ export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadA
       const team = loadTeam(bus.paths);
       return { id: sent.id, recipients: team ? memberNames(team).filter((m) => m !== LEAD) : [] };
     },
-    // Messages reach the lead's model as they arrive; none wait here.
-    readInbox: async () => [],
     listTeammates: async () => (loadTeam(bus.paths)?.members ?? []).filter((m) => m.name !== LEAD),
     spawnTeammate: (spec) => actions.spawn(spec),
     requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),
@@ -40,8 +34,5 @@ export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadA
     async reviewPlan(requestId, approve, feedback) {
       await actions.decide(requestId, { approve, note: feedback });
     },
-    answerShutdown: async () => teammateOnly('answer a shutdown request'),
-    submitPlan: async () => teammateOnly('submit a plan'),
-    requestFinish: async () => teammateOnly('ask to be ended'),
   };
 }

@@ -136,7 +136,7 @@ export class LeadRuntime {
     const shell = realShellIO({ launch: leadLauncher(sandbox, options.permissionMode, paths) });
     const io = { files: realFileIO(options.cwd, hiddenFromAgents(paths)), shell, team, cwd: options.cwd };
     const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-      const decision = decideToolUse({ tool: call.name, input: call.input, mode: options.permissionMode, cwd: options.cwd, planApproved: true, alwaysAllowed: new Set() });
+      const decision = decideToolUse({ tool: call.name, input: call.input, mode: options.permissionMode, cwd: options.cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed });
       if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
       if (decision.action === 'ask') {
         setMemberStatus(paths, LEAD, 'awaiting_approval');
@@ -220,7 +220,7 @@ export class LeadRuntime {
     this.events.emit({ type: 'message', envelope });
     const route = routeForLead(envelope, this.options.planReviewer);
     if (route.expectExit) this.teammates.expectExit(route.expectExit);
-    if (route.forHuman) this.decisions.arrived(envelope);
+    if (route.forHuman) this.decisions.arrived();
     // While stopping, the human is leaving: a shutdown reply must not start a turn (and spend tokens).
     if (route.notice && this.stopping === undefined) this.loop.push(route.notice);
   }

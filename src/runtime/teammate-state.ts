@@ -24,7 +24,7 @@ export type Reaction = {
   /** Text for the model, if the model should hear of it. */
   notice?: string;
   /** A permission decision to hand to the tool call waiting for it. */
-  permission?: { requestId: string; approve: boolean; feedback?: string };
+  permission?: { requestId: string; approve: boolean; feedback?: string; always?: boolean };
 };
 
 /**
@@ -54,7 +54,16 @@ export function react(state: TeammateState, envelope: Envelope): Reaction {
       };
     }
     case 'permission_response':
-      return { state, permission: { requestId: envelope.request_id, approve: envelope.approve, feedback: envelope.feedback } };
+      return {
+        state,
+        permission: {
+          requestId: envelope.request_id,
+          approve: envelope.approve,
+          feedback: envelope.feedback,
+          // Kept only with an approval: a denial that says "always" grants nothing.
+          ...(envelope.approve && envelope.always ? { always: true } : {}),
+        },
+      };
     case 'finish_response':
       return envelope.approve
         ? { state: { ...state, stopping: 'finish' }, notice: renderForModel(envelope) }

@@ -5,14 +5,14 @@ import { lazyModel } from '../model/lazy.js';
 import type { ModelSettings } from '../model/settings.js';
 import { newRequestId } from '../protocol/ids.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
-import type { Envelope, PermissionMode } from '../protocol/messages.js';
+import type { PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
-import { decideToolUse } from '../policy/approvals.js';
+import { alwaysKey, decideToolUse } from '../policy/approvals.js';
 import { appendAudit } from '../team/audit.js';
 import { openTeam } from '../team/open.js';
 import { budgetProblem, describeUsage } from '../team/budget.js';
-import { addMemberUsage, loadTeam, requireMember, setMemberStatus, type MemberStatus } from '../team/config.js';
+import { addMemberUsage, loadTeam, requireMember, setMemberStatus } from '../team/config.js';
 import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
 import { launcherFor } from '../sandbox/launcher.js';
 import type { SandboxSettings } from '../sandbox/settings.js';
@@ -22,9 +22,11 @@ import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
 import { ParentSignal, type ChildSignal } from './ipc.js';
 import { processStartTime } from './proc-start.js';
-import { PermissionWaiters } from './permission-waiters.js';
+import { Replies } from '../lib/replies.js';
+import { resolveDeadlines } from '../tracker/expiry.js';
+import { interrupted, type PermissionAnswer } from './permission-answer.js';
 import { teammateTeamIO } from './teammate-io.js';
-import { initialState, react, type TeammateState } from './teammate-state.js';
+import { initialHarness, step, type HarnessEffect, type HarnessEvent } from './teammate-harness.js';
 
 export type TeammateOptions = {
   paths: TeamPaths;
@@ -37,6 +39,9 @@ export type TeammateOptions = {
   leadKey: string;
   sandbox: SandboxSettings;
 };
+
+/** How long past a permission's deadline a teammate still waits for the lead's expiry of it. */
+const NO_EXPIRY_GRACE_MS = 30_000;
 
 /** To the supervisor, over the IPC channel that only the two processes share. */
 function tellLead(signal: ChildSignal): void {
@@ -74,31 +79,22 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     appendAudit(paths, { event: 'problem', agent: name, what, reason });
   };
 
-  let state: TeammateState = initialState(options.permissionMode, options.planMode);
-  let reported = false;
-  let awaiting: { kind: 'plan' | 'finish'; requestId: string } | undefined;
-  // Its task, as the lead assigned it; until then its name stands for it.
-  let task = { id: name, subject: name };
-  let status: MemberStatus = 'starting';
-  const setStatus = (next: MemberStatus) => {
-    if (next === status) return;
-    status = next;
-    // A stopped teammate holds no pid: the roster never points at a process that is gone.
-    setMemberStatus(paths, name, next, { pid: next === 'shutdown' ? null : process.pid, model: options.settings.model });
+  // The harness's one piece of state, changed only by `dispatch` through the pure `step`.
+  let harness = initialHarness({ name, mode: options.permissionMode, planMode: options.planMode });
+  const dispatch = (event: HarnessEvent) => {
+    const next = step(harness, event);
+    harness = next.state;
+    for (const effect of next.effects) perform(effect);
   };
   setMemberStatus(paths, name, 'starting', { pid: process.pid, model: options.settings.model });
 
-  const waiters = new PermissionWaiters();
-  const team = teammateTeamIO(name, bus, tracker, {
-    state: () => state,
-    setState: (next) => (state = next),
-    reported: () => (reported = true),
-    awaiting: (kind, requestId) => (awaiting = { kind, requestId }),
-  });
+  // Answered by the lead's response or, at the deadline, by its expiry (also a response).
+  const permissions = new Replies<PermissionAnswer>();
+  const team = teammateTeamIO(name, bus, tracker, { state: () => harness, dispatch });
   const hidden = hiddenFromAgents(paths);
   const shell = realShellIO({
     // In plan mode, and until a plan is approved, the working directory is read-only too.
-    launch: launcherFor(options.sandbox, () => ({ writable: state.mode !== 'plan' && state.planApproved, hidden })),
+    launch: launcherFor(options.sandbox, () => ({ writable: harness.mode !== 'plan' && harness.planApproved, hidden })),
     onSpawn: (pgid) => {
       const startTime = processStartTime(pgid);
       if (startTime) tellLead({ type: 'command_started', pgid, start_time: startTime });
@@ -109,25 +105,36 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   const tools = teammateTools();
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: state.mode, cwd, planApproved: state.planApproved, alwaysAllowed: new Set() });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed });
     let result: ToolResult;
     if (decision.action === 'deny') {
       result = { content: `Not allowed: ${decision.reason}`, isError: true };
     } else if (decision.action === 'ask') {
       const requestId = newRequestId('permission');
-      const answer = waiters.wait(requestId, signal);
-      await bus.send({ type: 'permission_request', from: name, to: LEAD, request_id: requestId, tool_name: call.name, tool_input: call.input, reason: decision.reason });
-      setStatus('awaiting_approval');
-      const decided = await answer;
-      setStatus('working');
+      const decided = await permissions.request(
+        requestId,
+        async () => {
+          await bus.send({ type: 'permission_request', from: name, to: LEAD, request_id: requestId, tool_name: call.name, tool_input: call.input, reason: decision.reason });
+          dispatch({ type: 'status', status: 'awaiting_approval' });
+        },
+        {
+          signal,
+          onAbort: interrupted,
+          // The lead denies it at the deadline; should that denial never come (a wedged lead), stop waiting anyway.
+          deadlineAt: Date.now() + resolveDeadlines(config.deadlines_ms).permission + NO_EXPIRY_GRACE_MS,
+          onTimeout: () => ({ approve: false, feedback: 'no decision and no expiry came from the lead' }),
+        },
+      );
+      dispatch({ type: 'status', status: 'working' });
+      // Keyed by the call this teammate itself asked about, never by anything its model says.
+      if (decided.approve && decided.always) dispatch({ type: 'granted_always', call: alwaysKey(call.name, call.input) });
       result = decided.approve
         ? await runTool(tools, call.name, call.input, io, signal)
         : { content: `Permission denied${decided.feedback ? `: ${decided.feedback}` : ''}. Do not retry the same command; find another way or ask the lead.`, isError: true };
     } else {
       result = await runTool(tools, call.name, call.input, io, signal);
     }
-    // Agreed to stop: this step is finished, so no further one starts.
-    if (state.stopping) loop.interrupt();
+    dispatch({ type: 'tool_done' });
     return result;
   };
 
@@ -137,7 +144,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     team: paths.team,
     cwd,
     protocol_rules: protocolRules(),
-    mode: state.mode,
+    mode: harness.mode,
     plan_mode_note: options.planMode
       ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval.'
       : '',
@@ -146,9 +153,8 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
 
   let finished: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finished = resolve));
-  let stopped = false;
-  const stopOnce = async (how: 'completed' | 'stopped', lastText: string) => {
-    setStatus('shutting_down');
+  const runStop = async (how: 'completed' | 'stopped', lastText: string, task: { id: string; subject: string }) => {
+    dispatch({ type: 'status', status: 'shutting_down' });
     // A command still running (the lead went away mid-call) is ended with its whole group: its
     // abort kills it. Sandboxed, it would die with this process anyway; with --no-sandbox it
     // would not, and the supervisor that would reap it may be gone.
@@ -159,63 +165,59 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
         .send({ type: 'task_notification', from: name, to: LEAD, task_id: task.id, status: how, summary: taskNotificationSummary(how, task.subject), result: lastText || undefined })
         .catch((error: unknown) => problem('the task notification was not sent', error));
     }
-    setStatus('shutdown');
+    dispatch({ type: 'status', status: 'shutdown' });
     const member = loadTeam(paths)?.members.find((m) => m.name === name);
     if (member) appendAudit(paths, { event: 'member', name, change: `stopped (${how}); used ${describeUsage(member)}` });
     await model.close();
     finished(0);
   };
-  // Started from event handlers that cannot wait for it: a step that fails is reported, and the
-  // process still ends, with code 1, rather than with an unhandled rejection or not at all.
-  const stop = (how: 'completed' | 'stopped', lastText: string): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    stopped = true;
-    return stopOnce(how, lastText).catch((error: unknown) => {
-      problem('stopping failed', error);
-      finished(1);
-    });
-  };
+
+  function perform(effect: HarnessEffect): void {
+    switch (effect.type) {
+      case 'status':
+        // A stopped teammate holds no pid: the roster never points at a process that is gone.
+        setMemberStatus(paths, name, effect.status, { pid: effect.status === 'shutdown' ? null : process.pid, model: options.settings.model });
+        return;
+      case 'notice':
+        loop.push(effect.text);
+        return;
+      case 'permission':
+        permissions.settle(effect.requestId, effect.answer);
+        return;
+      case 'idle_notification':
+        bus
+          .send({ type: 'idle_notification', from: name, to: LEAD, reason: 'waiting for instructions', summary: effect.summary })
+          .catch((error: unknown) => problem('the idle notification was not sent', error));
+        return;
+      case 'interrupt':
+        loop.interrupt();
+        return;
+      case 'stop':
+        runStop(effect.how, effect.lastText, effect.task).catch((error: unknown) => {
+          problem('the stop failed', error);
+          finished(1);
+        });
+        return;
+    }
+  }
 
   loop.subscribe((event: AgentEvent) => {
     process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
-    if (event.type === 'turn_start') setStatus('working');
+    if (event.type === 'turn_start') dispatch({ type: 'turn_start' });
     if (event.type === 'turn_end') addMemberUsage(paths, name, event.usage);
-    if (event.type !== 'idle') return;
-    if (state.stopping) {
-      void stop(state.stopping === 'finish' ? 'completed' : 'stopped', event.lastText);
-      return;
-    }
-    if (awaiting) {
-      setStatus('awaiting_approval');
-      return;
-    }
-    setStatus('idle');
-    const summary = reported ? undefined : event.lastText || undefined;
-    bus.send({ type: 'idle_notification', from: name, to: LEAD, reason: 'waiting for instructions', summary }).catch((error: unknown) => problem('the idle notification was not sent', error));
+    if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });
   });
 
-  const handle = (envelope: Envelope) => {
-    if (envelope.type === 'task_assignment') task = { id: envelope.task_id, subject: envelope.subject };
-    if (awaiting && 'request_id' in envelope && envelope.request_id === awaiting.requestId) awaiting = undefined;
-    const reaction = react(state, envelope);
-    state = reaction.state;
-    if (reaction.permission) waiters.settle(reaction.permission);
-    if (reaction.notice) {
-      reported = false;
-      loop.push(reaction.notice);
-    }
-    if (state.stopping && !loop.busy) void stop('completed', '');
-  };
   const subscription = await transport.subscribe(name, (event) => {
-    if (event.type === 'delivered') for (const envelope of event.messages) handle(envelope);
+    if (event.type === 'delivered') for (const envelope of event.messages) dispatch({ type: 'delivered', envelope, busy: loop.busy });
     else appendAudit(paths, { event: 'problem', agent: name, what: `set aside ${event.problem.entry}`, reason: event.problem.reason });
     // Believed only from its signature: a forged message is set aside, never handled.
   }, { admit: (envelope) => verifySender(envelope, keys, name) });
 
   // A teammate never outlives its lead: the IPC channel closes however the lead dies.
-  process.once('disconnect', () => void stop('stopped', 'the lead went away'));
-  process.once('SIGTERM', () => void stop('stopped', 'terminated'));
-  if (status === 'starting') setStatus('idle');
+  process.once('disconnect', () => dispatch({ type: 'stop', how: 'stopped', lastText: 'the lead went away' }));
+  process.once('SIGTERM', () => dispatch({ type: 'stop', how: 'stopped', lastText: 'terminated' }));
+  dispatch({ type: 'ready' });
   tellLead({ type: 'ready' });
   model.preload();
   return done;

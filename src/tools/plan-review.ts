@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RequestId } from '../protocol/messages.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import type { ToolIO } from './io.js';
+import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 
 const Input = z.strictObject({
@@ -15,7 +16,7 @@ export const planReviewTool = defineTool({
   name: 'plan_approval',
   description: "Approve or reject a teammate's plan. A rejected teammate revises its plan from your feedback and submits it again.",
   input: Input,
-  async run(input, io: Pick<ToolIO, 'team'>) {
+  async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {
     await io.team.reviewPlan(input.request_id, input.approve, input.feedback);
     return { content: `Plan ${input.request_id} ${input.approve ? 'approved' : 'rejected'}.` };
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolIO } from './io.js';
+import type { TeammateTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 
 const Input = z.strictObject({
@@ -11,7 +12,7 @@ export const planSubmitTool = defineTool({
   name: 'plan_approval',
   description: 'Submit your plan for approval before major work. Change nothing until the decision arrives in your inbox; if rejected, revise and submit again.',
   input: Input,
-  async run(input, io: Pick<ToolIO, 'team'>) {
+  async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {
     const { requestId } = await io.team.submitPlan(input.plan);
     return { content: `Plan submitted (request ${requestId}). Wait for the decision before changing anything.` };
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolIO } from './io.js';
+import type { TeammateTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 
 const Input = z.strictObject({
@@ -10,7 +11,7 @@ export const requestShutdownTool = defineTool({
   name: 'request_shutdown',
   description: 'Tell the lead your work is done and ask to be ended. The lead approves, or replies with what to continue with.',
   input: Input,
-  async run(input, io: Pick<ToolIO, 'team'>) {
+  async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {
     const { requestId } = await io.team.requestFinish(input.summary);
     return { content: `Done reported to the lead (request ${requestId}). Wait for the answer in your inbox.` };
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentName } from '../protocol/names.js';
 import type { ToolIO } from './io.js';
+import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 
 const Input = z.strictObject({
@@ -14,7 +15,7 @@ export const shutdownRequestTool = defineTool({
     'Ask a teammate to shut down gracefully. It approves (and exits after its turn) or rejects with a reason; ' +
     'the answer arrives in your inbox, and shutdown_response looks it up by request_id.',
   input: Input,
-  async run(input, io: Pick<ToolIO, 'team'>) {
+  async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {
     const { requestId } = await io.team.requestShutdown(input.teammate, input.reason);
     return { content: `Shutdown request ${requestId} sent to ${input.teammate}.` };
   },

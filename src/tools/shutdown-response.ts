@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RequestId } from '../protocol/messages.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import type { ToolIO } from './io.js';
+import type { TeammateTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 
 const Input = z
@@ -20,7 +21,7 @@ export const shutdownResponseTool = defineTool({
   name: 'shutdown_response',
   description: "Answer the lead's shutdown request. Approving ends your process after this turn; reject only with a reason.",
   input: Input,
-  async run(input, io: Pick<ToolIO, 'team'>) {
+  async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {
     await io.team.answerShutdown(input.request_id, input.approve, input.reason);
     return { content: input.approve ? 'Shutdown approved: finish this turn; the process ends after it.' : 'Shutdown rejected; the lead has your reason.' };
   },

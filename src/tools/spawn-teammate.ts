@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentName } from '../protocol/names.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import type { ToolIO } from './io.js';
+import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 
 const Input = z.strictObject({
@@ -15,7 +16,7 @@ export const spawnTeammateTool = defineTool({
   name: 'spawn_teammate',
   description: 'Start a teammate: a separate agent process with its own model, working in the same directory. It reports back by message.',
   input: Input,
-  async run(input, io: Pick<ToolIO, 'team'>) {
+  async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {
     const planMode = input.plan_mode ?? false;
     const { pid } = await io.team.spawnTeammate({ name: input.name, role: input.role, prompt: input.prompt, planMode });
     const note = planMode ? ' in plan mode: it will submit a plan for approval before changing anything' : '';

@@ -15,6 +15,12 @@ export type Tool<Schema extends z.ZodType, IO> = {
   description: string;
   input: Schema;
   run(input: z.output<Schema>, io: IO, signal?: AbortSignal): Promise<ToolResult>;
+  /**
+   * Never set; only the compiler reads it. A method's parameters are bivariant, so by `run`
+   * alone a tool that needs the lead's team would fit a teammate's toolset. A function-typed
+   * property is checked strictly: a tool fits only a toolset whose IO offers what it needs.
+   */
+  readonly needs?: (io: IO) => void;
 };
 
 export function defineTool<Schema extends z.ZodType, IO>(tool: Tool<Schema, IO>): Tool<Schema, IO> {

@@ -8,7 +8,6 @@ import { listTeammatesTool } from './list-teammates.js';
 import { planReviewTool } from './plan-review.js';
 import { planSubmitTool } from './plan-submit.js';
 import { readFileTool } from './read-file.js';
-import { readInboxTool } from './read-inbox.js';
 import { requestReviewTool } from './request-review.js';
 import { requestShutdownTool } from './request-shutdown.js';
 import { reviewResponseTool } from './review-response.js';
@@ -19,20 +18,26 @@ import { shutdownStatusTool } from './shutdown-status.js';
 import { spawnTeammateTool } from './spawn-teammate.js';
 import { parseToolInput, toolSpec, type Tool, type ToolResult } from './tool.js';
 import { writeFileTool } from './write-file.js';
+import type { LeadTeamIO, TeammateTeamIO } from './team-io.js';
 
 export type { ToolIO } from './io.js';
 
-/** Any tool of a toolset: each uses some part of ToolIO, so all run with the whole of it. */
-export type AnyTool = Tool<z.ZodType, ToolIO>;
+/** A tool of a toolset: each uses some part of ToolIO, so all run with the whole of it, as the role has it. */
+export type AnyTool<IO = ToolIO> = Tool<z.ZodType, IO>;
+export type LeadToolIO = ToolIO<LeadTeamIO>;
+export type TeammateToolIO = ToolIO<TeammateTeamIO>;
 
+/** Tools every member has: they need only what every role's team offers. */
 const WORK_TOOLS: AnyTool[] = [bashTool, readFileTool, writeFileTool, editFileTool];
-const TEAM_TOOLS: AnyTool[] = [sendMessageTool, readInboxTool, broadcastTool, listTeammatesTool, requestReviewTool, reviewResponseTool];
+// No read_inbox: messages reach the model as notices at tool-result boundaries and between
+// turns, so an inbox tool would only ever answer "No new messages".
+const TEAM_TOOLS: AnyTool[] = [sendMessageTool, broadcastTool, listTeammatesTool, requestReviewTool, reviewResponseTool];
 
 /**
  * The lead's tools. `plan_approval` is offered only when the lead model reviews plans;
  * otherwise a human decides them and the model has nothing to call.
  */
-export function leadTools(options: { reviewPlans: boolean }): AnyTool[] {
+export function leadTools(options: { reviewPlans: boolean }): AnyTool<LeadToolIO>[] {
   return [
     ...WORK_TOOLS,
     ...TEAM_TOOLS,
@@ -43,11 +48,11 @@ export function leadTools(options: { reviewPlans: boolean }): AnyTool[] {
   ];
 }
 
-export function teammateTools(): AnyTool[] {
+export function teammateTools(): AnyTool<TeammateToolIO>[] {
   return [...WORK_TOOLS, ...TEAM_TOOLS, shutdownResponseTool, planSubmitTool, requestShutdownTool];
 }
 
-export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
+export function toolSpecs<IO>(tools: readonly AnyTool<IO>[]): ToolSpec[] {
   return tools.map(toolSpec);
 }
 
@@ -59,7 +64,7 @@ function message(error: unknown): string {
  * Run one tool call of the model's. Nothing the model sends crashes the agent: an unknown
  * tool, invalid input or a thrown error all come back as an error result it can act on.
  */
-export async function runTool(tools: readonly AnyTool[], name: string, rawInput: unknown, io: ToolIO, signal?: AbortSignal): Promise<ToolResult> {
+export async function runTool<IO>(tools: readonly AnyTool<IO>[], name: string, rawInput: unknown, io: IO, signal?: AbortSignal): Promise<ToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (tool === undefined) {
     return { content: `unknown tool '${name}'; available tools: ${tools.map((t) => t.name).join(', ')}`, isError: true };

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
+import { alwaysKey, decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../src/protocol/messages.js';
 import { isReadOnlyTool, TOOL_CLASSES, toolClass } from '../../src/policy/tool-classes.js';
 
@@ -18,7 +18,7 @@ function decide(mode: PermissionMode, tool: string, input: unknown, extra: Parti
 /** One call per tool class; expected decisions per mode below. */
 const CALLS = {
   read: ['read_file', { path: 'src/a.ts' }],
-  inbox: ['read_inbox', {}],
+  listing: ['list_teammates', {}],
   message: ['send_message', { to: 'alice', content: 'hi' }],
   protocol: ['plan_approval', { plan: 'do x' }],
   spawnPlanning: ['spawn_teammate', { name: 'bob', role: 'r', prompt: 'p', plan_mode: 'true' }],
@@ -42,7 +42,7 @@ const OUTSIDE: ToolDecision = { action: 'deny', reason: "path '../x.ts' is outsi
 const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
   plan: {
     read: ALLOW,
-    inbox: ALLOW,
+    listing: ALLOW,
     message: ALLOW,
     protocol: ALLOW,
     spawnPlanning: ALLOW,
@@ -57,7 +57,7 @@ const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
   },
   default: {
     read: ALLOW,
-    inbox: ALLOW,
+    listing: ALLOW,
     message: ALLOW,
     protocol: ALLOW,
     spawnPlanning: ALLOW,
@@ -72,7 +72,7 @@ const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
   },
   'accept-edits': {
     read: ALLOW,
-    inbox: ALLOW,
+    listing: ALLOW,
     message: ALLOW,
     protocol: ALLOW,
     spawnPlanning: ALLOW,
@@ -108,15 +108,25 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
   });
 
   test('a command approved "always" runs without asking, but only that exact command', () => {
-    const alwaysAllowed = new Set(['rm -rf build']);
+    const alwaysAllowed = new Set([alwaysKey('bash', { command: 'rm -rf build' })]);
     assert.deepEqual(decide('default', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
     assert.deepEqual(decide('accept-edits', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
     assert.deepEqual(decide('default', 'bash', { command: 'rm -rf  build' }, { alwaysAllowed }), { action: 'ask', reason: 'recursive delete: rm -rf build' });
+    assert.equal(decide('default', 'bash', { command: 'rm -rf build', timeout_ms: 5 }, { alwaysAllowed }).action, 'ask', 'other input is another call');
   });
 
-  test('plan mode still refuses a command approved "always" before', () => {
-    const denied = decide('plan', 'bash', { command: 'npm test' }, { alwaysAllowed: new Set(['npm test']) });
+  test('a write approved "always" is allowed again, with the same content only', () => {
+    const input = { path: 'notes.md', content: 'x\n' };
+    const alwaysAllowed = new Set([alwaysKey('write_file', input)]);
+    assert.deepEqual(decide('default', 'write_file', input, { alwaysAllowed }), ALLOW);
+    assert.equal(decide('default', 'write_file', { ...input, content: 'y\n' }, { alwaysAllowed }).action, 'ask');
+  });
+
+  test('"always" never lifts a refusal: plan mode, or a path outside the working directory', () => {
+    const denied = decide('plan', 'bash', { command: 'npm install' }, { alwaysAllowed: new Set([alwaysKey('bash', { command: 'npm install' })]) });
     assert.equal(denied.action, 'deny');
+    const outside = { path: '/etc/passwd', content: 'x' };
+    assert.equal(decide('default', 'write_file', outside, { alwaysAllowed: new Set([alwaysKey('write_file', outside)]) }).action, 'deny');
   });
 
   test('several dangers are all named', () => {
@@ -151,7 +161,7 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 describe('tool classes', () => {
   test('reading, messaging and the protocols are read-only; shell, edits and spawning are not', () => {
     const readOnly = Object.keys(TOOL_CLASSES).filter(isReadOnlyTool).sort();
-    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'read_inbox', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response']);
+    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response']);
     assert.equal(isReadOnlyTool('bash'), false);
     assert.equal(isReadOnlyTool('nope'), false);
     assert.equal(toolClass('toString'), undefined);

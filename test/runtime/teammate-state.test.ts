@@ -35,6 +35,13 @@ describe('teammate protocol state', () => {
     assert.equal(state.planApproved, false);
   });
 
+  test('"always" reaches the waiting call only with an approval', () => {
+    const granted = react(initialState('default', false), { ...base, type: 'permission_response', request_id: 'permission-1', approve: true, always: true });
+    assert.deepEqual(granted.permission, { requestId: 'permission-1', approve: true, feedback: undefined, always: true });
+    const denied = react(initialState('default', false), { ...base, type: 'permission_response', request_id: 'permission-1', approve: false, always: true });
+    assert.equal(denied.permission?.always, undefined);
+  });
+
   test('a permission response is handed to the waiting call, not to the model', () => {
     const reaction = react(initialState('default', false), { ...base, type: 'permission_response', request_id: 'permission-1', approve: false, feedback: 'no' });
     assert.deepEqual(reaction.permission, { requestId: 'permission-1', approve: false, feedback: 'no' });

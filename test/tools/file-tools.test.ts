@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { formatExec } from '../../src/tools/bash.js';
 import { realFileIO } from '../../src/tools/files.js';
 import { realShellIO, type ShellIO } from '../../src/tools/shell.js';
-import type { TeamIO } from '../../src/tools/team-io.js';
-import { runTool, teammateTools, type ToolIO } from '../../src/tools/toolsets.js';
+import type { TeammateTeamIO } from '../../src/tools/team-io.js';
+import { runTool, teammateTools, type TeammateToolIO } from '../../src/tools/toolsets.js';
 import { tempHome } from '../helpers/temp.js';
 
 const temp = tempHome('teams-file-tools-');
@@ -14,8 +14,8 @@ after(() => temp.cleanup());
 const cwd = join(temp.home, 'w');
 mkdirSync(cwd);
 // The file and shell tools never touch the team.
-const noTeam = new Proxy({} as TeamIO, { get: () => assert.fail('the team was used') });
-const io: ToolIO = { files: realFileIO(cwd), shell: realShellIO(), team: noTeam, cwd };
+const noTeam = new Proxy({} as TeammateTeamIO, { get: () => assert.fail('the team was used') });
+const io: TeammateToolIO = { files: realFileIO(cwd), shell: realShellIO(), team: noTeam, cwd };
 const tools = teammateTools();
 const run = (name: string, input: unknown) => runTool(tools, name, input, io);
 const file = (path: string) => readFileSync(join(cwd, path), 'utf8');

@@ -4,14 +4,13 @@ import type { Member } from '../../src/team/config.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
-import type { TeamIO } from '../../src/tools/team-io.js';
+import type { LeadTeamIO, TeammateTeamIO } from '../../src/tools/team-io.js';
 import type { OutgoingDraft } from '../../src/protocol/messages.js';
-import { leadTools, runTool, teammateTools, type ToolIO } from '../../src/tools/toolsets.js';
+import { leadTools, runTool, teammateTools, type LeadToolIO, type TeammateToolIO } from '../../src/tools/toolsets.js';
 
-/** An in-memory team: records every call, answers from fixed data, refuses what a test says. */
-class FakeTeam implements TeamIO {
+/** An in-memory team for either role: records every call, answers from fixed data, refuses what a test says. */
+class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   calls: unknown[][] = [];
-  inbox: string[] = [];
   members: Member[] = [];
   requests = new Map<string, RequestRecord>();
   refuse: string | undefined;
@@ -31,9 +30,6 @@ class FakeTeam implements TeamIO {
   }
   broadcast(content: string) {
     return this.record('broadcast', [content], { id: 'm2', recipients: ['alice', 'bob'] });
-  }
-  readInbox() {
-    return this.record('readInbox', [], this.inbox.splice(0));
   }
   listTeammates() {
     return this.record('listTeammates', [], this.members);
@@ -66,9 +62,9 @@ const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () 
 
 function setup(self: string) {
   const team = new FakeTeam(self);
-  const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w' };
-  const tools = self === 'lead' ? leadTools({ reviewPlans: true }) : teammateTools();
-  return { team, run: (name: string, input: unknown) => runTool(tools, name, input, io) };
+  const io: LeadToolIO & TeammateToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w' };
+  const run = (name: string, input: unknown) => (self === 'lead' ? runTool(leadTools({ reviewPlans: true }), name, input, io) : runTool(teammateTools(), name, input, io));
+  return { team, run };
 }
 
 const member = (name: string, role: string, status: Member['status']): Member => ({
@@ -76,14 +72,11 @@ const member = (name: string, role: string, status: Member['status']): Member =>
 });
 
 describe('messaging tools', () => {
-  test('send_message, broadcast and read_inbox', async () => {
+  test('send_message and broadcast', async () => {
     const { team, run } = setup('alice');
     assert.deepEqual(await run('send_message', { to: 'lead', content: 'done' }), { content: 'Message sent to lead.' });
     assert.deepEqual(await run('broadcast', { content: 'heads up' }), { content: 'Broadcast sent to alice, bob.' });
-    assert.deepEqual(await run('read_inbox', {}), { content: 'No new messages.' });
-    team.inbox.push('<message from="lead">a</message>', '<message from="bob">b</message>');
-    assert.deepEqual(await run('read_inbox', {}), { content: '<message from="lead">a</message>\n\n<message from="bob">b</message>' });
-    assert.deepEqual(team.calls, [['sendMessage', 'lead', 'done'], ['broadcast', 'heads up'], ['readInbox'], ['readInbox']]);
+    assert.deepEqual(team.calls, [['sendMessage', 'lead', 'done'], ['broadcast', 'heads up']]);
   });
 
   test('an invalid recipient is an input error, and nothing is sent', async () => {
@@ -109,7 +102,7 @@ describe('messaging tools', () => {
 
   test('tools without input refuse unexpected fields', async () => {
     const { run } = setup('alice');
-    assert.deepEqual(await run('read_inbox', { all: true }), { content: 'invalid input for read_inbox: input: Unrecognized key: "all"', isError: true });
+    assert.deepEqual(await run('list_teammates', { all: true }), { content: 'invalid input for list_teammates: input: Unrecognized key: "all"', isError: true });
   });
 });
 
@@ -150,7 +143,7 @@ describe("the lead's tools", () => {
   });
 
   test('without plan review the lead has no plan_approval tool', async () => {
-    const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w' };
+    const io: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w' };
     const result = await runTool(leadTools({ reviewPlans: false }), 'plan_approval', { request_id: 'p', approve: true }, io);
     assert.equal(result.isError, true);
     assert.match(result.content, /^unknown tool 'plan_approval'; available tools: bash, /);

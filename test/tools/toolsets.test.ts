@@ -8,7 +8,7 @@ import type { TeamIO } from '../../src/tools/team-io.js';
 import { defineTool } from '../../src/tools/tool.js';
 import { leadTools, runTool, teammateTools, toolSpecs, type AnyTool, type ToolIO } from '../../src/tools/toolsets.js';
 
-const names = (tools: AnyTool[]) => tools.map((t) => t.name);
+const names = <IO>(tools: AnyTool<IO>[]) => tools.map((t) => t.name);
 const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
 const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: unused<TeamIO>('team'), cwd: '/w' };
 
@@ -18,7 +18,6 @@ const REQUIRED: Record<string, string[]> = {
   write_file: ['path', 'content'],
   edit_file: ['path', 'old_text', 'new_text'],
   send_message: ['to', 'content'],
-  read_inbox: [],
   broadcast: ['content'],
   list_teammates: [],
   spawn_teammate: ['name', 'role', 'prompt'],
@@ -34,14 +33,14 @@ const REQUIRED: Record<string, string[]> = {
 
 describe('toolsets', () => {
   test("the lead's tools, with plan_approval only when the lead reviews plans", () => {
-    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'spawn_teammate', 'shutdown_request', 'shutdown_response'];
+    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'spawn_teammate', 'shutdown_request', 'shutdown_response'];
     assert.deepEqual(names(leadTools({ reviewPlans: false })), base);
     assert.deepEqual(names(leadTools({ reviewPlans: true })), [...base, 'plan_approval']);
   });
 
   test("a teammate's tools", () => {
     assert.deepEqual(names(teammateTools()), [
-      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'read_inbox', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'shutdown_response', 'plan_approval', 'request_shutdown',
+      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'shutdown_response', 'plan_approval', 'request_shutdown',
     ]);
   });
 

@@ -54,7 +54,7 @@ export function registerRequestCommands(program: Command, contextFor: ContextFor
     .command('approve <request_id>')
     .description("approve a pending plan, permission or teammate-shutdown request")
     .option('--feedback <text>', 'what to tell the teammate')
-    .option('--always', 'a permission: approve the same command for the rest of the session')
+    .option('--always', 'a permission: the agent that asked may repeat the same call unasked for the rest of the session')
     .action((requestId: string, options: { feedback?: string; always?: boolean }, command: Command) =>
       decide(contextFor(command), requestId, true, options.feedback, options.always));
 

@@ -16,7 +16,16 @@ function toolInput(input: Record<string, unknown>): string {
   return json.length <= MAX_TOOL_INPUT_CHARS ? json : `${json.slice(0, MAX_TOOL_INPUT_CHARS - 1)}…`;
 }
 
-const Response = envelopeOf('permission_response', { request_id: RequestId, approve: z.boolean(), feedback: z.string().optional() });
+const Response = envelopeOf('permission_response', {
+  request_id: RequestId,
+  approve: z.boolean(),
+  feedback: z.string().optional(),
+  /**
+   * The human approved this call "always": the asker keeps it and runs the identical call
+   * again without asking. Only the lead sends this kind, signed, so a model cannot grant it.
+   */
+  always: z.literal(true).optional(),
+});
 type ResponseDraft = DraftOf<typeof Response>;
 
 export const permissionRequest = defineKind(
@@ -43,7 +52,8 @@ export const permissionRequest = defineKind(
         note: `no decision within ${waited}; permission denied`,
       }),
       humanDecides: () => true,
-      answer: (r, d) => replyTo(r, { type: 'permission_response', approve: d.approve, feedback: d.note }) satisfies ResponseDraft,
+      answer: (r, d) =>
+        replyTo(r, { type: 'permission_response', approve: d.approve, feedback: d.note, ...(d.approve && d.always ? { always: true as const } : {}) }) satisfies ResponseDraft,
     },
     notice: (e) =>
       `${header(e, e.request_id)} ${sentence(`${e.from} asks permission to use ${e.tool_name}${colon(e.reason)}`)} ` +
@@ -58,7 +68,7 @@ export const permissionResponse = defineKind(Response, {
   role: { class: 'response', request: 'permission_request', note: (e) => e.feedback },
   notice: (e) =>
     e.approve
-      ? `${header(e, e.request_id)} ${sentence(`Permission granted${colon(e.feedback)}`)}`
+      ? `${header(e, e.request_id)} ${sentence(`Permission granted${e.always ? ' always (this session)' : ''}${colon(e.feedback)}`)}`
       : `${header(e, e.request_id)} ${sentence(`Permission denied${colon(e.feedback)}`)} Do not use that tool this way; find another way or ask the lead.`,
-  line: (e) => (e.approve ? `granted permission${colon(e.feedback)} (${e.request_id})` : `denied permission${colon(e.feedback)} (${e.request_id})`),
+  line: (e) => (e.approve ? `granted permission${e.always ? ' always' : ''}${colon(e.feedback)} (${e.request_id})` : `denied permission${colon(e.feedback)} (${e.request_id})`),
 });

@@ -29,7 +29,13 @@ export type OpenRequest = { request_id: string; from: string; to: string };
 export type ResponseDraft = { type: string; from: string; to: string; request_id: string; approve: boolean } & Record<string, unknown>;
 
 /** A human's decision on a request addressed to the lead, and the lead's own mode (which an approved plan hands on). */
-export type Decision = { approve: boolean; note?: string; permissionMode?: PermissionMode };
+export type Decision = {
+  approve: boolean;
+  note?: string;
+  permissionMode?: PermissionMode;
+  /** A permission approved for the rest of the session: the asker may repeat the call unasked. */
+  always?: boolean;
+};
 
 /**
  * What a request's deadline means: the requester gets a response as if the decider had

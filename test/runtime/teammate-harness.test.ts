@@ -1,0 +1,72 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initialHarness, step, type HarnessEvent, type HarnessState, type Step } from '../../src/runtime/teammate-harness.js';
+import type { Envelope } from '../../src/protocol/messages.js';
+
+const base = { id: '0000000000000000000a', from: 'lead', to: 'alice', timestamp: '2026-12-02T00:00:00.000Z' } as const;
+const start = () => initialHarness({ name: 'alice', mode: 'default', planMode: false });
+
+/** Run events in order; the last step's effects, and the state at the end. */
+function run(state: HarnessState, ...events: HarnessEvent[]): Step {
+  let result: Step = { state, effects: [] };
+  for (const event of events) result = step(result.state, event);
+  return result;
+}
+
+const deliver = (envelope: Envelope, busy = false): HarnessEvent => ({ type: 'delivered', envelope, busy });
+const message: Envelope = { ...base, type: 'message', text: 'how is it going?', summary: 'how is it going?' };
+
+describe('the teammate harness as one reducer', () => {
+  test('going idle tells the lead, with the last words unless they were already reported', () => {
+    const first = run(start(), { type: 'ready' }, { type: 'turn_start' }, { type: 'idle', lastText: 'done with step 1' });
+    assert.deepEqual(first.effects, [{ type: 'status', status: 'idle' }, { type: 'idle_notification', summary: 'done with step 1' }]);
+    const reported = run(first.state, { type: 'turn_start' }, { type: 'reported' }, { type: 'idle', lastText: 'sent my report' });
+    assert.deepEqual(reported.effects.at(-1), { type: 'idle_notification', summary: undefined });
+    // News for the model starts a new story: the next idle summary is worth sending again.
+    const heard = run(reported.state, deliver(message));
+    assert.equal(heard.state.reported, false);
+    assert.deepEqual(heard.effects.map((e) => e.type), ['notice']);
+  });
+
+  test('status changes are recorded once, and only "ready" from starting', () => {
+    const ready = run(start(), { type: 'ready' });
+    assert.deepEqual(ready.effects, [{ type: 'status', status: 'idle' }]);
+    assert.deepEqual(run(ready.state, { type: 'status', status: 'idle' }).effects, []);
+    const working = run(ready.state, { type: 'turn_start' });
+    assert.deepEqual(run(working.state, { type: 'ready' }).effects, []);
+  });
+
+  test('waiting for a plan decision is not idle; the matching answer ends the wait', () => {
+    const asked = run(start(), { type: 'turn_start' }, { type: 'asked', kind: 'plan', requestId: 'plan-1' }, { type: 'idle', lastText: 'submitted' });
+    assert.deepEqual(asked.effects, [{ type: 'status', status: 'awaiting_approval' }]);
+    const other = run(asked.state, deliver({ ...base, type: 'plan_approval_response', request_id: 'plan-2', approve: false }));
+    assert.deepEqual(other.state.awaiting, { kind: 'plan', requestId: 'plan-1' });
+    const answered = run(asked.state, deliver({ ...base, type: 'plan_approval_response', request_id: 'plan-1', approve: true, permission_mode: 'default' }));
+    assert.equal(answered.state.awaiting, undefined);
+    assert.equal(answered.state.planApproved, true);
+  });
+
+  test('an approved finish stops at once when no turn runs, with the assigned task, and only once', () => {
+    const assigned = run(start(), deliver({ ...base, type: 'task_assignment', task_id: 'task-7', subject: 'notes', description: 'write notes' }));
+    const finished = run(assigned.state, deliver({ ...base, type: 'finish_response', request_id: 'finish-1', approve: true }));
+    assert.deepEqual(finished.effects.at(-1), { type: 'stop', how: 'completed', lastText: '', task: { id: 'task-7', subject: 'notes' } });
+    assert.deepEqual(run(finished.state, { type: 'stop', how: 'stopped', lastText: 'terminated' }).effects, []);
+  });
+
+  test('mid-turn, an agreed shutdown ends the step after the tool, then stops at idle', () => {
+    const agreed = run(start(), { type: 'turn_start' }, { type: 'agreed_to_shut_down' });
+    assert.deepEqual(run(agreed.state, { type: 'tool_done' }).effects, [{ type: 'interrupt' }]);
+    assert.deepEqual(run(agreed.state, { type: 'idle', lastText: 'bye' }).effects, [{ type: 'stop', how: 'stopped', lastText: 'bye', task: { id: 'alice', subject: 'alice' } }]);
+    assert.deepEqual(run(start(), { type: 'tool_done' }).effects, [], 'not stopping: nothing to interrupt');
+  });
+
+  test('a permission answer goes to the waiting call, not the model; "always" is kept only when granted', () => {
+    const answered = run(start(), deliver({ ...base, type: 'permission_response', request_id: 'permission-1', approve: true, always: true }, true));
+    assert.deepEqual(answered.effects, [{ type: 'permission', requestId: 'permission-1', answer: { approve: true, feedback: undefined, always: true } }]);
+    assert.equal(answered.state.alwaysAllowed.size, 0, 'a response alone adds nothing: the asking call names what it asked');
+    const before = answered.state.alwaysAllowed;
+    const kept = run(answered.state, { type: 'granted_always', call: 'bash {"command":"rm -rf build"}' });
+    assert.deepEqual([...kept.state.alwaysAllowed], ['bash {"command":"rm -rf build"}']);
+    assert.equal(before.size, 0, 'the earlier state is left as it was');
+  });
+});
