@@ -1,22 +1,14 @@
 import { after, test } from 'node:test';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolveModelSettings } from '../../src/model/settings.js';
-import { LeadRuntime } from '../../src/runtime/lead.js';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
-import { ensureTeam } from '../../src/team/config.js';
-import { teamPaths } from '../../src/team/paths.js';
 import { killAll } from '../helpers/children.js';
-import { tempHome } from '../helpers/temp.js';
+import { startOfflineLead } from '../helpers/lead.js';
 import { waitFor } from '../helpers/wait.js';
 
 after(killAll);
 
 test('a torn or foreign config.json seen by the lead\'s watcher is a problem shown, not a crash', async () => {
-  const { home, cleanup } = tempHome('teams-lead-config-');
-  const paths = teamPaths(home, 'default');
-  ensureTeam(paths);
-  mkdirSync(paths.workspace, { recursive: true });
-  const runtime = await LeadRuntime.start({ paths, settings: resolveModelSettings({ offline: true }, {}), cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human' });
+  const { runtime, paths, cleanup } = await startOfflineLead('teams-lead-config-');
   const events: LeadEvent[] = [];
   runtime.events.subscribe((event) => events.push(event));
   try {

@@ -1,23 +1,15 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { resolveModelSettings } from '../../src/model/settings.js';
-import { LeadRuntime } from '../../src/runtime/lead.js';
 import { isProcessAlive } from '../../src/store/file-lock.js';
-import { ensureTeam, loadTeam } from '../../src/team/config.js';
-import { teamPaths } from '../../src/team/paths.js';
+import { loadTeam } from '../../src/team/config.js';
 import { killAll } from '../helpers/children.js';
-import { tempHome } from '../helpers/temp.js';
+import { startOfflineLead } from '../helpers/lead.js';
 import { waitFor } from '../helpers/wait.js';
 
 after(killAll);
 
 test('stopping the lead: the teammates\' shutdown replies are shown but start no model turn', async () => {
-  const { home, cleanup } = tempHome('teams-lead-stop-');
-  const paths = teamPaths(home, 'default');
-  ensureTeam(paths);
-  mkdirSync(paths.workspace, { recursive: true });
-  const runtime = await LeadRuntime.start({ paths, settings: resolveModelSettings({ offline: true }, {}), cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 5000 });
+  const { runtime, paths, cleanup } = await startOfflineLead('teams-lead-stop-');
   const seen: string[] = [];
   let stopping = false;
   const turnsWhileStopping: number[] = [];
