@@ -45,7 +45,8 @@ const NO_EXPIRY_GRACE_MS = 30_000;
 
 /** To the supervisor, over the IPC channel that only the two processes share. */
 function tellLead(signal: ChildSignal): void {
-  process.send?.(signal);
+  // Once the lead is gone there is nobody to tell, and a send would fail as an uncaught error.
+  if (process.connected) process.send?.(signal);
 }
 
 /**
@@ -92,14 +93,30 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   const permissions = new Replies<PermissionAnswer>();
   const team = teammateTeamIO(name, bus, tracker, { state: () => harness, dispatch });
   const hidden = hiddenFromAgents(paths);
+  // The command groups running now. However this process ends (short of SIGKILL), they end
+  // with it: the interrupt on a stop covers a call under way, this covers every other path out.
+  const running = new Set<number>();
+  process.on('exit', () => {
+    for (const pgid of running) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
   const shell = realShellIO({
     // In plan mode, and until a plan is approved, the working directory is read-only too.
     launch: launcherFor(options.sandbox, () => ({ writable: harness.mode !== 'plan' && harness.planApproved, hidden })),
     onSpawn: (pgid) => {
+      running.add(pgid);
       const startTime = processStartTime(pgid);
       if (startTime) tellLead({ type: 'command_started', pgid, start_time: startTime });
     },
-    onExit: (pgid) => tellLead({ type: 'command_ended', pgid }),
+    onExit: (pgid) => {
+      running.delete(pgid);
+      tellLead({ type: 'command_ended', pgid });
+    },
   });
   const io = { files: realFileIO(cwd, hidden), shell, team, cwd };
   const tools = teammateTools();
