@@ -3,7 +3,7 @@
 // Checked by `npm run lint`. Type-only imports count too (tsPreCompilationDeps): a type that
 // points up a layer still ties the two together.
 const LAYERS = [
-  'lib', 'protocol', 'store', 'mailbox', 'tracker', 'offline', 'model', 'team',
+  'lib', 'protocol', 'files', 'mailbox', 'tracker', 'offline', 'model', 'team',
   'policy', 'sandbox', 'tools', 'agent', 'runtime', 'ui', 'cli',
 ];
 

@@ -1,11 +1,11 @@
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Envelope } from '../protocol/messages.js';
-import { failpoint } from '../store/failpoint.js';
-import { createDrainRunner, watchForHints } from '../store/wakeup.js';
+import { failpoint } from '../files/failpoint.js';
+import { createDrainRunner, watchForHints } from '../files/wakeup.js';
 import { readEntry, listNew } from './entries.js';
 import { DeliveredJournal, type JournalOptions } from './journal.js';
-import { isMissing } from '../store/errno.js';
+import { isMissing } from '../files/errno.js';
 import { ensureMailboxDirs, type MailboxLayout } from './layout.js';
 import { RecentIds } from './recent-ids.js';
 import { moveAside } from './set-aside.js';

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import { Envelope, MAX_MESSAGE_BYTES } from '../protocol/messages.js';
-import { isMissing } from '../store/errno.js';
+import { isMissing } from '../files/errno.js';
 import { describeIssues } from '../lib/zod-issues.js';
 
 /** A message file is named after its id, so sorting names sorts messages by send time. */

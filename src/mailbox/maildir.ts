@@ -2,11 +2,11 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, wri
 import { join, sep } from 'node:path';
 import { MESSAGE_ID_PATTERN } from '../protocol/ids.js';
 import { MAX_MESSAGE_BYTES, type Envelope } from '../protocol/messages.js';
-import { rethrowLater } from '../store/wakeup.js';
+import { rethrowLater } from '../files/wakeup.js';
 import { startConsumer } from './consumer.js';
 import { readEntry } from './entries.js';
 import { readJournal } from './journal.js';
-import { isMissing } from '../store/errno.js';
+import { isMissing } from '../files/errno.js';
 import { fsyncPath, mailboxDir, mailboxLayout, type MailboxLayout } from './layout.js';
 import type { MailboxEvent, SetAside, SubscribeOptions, Subscription, Transport } from './transport.js';
 

@@ -1,5 +1,5 @@
 import type { Envelope } from '../protocol/messages.js';
-import { createDrainRunner, watchForHints } from '../store/wakeup.js';
+import { createDrainRunner, watchForHints } from '../files/wakeup.js';
 import { JournalFollower } from './journal.js';
 import { ensureMailboxDirs, mailboxLayout } from './layout.js';
 import type { Subscription, Transport } from './transport.js';

@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMissing } from '../store/errno.js';
+import { isMissing } from '../files/errno.js';
 
 export type MoveAside =
   | { kind: 'moved'; to: string }

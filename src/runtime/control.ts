@@ -5,8 +5,8 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AgentName, Recipient } from '../protocol/names.js';
 import { RequestId } from '../protocol/messages.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
-import { isMissing } from '../store/errno.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
+import { isMissing } from '../files/errno.js';
 import { describeIssues } from '../lib/zod-issues.js';
 
 /**

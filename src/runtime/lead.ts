@@ -13,7 +13,7 @@ import { launcherFor, type Launcher } from '../sandbox/launcher.js';
 import { probeSandbox } from '../sandbox/probe.js';
 import { bwrapProgram, describeStatus, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
 import { decideToolUse } from '../policy/approvals.js';
-import { watchForHints, type StopWatching } from '../store/wakeup.js';
+import { watchForHints, type StopWatching } from '../files/wakeup.js';
 import { appendAudit } from '../team/audit.js';
 import type { TeamBus } from '../team/bus.js';
 import { openTeam } from '../team/open.js';
@@ -32,8 +32,8 @@ import { leadTeamIO } from './lead-io.js';
 import { routeForLead, type PlanReviewer } from './lead-routing.js';
 import { LeadTeammates } from './lead-teammates.js';
 import { Supervisor } from './supervisor.js';
-import { isProcessAlive } from '../store/file-lock.js';
-import { removeStrayTemporaries } from '../store/stray-temporaries.js';
+import { isProcessAlive } from '../files/file-lock.js';
+import { removeStrayTemporaries } from '../files/stray-temporaries.js';
 
 export type LeadOptions = {
   paths: TeamPaths;

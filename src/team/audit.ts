@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind } from '../protocol/messages.js';
 import { AgentName, BROADCAST, Recipient } from '../protocol/names.js';
-import { appendLines, readLines, type ReadResult } from '../store/jsonl.js';
+import { appendLines, readLines, type ReadResult } from '../files/jsonl.js';
 import { RequestState } from '../tracker/records.js';
 import type { TeamPaths } from './paths.js';
 

@@ -5,9 +5,9 @@ import { inertLine, quoted } from '../lib/terminal-text.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
 import { memberHint } from '../protocol/suggest.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
-import { errnoCode, isMissing } from '../store/errno.js';
-import { isProcessAlive, withFileLock, type FileLockOptions } from '../store/file-lock.js';
+import { writeFileAtomic } from '../files/atomic-file.js';
+import { errnoCode, isMissing } from '../files/errno.js';
+import { isProcessAlive, withFileLock, type FileLockOptions } from '../files/file-lock.js';
 import { teamNameProblem, type TeamPaths } from './paths.js';
 import { describeIssues } from '../lib/zod-issues.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newMessageId } from '../protocol/ids.js';
 import type { RequestKind } from '../protocol/messages.js';
-import { appendLines, readLines } from '../store/jsonl.js';
+import { appendLines, readLines } from '../files/jsonl.js';
 import { deadlineAt, type DeadlineOverrides } from './expiry.js';
 import { transition as applyTransition, type TransitionResult } from './lifecycle.js';
 import { RequestRecord, RequestState } from './records.js';

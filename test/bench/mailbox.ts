@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { mailboxLayout } from '../../src/mailbox/layout.js';
 import { MessageId } from '../../src/protocol/messages.js';
-import { readLines } from '../../src/store/jsonl.js';
+import { readLines } from '../../src/files/jsonl.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';

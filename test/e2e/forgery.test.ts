@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
-import { withFileLock } from '../../src/store/file-lock.js';
+import { withFileLock } from '../../src/files/file-lock.js';
 import { waitFor } from '../helpers/wait.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { createSigner } from '../../src/protocol/signing.js';

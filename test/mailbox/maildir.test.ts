@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { MAX_MESSAGE_BYTES } from '../../src/protocol/messages.js';
-import { appendLines } from '../../src/store/jsonl.js';
+import { appendLines } from '../../src/files/jsonl.js';
 import { killAll } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';

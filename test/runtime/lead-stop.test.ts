@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isProcessAlive } from '../../src/store/file-lock.js';
+import { isProcessAlive } from '../../src/files/file-lock.js';
 import { loadTeam } from '../../src/team/config.js';
 import { killAll } from '../helpers/children.js';
 import { startOfflineLead } from '../helpers/lead.js';

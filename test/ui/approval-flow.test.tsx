@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { cleanup as cleanupInk, render } from 'ink-testing-library';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
-import { isProcessAlive } from '../../src/store/file-lock.js';
+import { isProcessAlive } from '../../src/files/file-lock.js';
 import { ensureTeam, loadTeam } from '../../src/team/config.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { RequestTracker } from '../../src/tracker/tracker.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive } from '../../src/store/file-lock.js';
+import { isProcessAlive } from '../../src/files/file-lock.js';
 import { loadTeam } from '../../src/team/config.js';
 import { teamPaths } from '../../src/team/paths.js';
 import type { RequestRecord } from '../../src/tracker/records.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { involves, participants, readAudit } from '../../team/audit.js';
 import { memberNames } from '../../team/config.js';
 import { inertJson, inertLine } from '../../lib/terminal-text.js';
-import { watchForHints, createDrainRunner } from '../../store/wakeup.js';
+import { watchForHints, createDrainRunner } from '../../files/wakeup.js';
 import { formatAudit } from '../../team/format.js';
 import { followUntilInterrupted } from '../follow.js';
 import type { ContextFor } from '../context.js';

@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeStrayTemporaries } from '../../src/store/stray-temporaries.js';
+import { removeStrayTemporaries } from '../../src/files/stray-temporaries.js';
 import { killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 

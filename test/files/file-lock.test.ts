@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireFileLock, isProcessAlive, withFileLock } from '../../src/store/file-lock.js';
+import { acquireFileLock, isProcessAlive, withFileLock } from '../../src/files/file-lock.js';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
