@@ -79,11 +79,11 @@ export async function startConsumer(
 
   const setAside = (name: string, reason: string) => {
     const moved = moveAside(inNew(name), layout.bad, name);
-    if (moved.kind === 'moved') emit({ type: 'set_aside', problem: { entry: moved.to, reason } });
+    if (moved.kind === 'moved') emit({ type: 'set_aside', problem: { ref: moved.to, reason } });
     else if (moved.kind === 'stuck') {
       stuck.add(name);
       const why = `${reason}; could not be moved to bad/ (${moved.error}): left in new/ and skipped until the consumer restarts`;
-      emit({ type: 'set_aside', problem: { entry: inNew(name), reason: why } });
+      emit({ type: 'set_aside', problem: { ref: inNew(name), reason: why } });
     }
   };
 

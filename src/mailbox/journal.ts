@@ -94,21 +94,31 @@ function inodeOf(path: string): number | undefined {
 }
 
 /**
- * Reads what the consumer journals from now on, for an observer (`teams inbox --follow`) that
- * must neither miss nor repeat a line. A rotation is told by the file's inode, not its size:
- * the new file may already be longer than the old offset. The lines appended to the old file
- * after the last look are read from its archive before the new file is read from its start.
+ * Reads what the consumer journals, for an observer (`teams inbox --follow`) that must neither
+ * miss nor repeat a line: from now on, or, `fromStart`, from the oldest archive kept. A
+ * rotation is told by the file's inode, not its size: the new file may already be longer than
+ * the old offset. The lines appended to the old file after the last look are read from its
+ * archive before the new file is read from its start.
  */
 export class JournalFollower {
   private inode: number | undefined;
   private offset: number;
+  /** Archives still to read in full before the current file (only when following from the start). */
+  private archives: string[];
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    options: { fromStart?: boolean } = {},
+  ) {
     this.inode = inodeOf(path);
-    this.offset = readLines(path, IdOnly).nextOffset;
+    // The inode first: an archive made after it is read in next() as the rotated file.
+    this.archives = options.fromStart ? archivesOf(path).filter((archive) => inodeOf(archive) !== this.inode) : [];
+    this.offset = options.fromStart ? 0 : readLines(path, IdOnly).nextOffset;
   }
 
   next(): Envelope[] {
+    const older = this.archives.flatMap((archive) => readLines(archive, Envelope).records);
+    this.archives = [];
     for (;;) {
       const inode = inodeOf(this.path);
       const rotated = this.inode !== undefined && inode !== this.inode ? archivesOf(this.path).find((archive) => inodeOf(archive) === this.inode) : undefined;
@@ -118,7 +128,7 @@ export class JournalFollower {
       if (inodeOf(this.path) !== inode) continue;
       this.inode = inode;
       this.offset = fresh.nextOffset;
-      return [...rest, ...fresh.records];
+      return [...older, ...rest, ...fresh.records];
     }
   }
 }

@@ -5,10 +5,10 @@ import { MAX_MESSAGE_BYTES, type Envelope } from '../protocol/messages.js';
 import { rethrowLater } from '../files/wakeup.js';
 import { startConsumer } from './consumer.js';
 import { readEntry } from './entries.js';
-import { readJournal } from './journal.js';
+import { observeMaildir } from './observe.js';
 import { isMissing } from '../files/errno.js';
 import { fsyncPath, mailboxDir, mailboxLayout, type MailboxLayout } from './layout.js';
-import type { MailboxEvent, SetAside, SubscribeOptions, Subscription, Transport } from './transport.js';
+import type { MailboxEvent, ObserveOptions, SetAside, SubscribeOptions, Subscription, Transport } from './transport.js';
 
 export type MaildirOptions = {
   /** fsync each message and journal write (and their directories): survives a machine crash, costs ~1-6 ms each. */
@@ -84,7 +84,7 @@ export class MaildirTransport implements Transport {
     for (const name of names) {
       const entry = readEntry(dir, name);
       if (entry.kind === 'message') messages.push(entry.envelope);
-      else if (entry.kind === 'problem') problems.push({ entry: join(dir, name), reason: entry.reason });
+      else if (entry.kind === 'problem') problems.push({ ref: join(dir, name), reason: entry.reason });
     }
     return { messages, problems };
   }
@@ -104,8 +104,8 @@ export class MaildirTransport implements Transport {
     );
   }
 
-  async history(agent: string): Promise<Envelope[]> {
-    return readJournal(mailboxLayout(mailboxDir(this.root, agent)).journal);
+  async observe(agent: string, listener: (messages: Envelope[]) => void, options: ObserveOptions): Promise<Subscription> {
+    return observeMaildir(this, mailboxLayout(mailboxDir(this.root, agent)), agent, listener, options);
   }
 
   private prepare(agent: string): MailboxLayout {

@@ -1,11 +1,12 @@
 import type { Envelope } from '../protocol/messages.js';
 
 /**
- * An entry that could not be read as a message: set aside, never fatal. `entry` is where it
- * now is: in bad/ (under a suffixed name if its own was taken), or, if it could not be moved
- * at all, still in new/, which the reason then says; such an entry is reported once and skipped.
+ * An entry that could not be read as a message: set aside, never fatal. `ref` is an opaque
+ * reference that tells a person where to find the evidence; what it holds is the backend's
+ * business (the file store: a path). If the entry could not be set aside at all, the reason
+ * says so; such an entry is reported once and skipped.
  */
-export type SetAside = { entry: string; reason: string };
+export type SetAside = { ref: string; reason: string };
 
 export type MailboxEvent =
   | { type: 'delivered'; messages: Envelope[] }
@@ -24,6 +25,13 @@ export type SubscribeOptions = {
    */
   admit?: (envelope: Envelope) => Admission;
 };
+
+/**
+ * Where an observer starts: 'history' is every handled message the mailbox still keeps, then
+ * the unread ones; 'unread' is the messages waiting now. Either way, every message that
+ * arrives later follows.
+ */
+export type ObserveOptions = { from: 'history' | 'unread' };
 
 export type Subscription = {
   /** Stop watching; resolves once no further event will be emitted. */
@@ -45,6 +53,11 @@ export interface Transport {
    * Those `options.admit` refuses are set aside instead.
    */
   subscribe(agent: string, listener: (event: MailboxEvent) => void, options?: SubscribeOptions): Promise<Subscription>;
-  /** The messages this agent has handled, oldest first (its durable inbox history). */
-  history(agent: string): Promise<Envelope[]>;
+  /**
+   * Watch a mailbox without consuming it (`teams inbox --follow`, a view of a teammate): every
+   * message from `options.from` on, each reported once, handled or not. The backlog reaches
+   * the listener before the returned promise resolves, so observing and closing at once reads
+   * the history. Any number of observers may watch beside the one consumer.
+   */
+  observe(agent: string, listener: (messages: Envelope[]) => void, options: ObserveOptions): Promise<Subscription>;
 }

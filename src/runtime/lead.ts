@@ -179,8 +179,8 @@ export class LeadRuntime {
     const { paths } = this.options;
     const subscription: Subscription = await this.transport.subscribe(LEAD, (event) => {
       if (event.type === 'set_aside') {
-        appendAudit(paths, { event: 'problem', agent: LEAD, what: `set aside ${event.problem.entry}`, reason: event.problem.reason });
-        this.events.emit({ type: 'problem', text: `set aside ${event.problem.entry}: ${event.problem.reason}` });
+        appendAudit(paths, { event: 'problem', agent: LEAD, what: `set aside ${event.problem.ref}`, reason: event.problem.reason });
+        this.events.emit({ type: 'problem', text: `set aside ${event.problem.ref}: ${event.problem.reason}` });
         return;
       }
       for (const envelope of event.messages) this.receive(envelope);

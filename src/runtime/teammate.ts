@@ -227,7 +227,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
 
   const subscription = await transport.subscribe(name, (event) => {
     if (event.type === 'delivered') for (const envelope of event.messages) dispatch({ type: 'delivered', envelope, busy: loop.busy });
-    else appendAudit(paths, { event: 'problem', agent: name, what: `set aside ${event.problem.entry}`, reason: event.problem.reason });
+    else appendAudit(paths, { event: 'problem', agent: name, what: `set aside ${event.problem.ref}`, reason: event.problem.reason });
     // Believed only from its signature: a forged message is set aside, never handled.
   }, { admit: (envelope) => verifySender(envelope, keys, name) });
 

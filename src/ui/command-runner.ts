@@ -57,7 +57,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
       const agent = command.agent ?? LEAD;
       requireMember(runtime, agent);
       const { messages, problems } = await new MaildirTransport(paths.root).peek(agent);
-      const lines = [...messages.map(formatMessage), ...problems.map((p) => `unreadable entry ${p.entry}: ${p.reason}`)];
+      const lines = [...messages.map(formatMessage), ...problems.map((p) => `unreadable entry ${p.ref}: ${p.reason}`)];
       return [{ kind: 'output', text: lines.length === 0 ? `no unread messages for ${agent}` : recent(lines, 'messages') }];
     }
     case 'requests': {

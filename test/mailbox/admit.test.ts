@@ -1,3 +1,4 @@
+import { historyOf } from '../helpers/history.js';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -33,10 +34,10 @@ describe('subscribe with an admission check', () => {
       await transport.deliver('bob', good1);
       await waitFor(() => seen.delivered().length === 2 && seen.setAside().length === 2, 'both good delivered, both forged set aside');
       assert.deepEqual(ids(seen.delivered()), ids(good));
-      assert.deepEqual(ids(await transport.history('bob')), ids(good), 'only the admitted are journaled');
+      assert.deepEqual(ids(await historyOf(transport, 'bob')), ids(good), 'only the admitted are journaled');
       assert.deepEqual(
         seen.setAside(),
-        forged.map((m) => ({ entry: join(box().bad, `${m.id}.json`), reason: 'refused: bad signature' })),
+        forged.map((m) => ({ ref: join(box().bad, `${m.id}.json`), reason: 'refused: bad signature' })),
       );
       assert.deepEqual(entriesIn(box().bad).sort(), forged.map((m) => `${m.id}.json`).sort(), 'kept as evidence');
       assert.deepEqual(entriesIn(box().new), []);
@@ -54,8 +55,8 @@ describe('subscribe with an admission check', () => {
     };
     await withSubscription(transport.subscribe('bob', seen.listener, { admit }), async () => {
       assert.deepEqual(seen.delivered(), []);
-      assert.deepEqual(await transport.history('bob'), []);
-      assert.deepEqual(seen.setAside(), [{ entry: join(box().bad, `${message.id}.json`), reason: 'refused: the admission check failed: key store unreadable' }]);
+      assert.deepEqual(await historyOf(transport, 'bob'), []);
+      assert.deepEqual(seen.setAside(), [{ ref: join(box().bad, `${message.id}.json`), reason: 'refused: the admission check failed: key store unreadable' }]);
       assert.deepEqual(errors, []);
     });
   });

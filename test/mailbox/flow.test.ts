@@ -25,7 +25,7 @@ test('a torn entry dropped straight into new/ mid-stream is set aside while late
     writeFileSync(join(layoutOf(home, 'bob').new, torn), '{"type":"message","id":"');
     const handledWhenDropped = reader.handled.length;
     await waitFor(() => reader.setAside.length > 0, 'the torn entry to be set aside');
-    assert.equal(reader.setAside[0]?.entry, join(layoutOf(home, 'bob').bad, torn));
+    assert.equal(reader.setAside[0]?.ref, join(layoutOf(home, 'bob').bad, torn));
     assert.match(reader.setAside[0]?.reason ?? '', /not valid JSON/);
     await waitFor(() => reader.handled.length === count, 'every message, including those after the torn entry', 30_000);
     assert.ok(handledWhenDropped < count, 'messages were still being written after the torn entry');

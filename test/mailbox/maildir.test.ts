@@ -1,3 +1,4 @@
+import { historyOf } from '../helpers/history.js';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -44,7 +45,7 @@ describe('MaildirTransport', () => {
       for (const message of later) await transport.deliver('bob', message);
       await waitFor(() => seen.delivered().length === 8, 'the later messages');
       assert.deepEqual(ids(seen.delivered()), ids([...backlog, ...later]));
-      assert.deepEqual(ids(await transport.history('bob')), ids([...backlog, ...later]));
+      assert.deepEqual(ids(await historyOf(transport, 'bob')), ids([...backlog, ...later]));
       assert.deepEqual((await transport.peek('bob')).messages, []);
     });
   });
@@ -77,7 +78,7 @@ describe('MaildirTransport', () => {
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids([before, after]));
-      const reasons = new Map(seen.setAside().map((p) => [p.entry.split('/').at(-1), p.reason]));
+      const reasons = new Map(seen.setAside().map((p) => [p.ref.split('/').at(-1), p.reason]));
       assert.match(reasons.get(bad.corrupt) ?? '', /not valid JSON/);
       assert.match(reasons.get(bad.invalid) ?? '', /not a valid message: .*from/);
       assert.match(reasons.get(bad.torn) ?? '', /not valid JSON/);
@@ -91,7 +92,7 @@ describe('MaildirTransport', () => {
       writeFileSync(join(box().new, dropped), '');
       await transport.deliver('bob', later);
       await waitFor(() => seen.delivered().length === 3, 'the message after the dropped entry');
-      assert.match(seen.setAside().find((p) => p.entry.endsWith(dropped))?.reason ?? '', /empty file/);
+      assert.match(seen.setAside().find((p) => p.ref.endsWith(dropped))?.reason ?? '', /empty file/);
     });
   });
 
@@ -108,7 +109,7 @@ describe('MaildirTransport', () => {
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids([fresh]));
       assert.deepEqual(entriesIn(box().new), []);
-      assert.deepEqual(ids(await transport.history('bob')), ids([handled, fresh]));
+      assert.deepEqual(ids(await historyOf(transport, 'bob')), ids([handled, fresh]));
 
       // A sender retrying a message the consumer already handled: dropped too.
       await transport.deliver('bob', fresh);
@@ -128,7 +129,7 @@ describe('MaildirTransport', () => {
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids([torn]));
-      assert.deepEqual(ids(await transport.history('bob')), ids([kept, torn]));
+      assert.deepEqual(ids(await historyOf(transport, 'bob')), ids([kept, torn]));
     });
   });
 
@@ -147,7 +148,7 @@ describe('MaildirTransport', () => {
     assert.equal(archives.length, 2);
     const lineBytes = Buffer.byteLength(`${JSON.stringify(sent[0])}\n`);
     assert.ok(statSync(box().journal).size < maxBytes + lineBytes, 'the current journal stays near its limit');
-    const history = await transport.history('bob');
+    const history = await historyOf(transport, 'bob');
     assert.ok(history.length > 0 && history.length < sent.length, `history holds what is kept (${history.length})`);
     assert.deepEqual(ids(history), ids(sent.slice(-history.length)), 'the newest messages, oldest first');
   });
@@ -169,7 +170,7 @@ describe('MaildirTransport', () => {
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids(sent));
-      assert.deepEqual(ids(await transport.history('bob')), ids(sent));
+      assert.deepEqual(ids(await historyOf(transport, 'bob')), ids(sent));
       assert.deepEqual(entriesIn(box().new), []);
     });
   });

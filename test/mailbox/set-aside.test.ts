@@ -45,11 +45,11 @@ describe('setting aside', () => {
       const problems = seen.setAside();
       assert.equal(problems.length, 3);
       for (const name of Object.values(taken)) {
-        const problem = problems.find((p) => p.entry.startsWith(join(box().bad, name)));
+        const problem = problems.find((p) => p.ref.startsWith(join(box().bad, name)));
         assert.ok(problem, `${name} is reported`);
-        assert.notEqual(problem.entry, join(box().bad, name), 'under a name that was free');
+        assert.notEqual(problem.ref, join(box().bad, name), 'under a name that was free');
         assert.match(problem.reason, /not valid JSON/);
-        assert.equal(readFileSync(problem.entry, 'utf8'), TORN, 'the entry itself is kept as evidence');
+        assert.equal(readFileSync(problem.ref, 'utf8'), TORN, 'the entry itself is kept as evidence');
       }
       assert.equal(readFileSync(join(box().bad, taken.file), 'utf8'), 'earlier evidence', 'the earlier evidence is not replaced');
       assert.deepEqual(entriesIn(join(box().bad, taken.fullDir)), ['inside']);
@@ -65,7 +65,7 @@ describe('setting aside', () => {
       const torn = `${newMessageId()}.json`;
       writeFileSync(join(box().new, torn), TORN);
       await waitFor(() => seen.setAside().length > 0, 'the torn entry to be set aside');
-      assert.deepEqual(seen.setAside().map((p) => p.entry), [join(box().bad, torn)]);
+      assert.deepEqual(seen.setAside().map((p) => p.ref), [join(box().bad, torn)]);
       assert.ok(existsSync(join(box().bad, torn)));
       assert.deepEqual(errors, []);
     });
@@ -84,9 +84,9 @@ describe('setting aside', () => {
       writeFileSync(join(box().new, stuck), TORN);
       await transport.deliver('bob', first);
       await waitFor(() => seen.delivered().length === 1, 'the message after the stuck entry');
-      const reports = () => seen.setAside().filter((p) => p.entry.endsWith(stuck));
+      const reports = () => seen.setAside().filter((p) => p.ref.endsWith(stuck));
       assert.equal(reports().length, 1);
-      assert.equal(reports()[0]?.entry, join(box().new, stuck), 'reported where it still is');
+      assert.equal(reports()[0]?.ref, join(box().new, stuck), 'reported where it still is');
       assert.match(reports()[0]?.reason ?? '', /not valid JSON.*could not be moved to bad\/.*ENOTDIR/);
 
       await transport.deliver('bob', second);

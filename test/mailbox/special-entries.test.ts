@@ -1,3 +1,4 @@
+import { historyOf } from '../helpers/history.js';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -22,7 +23,7 @@ const freshTeam = teamMaker(sharedHome);
 
 const READER = join(DIST, 'test/fixtures/mailbox-reader.js');
 const PEEKER = join(DIST, 'test/fixtures/mailbox-peeker.js');
-const PeekReport = z.object({ messages: z.array(z.string()), problems: z.array(z.object({ entry: z.string(), reason: z.string() })) });
+const PeekReport = z.object({ messages: z.array(z.string()), problems: z.array(z.object({ ref: z.string(), reason: z.string() })) });
 
 /** The child's exit, or a clear failure if it is still running (blocked) at the deadline. */
 async function exitOf(child: Child, what: string) {
@@ -47,7 +48,7 @@ describe('entries of new/ that are not regular files', () => {
     assert.deepEqual(await exitOf(peeker, 'peek to return'), { code: 0, signal: null });
     const peeked = PeekReport.parse(JSON.parse(peeker.stdout()));
     assert.deepEqual(peeked.messages, [message.id]);
-    assert.deepEqual(peeked.problems, [{ entry: join(box.new, fifo), reason: 'not a regular file: fifo' }]);
+    assert.deepEqual(peeked.problems, [{ ref: join(box.new, fifo), reason: 'not a regular file: fifo' }]);
 
     const reader = spawnNode(READER, ['--home', home, '--agent', 'bob']);
     await waitFor(() => reader.stdout().includes('ready'), 'the reader to drain past the fifo');
@@ -73,21 +74,21 @@ describe('entries of new/ that are not regular files', () => {
     const peeked = await transport.peek('bob');
     assert.deepEqual(ids(peeked.messages), ids([real]), 'peek does not read through the link');
     assert.deepEqual(
-      peeked.problems.sort((a, b) => a.entry.localeCompare(b.entry)),
-      Object.values(links).sort().map((name) => ({ entry: join(box().new, name), reason: 'not a regular file: symlink' })),
+      peeked.problems.sort((a, b) => a.ref.localeCompare(b.ref)),
+      Object.values(links).sort().map((name) => ({ ref: join(box().new, name), reason: 'not a regular file: symlink' })),
     );
 
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids([real]));
       assert.deepEqual(
-        seen.setAside().sort((a, b) => a.entry.localeCompare(b.entry)),
-        Object.values(links).sort().map((name) => ({ entry: join(box().bad, name), reason: 'not a regular file: symlink' })),
+        seen.setAside().sort((a, b) => a.ref.localeCompare(b.ref)),
+        Object.values(links).sort().map((name) => ({ ref: join(box().bad, name), reason: 'not a regular file: symlink' })),
       );
       assert.equal(readlinkSync(join(box().bad, links.pointing)), target, 'the link itself is kept as evidence');
       assert.equal(readFileSync(target, 'utf8'), JSON.stringify(elsewhere), 'its target is untouched');
       assert.deepEqual(entriesIn(box().new), []);
-      assert.deepEqual(ids(await transport.history('bob')), ids([real]));
+      assert.deepEqual(ids(await historyOf(transport, 'bob')), ids([real]));
     });
   });
 
@@ -97,7 +98,7 @@ describe('entries of new/ that are not regular files', () => {
     mkdirSync(join(box().new, dir), { recursive: true });
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
-      assert.deepEqual(seen.setAside(), [{ entry: join(box().bad, dir), reason: 'not a regular file: directory' }]);
+      assert.deepEqual(seen.setAside(), [{ ref: join(box().bad, dir), reason: 'not a regular file: directory' }]);
       assert.deepEqual(entriesIn(box().new), []);
     });
   });

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { Envelope } from '../../protocol/messages.js';
 import { formatMessage } from '../../team/format.js';
 import { followUntilInterrupted } from '../follow.js';
-import { observeMaildir } from '../../mailbox/observe.js';
 import { inertJson, inertLine } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../context.js';
 
@@ -25,7 +24,7 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
       };
       const showWaiting = async () => {
         const { messages, problems } = await context.transport.peek(agent);
-        for (const problem of problems) process.stderr.write(`teams: ${inertLine(`unreadable entry ${problem.entry}: ${problem.reason}`)}\n`);
+        for (const problem of problems) process.stderr.write(`teams: ${inertLine(`unreadable entry ${problem.ref}: ${problem.reason}`)}\n`);
         print(messages);
         return messages.length;
       };
@@ -36,7 +35,7 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
       }
       await followUntilInterrupted(async () => {
         await showWaiting();
-        const subscription = await observeMaildir(context.transport, context.paths.mailbox(agent), agent, print);
+        const subscription = await context.transport.observe(agent, print, { from: 'unread' });
         return () => subscription.close();
       });
     });
