@@ -3,7 +3,7 @@
 // Checked by `npm run lint`. Type-only imports count too (tsPreCompilationDeps): a type that
 // points up a layer still ties the two together.
 const LAYERS = [
-  'lib', 'protocol', 'files', 'mailbox', 'tracker', 'offline', 'model', 'team',
+  'lib', 'protocol', 'files', 'mailbox', 'tracker', 'store', 'offline', 'model', 'team',
   'policy', 'sandbox', 'tools', 'agent', 'runtime', 'ui', 'cli',
 ];
 

@@ -1,10 +1,11 @@
 import type { Command, OptionValueSource } from 'commander';
 import type { MaildirTransport } from '../mailbox/maildir.js';
-import type { RequestTracker } from '../tracker/tracker.js';
+import type { RequestTracker } from '../store/file/request-journal.js';
 import type { TeamBus } from '../team/bus.js';
 import { openTeam, type OpenTeam } from '../team/open.js';
-import { loadTeam, memberNames, type TeamConfig } from '../team/config.js';
-import { teamNameProblem, teamPaths, type TeamPaths } from '../team/paths.js';
+import { loadTeam } from '../store/file/roster-file.js';
+import { memberNames, teamNameProblem, type TeamConfig } from '../store/roster.js';
+import { teamPaths, type TeamPaths } from '../team/paths.js';
 import { didYouMean } from '../protocol/suggest.js';
 import { quoted } from '../lib/terminal-text.js';
 import { UsageError } from './errors.js';

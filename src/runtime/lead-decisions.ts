@@ -6,7 +6,7 @@ import { decisionDraft } from '../team/decisions.js';
 import { requestRole } from '../protocol/kinds/index.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 import { asOpened } from '../tracker/describe.js';
-import type { RequestTracker } from '../tracker/tracker.js';
+import type { RequestTracker } from '../store/file/request-journal.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { Refused } from '../lib/refused.js';
 import { alwaysKey } from '../policy/approvals.js';

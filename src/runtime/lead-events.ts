@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../agent/events.js';
 import type { Envelope } from '../protocol/messages.js';
-import type { Member } from '../team/config.js';
+import type { Member } from '../store/roster.js';
 import type { RequestRecord } from '../tracker/records.js';
 
 // Its own file so that lead.ts and the helpers it composes (lead-decisions, lead-teammates)

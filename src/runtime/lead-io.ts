@@ -1,9 +1,10 @@
 import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
-import { loadTeam, memberNames } from '../team/config.js';
+import { loadTeam } from '../store/file/roster-file.js';
+import { memberNames } from '../store/roster.js';
 import type { LeadTeamIO } from '../tools/team-io.js';
-import type { RequestTracker } from '../tracker/tracker.js';
+import type { RequestTracker } from '../store/file/request-journal.js';
 
 /** The lead runtime's actions the lead's tools may take. */
 export type LeadActions = {

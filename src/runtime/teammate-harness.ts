@@ -1,5 +1,5 @@
 import type { Envelope } from '../protocol/messages.js';
-import type { MemberStatus } from '../team/config.js';
+import type { MemberStatus } from '../store/roster.js';
 import type { PermissionAnswer } from './permission-answer.js';
 import { initialState, react, type TeammateState } from './teammate-state.js';
 

@@ -2,9 +2,10 @@ import { newRequestId } from '../protocol/ids.js';
 import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
-import { loadTeam, memberNames } from '../team/config.js';
+import { loadTeam } from '../store/file/roster-file.js';
+import { memberNames } from '../store/roster.js';
 import type { TeammateTeamIO } from '../tools/team-io.js';
-import type { RequestTracker } from '../tracker/tracker.js';
+import type { RequestTracker } from '../store/file/request-journal.js';
 import type { HarnessEvent } from './teammate-harness.js';
 import { planSubmissionProblem, type TeammateState } from './teammate-state.js';
 

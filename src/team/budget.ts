@@ -1,5 +1,5 @@
 import { costOf } from '../model/usage.js';
-import type { Member, TeamConfig, UsageTotals } from './config.js';
+import type { Member, TeamConfig, UsageTotals } from '../store/roster.js';
 
 /** Every billed token: input, output and both kinds of cache traffic. */
 export function usageTokens(usage: UsageTotals | undefined): number {

@@ -8,13 +8,14 @@ import { checkSend, type RuleName } from '../protocol/rules.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { Signer } from '../protocol/signing.js';
 import type { Transport } from '../mailbox/transport.js';
-import type { RequestTracker } from '../tracker/tracker.js';
+import type { RequestTracker } from '../store/file/request-journal.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 import { expiryOutcome } from '../tracker/expiry.js';
-import { appendAudit } from './audit.js';
+import { appendAudit } from '../store/audit.js';
 import { EventStream } from '../lib/event-stream.js';
 import { Refused } from '../lib/refused.js';
-import { loadTeam, memberNames } from './config.js';
+import { loadTeam } from '../store/file/roster-file.js';
+import { memberNames } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
 import { describeIssues } from '../lib/zod-issues.js';
 

@@ -1,7 +1,7 @@
 import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
-import type { Member } from './config.js';
-import type { AuditEntry } from './audit.js';
+import type { Member } from '../store/roster.js';
+import type { AuditEntry } from '../store/audit.js';
 import { humanLine } from '../protocol/notices.js';
 import { describeUsage } from './budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';

@@ -1,8 +1,8 @@
 import { MaildirTransport } from '../mailbox/maildir.js';
 import type { Signer } from '../protocol/signing.js';
-import { RequestTracker } from '../tracker/tracker.js';
+import { RequestTracker } from '../store/file/request-journal.js';
 import { TeamBus } from './bus.js';
-import type { TeamConfig } from './config.js';
+import type { TeamConfig } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
 
 export type OpenTeam = { bus: TeamBus; tracker: RequestTracker; transport: MaildirTransport };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { agentNameProblem } from '../protocol/names.js';
+import { teamNameProblem } from '../store/roster.js';
 import { mailboxDir } from '../mailbox/layout.js';
 
 /** Where one team's state lives under the state root (default ./.teams). */
@@ -35,12 +35,6 @@ function controlSocketPath(root: string): string {
 export function hiddenFromAgents(paths: TeamPaths): string[] {
   const socketDir = dirname(paths.controlSocket);
   return socketDir === paths.root ? [paths.home] : [paths.home, socketDir];
-}
-
-/** Team names follow the agent-name rule: they become directory names. */
-export function teamNameProblem(team: string): string | undefined {
-  const problem = agentNameProblem(team);
-  return problem?.replace(/agent name/g, 'team name');
 }
 
 export function teamPaths(home: string, team: string): TeamPaths {

@@ -1,6 +1,6 @@
 import type { OutgoingDraft } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
-import type { Member } from '../team/config.js';
+import type { Member } from '../store/roster.js';
 
 /**
  * What the team tools of every member need from the harness running them. The harness

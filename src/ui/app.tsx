@@ -1,6 +1,6 @@
 import { Box, useInput, useStdout } from 'ink';
 import { useMemo, useSyncExternalStore } from 'react';
-import { loadTeam } from '../team/config.js';
+import { loadTeam } from '../store/file/roster-file.js';
 import { ApprovalQueue } from './components/ApprovalQueue.js';
 import { Header } from './components/Header.js';
 import { InputLine } from './components/InputLine.js';

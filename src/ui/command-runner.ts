@@ -2,8 +2,9 @@ import { formatAudit, formatMembers, formatMessage, formatRequests } from '../te
 import { MaildirTransport } from '../mailbox/maildir.js';
 import { summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
-import { involves, readAudit } from '../team/audit.js';
-import { loadTeam, requireMember as requireTeamMember } from '../team/config.js';
+import { involves, readAudit } from '../store/audit.js';
+import { loadTeam } from '../store/file/roster-file.js';
+import { requireMember as requireTeamMember } from '../store/roster.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';

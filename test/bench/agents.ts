@@ -8,7 +8,7 @@ import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
 import { readControlToken, sendControl } from '../../src/runtime/control.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam } from '../../src/team/config.js';
+import { loadTeam } from '../../src/store/file/roster-file.js';
 import { percentile } from './stats.js';
 import type { BenchSection, Figure } from './section.js';
 

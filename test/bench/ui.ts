@@ -1,6 +1,6 @@
 import { render } from 'ink';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Member } from '../../src/team/config.js';
+import type { Member } from '../../src/store/roster.js';
 import { createRepl } from '../../src/ui/app.js';
 import type { NewItem, State, TranscriptItem } from '../../src/ui/state/types.js';
 import { FakeRuntime } from '../ui/fake-runtime.js';

@@ -7,7 +7,7 @@ import { tempHome } from '../helpers/temp.js';
 import { killAll, spawnNode } from '../helpers/children.js';
 import { assertInert, show } from '../helpers/hostile.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam } from '../../src/team/config.js';
+import { loadTeam } from '../../src/store/file/roster-file.js';
 import { openTeam } from '../../src/team/open.js';
 
 after(killAll);

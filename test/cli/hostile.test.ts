@@ -5,9 +5,9 @@ import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
 import { assertInert, HOSTILE, HOSTILE_SHOWN, show } from '../helpers/hostile.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam } from '../../src/team/config.js';
+import { loadTeam } from '../../src/store/file/roster-file.js';
 import { openTeam } from '../../src/team/open.js';
-import { appendAudit } from '../../src/team/audit.js';
+import { appendAudit } from '../../src/store/audit.js';
 import { newRequestId } from '../../src/protocol/ids.js';
 
 after(killAll);

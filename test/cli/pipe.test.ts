@@ -1,8 +1,8 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendAudit } from '../../src/team/audit.js';
-import { ensureTeam } from '../../src/team/config.js';
+import { appendAudit } from '../../src/store/audit.js';
+import { ensureTeam } from '../../src/store/file/roster-file.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { CLI } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';

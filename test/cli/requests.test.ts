@@ -4,7 +4,7 @@ import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam, updateTeam } from '../../src/team/config.js';
+import { loadTeam, updateTeam } from '../../src/store/file/roster-file.js';
 import { openTeam } from '../../src/team/open.js';
 import type { TeamBus } from '../../src/team/bus.js';
 import { newRequestId } from '../../src/protocol/ids.js';

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { loadTeam } from '../../src/team/config.js';
+import { loadTeam } from '../../src/store/file/roster-file.js';
 import { toolResults } from './hostile.js';
 import { TeamSession } from './session.js';
 

@@ -6,11 +6,12 @@ import { REPO_ROOT, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
-import { ensureTeam, loadTeam, updateTeam, type Member } from '../../src/team/config.js';
-import { RequestTracker } from '../../src/tracker/tracker.js';
+import { ensureTeam, loadTeam, updateTeam } from '../../src/store/file/roster-file.js';
+import type { Member } from '../../src/store/roster.js';
+import { RequestTracker } from '../../src/store/file/request-journal.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { RequestKind } from '../../src/protocol/messages.js';
-import { readAudit, type AuditEntry } from '../../src/team/audit.js';
+import { readAudit, type AuditEntry } from '../../src/store/audit.js';
 
 export type SessionOptions = {
   prompt?: string;

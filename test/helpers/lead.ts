@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
-import { ensureTeam } from '../../src/team/config.js';
+import { ensureTeam } from '../../src/store/file/roster-file.js';
 import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
 import { tempHome } from './temp.js';
 

@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isProcessAlive } from '../../src/files/file-lock.js';
-import { loadTeam } from '../../src/team/config.js';
+import { loadTeam } from '../../src/store/file/roster-file.js';
 import { killAll } from '../helpers/children.js';
 import { startOfflineLead } from '../helpers/lead.js';
 import { waitFor } from '../helpers/wait.js';

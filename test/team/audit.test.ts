@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { appendAudit, filterByAgent, involves, readAudit, type AuditEntry } from '../../src/team/audit.js';
+import { appendAudit, filterByAgent, involves, readAudit, type AuditEntry } from '../../src/store/audit.js';
 import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
 import { tempHome } from '../helpers/temp.js';
 

@@ -2,17 +2,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  addMember,
-  addMemberUsage,
-  createTeam,
-  ensureTeam,
-  loadTeam,
-  memberNames,
-  removeMember,
-  setMemberStatus,
-  updateTeam,
-} from '../../src/team/config.js';
+import { addMember, addMemberUsage, createTeam, ensureTeam, loadTeam, removeMember, setMemberStatus, updateTeam } from '../../src/store/file/roster-file.js';
+import { memberNames } from '../../src/store/roster.js';
 import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
 import { DIST, killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';

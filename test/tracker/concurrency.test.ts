@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { RequestTracker } from '../../src/tracker/tracker.js';
+import { RequestTracker } from '../../src/store/file/request-journal.js';
 import { RequestRecord } from '../../src/tracker/records.js';
 import { DIST, killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';

@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RequestTracker, type OpenRequest } from '../../src/tracker/tracker.js';
+import { RequestTracker, type OpenRequest } from '../../src/store/file/request-journal.js';
 import type { RequestState } from '../../src/tracker/records.js';
 import { tempHome } from '../helpers/temp.js';
 

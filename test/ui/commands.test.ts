@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ensureTeam } from '../../src/team/config.js';
+import { ensureTeam } from '../../src/store/file/roster-file.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { Refused } from '../../src/lib/refused.js';
 import { helpText, runCommand } from '../../src/ui/command-runner.js';

@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
-import type { Member } from '../../src/team/config.js';
+import type { Member } from '../../src/store/roster.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import { initialState } from '../../src/ui/state/initial.js';
 import type { State } from '../../src/ui/state/types.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { probeSandbox } from '../../sandbox/probe.js';
 import { bwrapProgram, INSTALL_HINT } from '../../sandbox/settings.js';
 import { readControlToken } from '../../runtime/control.js';
-import { loadTeam } from '../../team/config.js';
+import { loadTeam } from '../../store/file/roster-file.js';
 import type { ContextFor } from '../context.js';
 
 /**

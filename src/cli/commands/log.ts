@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { involves, participants, readAudit } from '../../team/audit.js';
-import { memberNames } from '../../team/config.js';
+import { involves, participants, readAudit } from '../../store/audit.js';
+import { memberNames } from '../../store/roster.js';
 import { inertJson, inertLine } from '../../lib/terminal-text.js';
 import { watchForHints, createDrainRunner } from '../../files/wakeup.js';
 import { formatAudit } from '../../team/format.js';

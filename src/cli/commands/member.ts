@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { agentNameProblem } from '../../protocol/names.js';
-import { addMember, ensureTeam, removeMember } from '../../team/config.js';
-import { appendAudit } from '../../team/audit.js';
+import { addMember, ensureTeam, removeMember } from '../../store/file/roster-file.js';
+import { appendAudit } from '../../store/audit.js';
 import { UsageError } from '../errors.js';
 import { inertLine } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../context.js';

@@ -4,7 +4,7 @@ import { summarize, type Draft } from '../../protocol/messages.js';
 import { checkSend } from '../../protocol/rules.js';
 import { Envelope } from '../../protocol/messages.js';
 import { newMessageId } from '../../protocol/ids.js';
-import { memberNames } from '../../team/config.js';
+import { memberNames } from '../../store/roster.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 import { askLead, noLead } from '../lead-client.js';

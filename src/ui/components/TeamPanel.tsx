@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { memo } from 'react';
 import { age } from '../../team/format.js';
-import type { Member } from '../../team/config.js';
+import type { Member } from '../../store/roster.js';
 import { inertLine, oneLine } from '../../lib/terminal-text.js';
 import { senderColor } from './TranscriptLine.js';
 

@@ -1,5 +1,5 @@
 import { ZERO_USAGE } from '../../model/usage.js';
-import type { Member } from '../../team/config.js';
+import type { Member } from '../../store/roster.js';
 import type { RequestRecord } from '../../tracker/records.js';
 import { EMPTY_LINE } from './line.js';
 import type { State } from './types.js';

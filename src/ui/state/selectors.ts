@@ -1,6 +1,6 @@
 import { addUsage, costOf, ZERO_USAGE, type TokenUsage } from '../../model/usage.js';
 import { LEAD } from '../../protocol/names.js';
-import type { Member } from '../../team/config.js';
+import type { Member } from '../../store/roster.js';
 import type { State } from './types.js';
 
 export type SessionUsage = { tokens: number; cost: number | undefined };

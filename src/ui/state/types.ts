@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../../model/usage.js';
 import type { Envelope } from '../../protocol/messages.js';
 import type { LeadEvent } from '../../runtime/lead-events.js';
-import type { Member } from '../../team/config.js';
+import type { Member } from '../../store/roster.js';
 import type { RequestRecord } from '../../tracker/records.js';
 
 /** One finished line (or block) of the transcript: rendered once, never changed. */

@@ -3,7 +3,7 @@ import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind } from '../pr
 import { AgentName, BROADCAST, Recipient } from '../protocol/names.js';
 import { appendLines, readLines, type ReadResult } from '../files/jsonl.js';
 import { RequestState } from '../tracker/records.js';
-import type { TeamPaths } from './paths.js';
+import { fileLayout, type FileLocation } from './file/layout.js';
 
 /**
  * The team's append-only audit log: what was sent, decided, changed on the roster, and
@@ -59,9 +59,9 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export type AuditDraft = AuditEntry extends infer E ? (E extends AuditEntry ? Omit<E, 'at'> : never) : never;
 
 /** Append one entry, stamped now. A malformed entry is a bug in the caller, so it throws. */
-export function appendAudit(paths: TeamPaths, entry: AuditDraft, now: Date = new Date()): AuditEntry {
+export function appendAudit(location: FileLocation, entry: AuditDraft, now: Date = new Date()): AuditEntry {
   const stamped = AuditEntry.parse({ ...entry, at: now.toISOString() });
-  appendLines(paths.audit, [stamped]);
+  appendLines(fileLayout(location.root).audit, [stamped]);
   return stamped;
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { newMessageId } from '../protocol/ids.js';
-import type { RequestKind } from '../protocol/messages.js';
-import { appendLines, readLines } from '../files/jsonl.js';
-import { deadlineAt, type DeadlineOverrides } from './expiry.js';
-import { transition as applyTransition, type TransitionResult } from './lifecycle.js';
-import { RequestRecord, RequestState } from './records.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import { newMessageId } from '../../protocol/ids.js';
+import type { RequestKind } from '../../protocol/messages.js';
+import { appendLines, readLines } from '../../files/jsonl.js';
+import { deadlineAt, type DeadlineOverrides } from '../../tracker/expiry.js';
+import { transition as applyTransition, type TransitionResult } from '../../tracker/lifecycle.js';
+import { RequestRecord, RequestState } from '../../tracker/records.js';
+import { describeIssues } from '../../lib/zod-issues.js';
 
 /**
  * The requests of one team, as a fold of an append-only journal that several processes

@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+
+/** Where a file store lives: the team's directory, and the team's name. */
+export type FileLocation = { root: string; team: string };
+
+/**
+ * The files the file store keeps under the team's directory; mailboxes are the Maildir
+ * transport's, under mailboxes/. Nobody outside the file store opens these.
+ */
+export function fileLayout(root: string) {
+  const config = join(root, 'config.json');
+  return {
+    config,
+    configLock: `${config}.lock`,
+    requests: join(root, 'requests.jsonl'),
+    audit: join(root, 'audit.jsonl'),
+  };
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { Refused } from '../lib/refused.js';
+import { inertLine, quoted } from '../lib/terminal-text.js';
+import { RequestKindSchema, Usage } from '../protocol/messages.js';
+import { AgentName, agentNameProblem, LEAD } from '../protocol/names.js';
+import { memberHint } from '../protocol/suggest.js';
+import { describeIssues } from '../lib/zod-issues.js';
+
+/**
+ * The roster: the team's members, their status and usage, and the team's settings. Several
+ * processes (lead, teammates, the CLI) change it; how a change stays whole is the store's
+ * business (team-store.ts). Here: its schema, and what may be read from it.
+ */
+
+export const MEMBER_STATUSES = [
+  'registered', // on the roster, no process
+  'starting',
+  'working',
+  'idle',
+  'awaiting_approval',
+  'shutting_down',
+  'shutdown',
+  'crashed',
+] as const;
+export const MemberStatus = z.enum(MEMBER_STATUSES);
+export type MemberStatus = z.infer<typeof MemberStatus>;
+
+const timestamp = z.iso.datetime({ offset: true });
+
+/** Running totals of a member's model usage. */
+export const UsageTotals = Usage.required();
+export type UsageTotals = z.infer<typeof UsageTotals>;
+
+export const Member = z.object({
+  name: AgentName,
+  role: z.string().min(1, 'role is empty'),
+  status: MemberStatus,
+  pid: z.number().int().positive().nullable(),
+  model: z.string().min(1).nullable(),
+  created_at: timestamp,
+  status_since: timestamp,
+  usage: UsageTotals.optional(),
+});
+export type Member = z.infer<typeof Member>;
+
+/** Team names follow the agent-name rule: a store may make them directory names or keys. */
+export function teamNameProblem(team: string): string | undefined {
+  const problem = agentNameProblem(team);
+  return problem?.replace(/agent name/g, 'team name');
+}
+
+export const TeamConfig = z
+  .object({
+    name: z.string().superRefine((name, ctx) => {
+      const problem = teamNameProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    created_at: timestamp,
+    members: z.array(Member),
+    /** Tokens the whole team may use; once spent, no new model turn or teammate starts. */
+    token_budget: z.number().int().positive().optional(),
+    /** How the last lead to start runs agents' commands, for a person to read (`teams status`). */
+    sandbox: z.string().min(1).optional(),
+    deadlines_ms: z.partialRecord(RequestKindSchema, z.number().int().positive()).optional(),
+  })
+  .superRefine((team, ctx) => {
+    const seen = new Set<string>();
+    team.members.forEach((member, index) => {
+      if (seen.has(member.name)) ctx.addIssue({ code: 'custom', path: ['members', index, 'name'], message: `member '${member.name}' is listed twice` });
+      seen.add(member.name);
+    });
+    const lead = team.members.find((m) => m.name === LEAD);
+    if (!lead) ctx.addIssue({ code: 'custom', path: ['members'], message: `the team has no '${LEAD}' member` });
+    else if (lead.role !== 'lead') ctx.addIssue({ code: 'custom', path: ['members'], message: `member '${LEAD}' must have role 'lead'` });
+  });
+export type TeamConfig = z.infer<typeof TeamConfig>;
+
+export type CreateTeamOptions = { deadlines_ms?: TeamConfig['deadlines_ms'] };
+
+/** The issues as one line; inert, since they may quote whatever the stored roster held. */
+export function rosterIssues(error: z.ZodError): string {
+  return inertLine(describeIssues(error, 'config'));
+}
+
+/** A new team's roster: the lead alone, registered. */
+export function newTeam(team: string, options: CreateTeamOptions, now = new Date().toISOString()): TeamConfig {
+  const lead: Member = { name: LEAD, role: 'lead', status: 'registered', pid: null, model: null, created_at: now, status_since: now };
+  return { name: team, created_at: now, members: [lead], ...options };
+}
+
+export function memberNames(config: TeamConfig): string[] {
+  return config.members.map((m) => m.name);
+}
+
+export function findMember(config: TeamConfig, name: string): Member | undefined {
+  return config.members.find((m) => m.name === name);
+}
+
+/** The member `name`, or an error listing the closest names, since names are typed by humans. */
+export function requireMember(config: TeamConfig, name: string): Member {
+  const member = findMember(config, name);
+  if (member) return member;
+  throw new Refused(`no member named ${quoted(name)} in team '${config.name}'${memberHint(name, memberNames(config))}`);
+}
