@@ -32,6 +32,20 @@ module.exports = {
       to: { path: '^node_modules/(@types/react|ink|react|ink-[^/]+)/' },
     },
     {
+      name: 'shared-state-through-the-store',
+      comment: 'The processes of a team share state only through the TeamStore interface (src/store/team-store.ts): a backend\'s own files and the Maildir transport are its business alone.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(store|mailbox)/' },
+      to: { path: '^src/(store/file/|mailbox/(?!transport\\.ts$))', pathNot: '^src/store/file/file-store\\.ts$' },
+    },
+    {
+      name: 'one-store-per-process',
+      comment: 'A process opens its store once, where it starts (the CLI\'s context, a teammate\'s entry), and hands it on.',
+      severity: 'error',
+      from: { pathNot: '^src/(cli/context|runtime/teammate-main|store/file/[^/]+)\\.ts$' },
+      to: { path: '^src/store/file/file-store\\.ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import the cruiser cannot resolve would escape every rule above.',
       severity: 'error',

@@ -15,7 +15,7 @@ export type LoopOptions = {
   /** Model calls allowed between two idles: a runaway loop stops here. */
   maxModelCalls?: number;
   /** Asked before every model call: a reason not to make it (a spent budget), or undefined. */
-  beforeModelCall?: () => string | undefined;
+  beforeModelCall?: () => Promise<string | undefined>;
 };
 
 export const DEFAULT_MAX_MODEL_CALLS = 50;
@@ -105,7 +105,7 @@ export class AgentLoop {
           this.events.emit({ type: 'error', message: `turn cap reached: ${max} model calls without going idle` });
           break;
         }
-        const refusal = this.options.beforeModelCall?.();
+        const refusal = await this.options.beforeModelCall?.();
         if (refusal) {
           reason = 'budget';
           this.events.emit({ type: 'error', message: refusal });

@@ -1,10 +1,8 @@
 import type { Command, OptionValueSource } from 'commander';
-import type { MaildirTransport } from '../mailbox/maildir.js';
-import type { RequestTracker } from '../store/file/request-journal.js';
-import type { TeamBus } from '../team/bus.js';
-import { openTeam, type OpenTeam } from '../team/open.js';
-import { loadTeam } from '../store/file/roster-file.js';
+import { TeamBus } from '../team/bus.js';
+import { openFileStore } from '../store/file/file-store.js';
 import { memberNames, teamNameProblem, type TeamConfig } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
 import { teamPaths, type TeamPaths } from '../team/paths.js';
 import { didYouMean } from '../protocol/suggest.js';
 import { quoted } from '../lib/terminal-text.js';
@@ -12,10 +10,11 @@ import { UsageError } from './errors.js';
 
 export type GlobalOptions = { home: string; team: string };
 
-/** Everything a command needs, opened lazily from the global options. */
+/** Everything a command needs, opened lazily from the global options; `close` lets go of it. */
 export class CliContext {
   readonly paths: TeamPaths;
-  private opened: OpenTeam | undefined;
+  private opened: TeamStore | undefined;
+  private sender: TeamBus | undefined;
 
   /** `homeSource` says where --home came from, so an error names what the user actually set. */
   constructor(options: GlobalOptions, homeSource: OptionValueSource = 'cli') {
@@ -28,9 +27,15 @@ export class CliContext {
     this.paths = teamPaths(options.home, options.team);
   }
 
+  /** The team's shared state: this process's one store. */
+  get store(): TeamStore {
+    this.opened ??= openFileStore(this.paths);
+    return this.opened;
+  }
+
   /** The team's config, or a usage error saying how to create it. */
-  requireTeam(): TeamConfig {
-    const team = loadTeam(this.paths);
+  async requireTeam(): Promise<TeamConfig> {
+    const team = await this.store.roster.load();
     if (!team) {
       throw new UsageError(
         `no team '${this.paths.team}' in ${this.paths.home} yet; create it with \`teams member add <name> --role <role>\``,
@@ -43,27 +48,21 @@ export class CliContext {
    * `name` if it is one of `known` (the roster unless given), else a usage error naming the
    * closest: a mistyped agent fails loudly rather than showing nothing.
    */
-  requireAgent(name: string, known: readonly string[] = memberNames(this.requireTeam())): string {
-    if (known.includes(name)) return name;
-    const hint = didYouMean(name, known);
+  async requireAgent(name: string, known?: readonly string[]): Promise<string> {
+    const names = known ?? memberNames(await this.requireTeam());
+    if (names.includes(name)) return name;
+    const hint = didYouMean(name, names);
     throw new UsageError(`unknown agent ${quoted(name)}: not a member of team '${this.paths.team}'${hint ? `; ${hint}` : ''}`);
   }
 
-  private get team(): OpenTeam {
-    this.opened ??= openTeam(this.paths, this.requireTeam());
-    return this.opened;
-  }
-
-  get tracker(): RequestTracker {
-    return this.team.tracker;
-  }
-
-  get transport(): MaildirTransport {
-    return this.team.transport;
-  }
-
+  /** Sends as no agent (unsigned): only what the human records with no lead running. */
   get bus(): TeamBus {
-    return this.team.bus;
+    this.sender ??= new TeamBus(this.store);
+    return this.sender;
+  }
+
+  async close(): Promise<void> {
+    await this.opened?.close();
   }
 }
 

@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
  * lead is running; a refusal is a usage error (exit 2), any other failure exit 1.
  */
 export async function askLead(context: CliContext, command: ControlCommand): Promise<string | undefined> {
-  context.requireTeam();
+  await context.requireTeam();
   const token = readControlToken(context.paths.controlToken);
   if (token === undefined) return undefined;
   const reply = await sendControl(context.paths.controlSocket, token, command);

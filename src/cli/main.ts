@@ -7,8 +7,9 @@ import { inertLine } from '../lib/terminal-text.js';
 
 /** Exit codes: 0 success; 2 usage or validation error (nothing written); 1 any other failure. */
 async function main(argv: string[]): Promise<number> {
+  const { program, close } = buildProgram();
   try {
-    await buildProgram().parseAsync(argv);
+    await program.parseAsync(argv);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -25,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`teams: ${inertLine(message)}\n`);
     return EXIT_FAILURE;
+  } finally {
+    await close();
   }
 }
 

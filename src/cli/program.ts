@@ -15,7 +15,8 @@ import { registerDoctorCommand } from './commands/doctor.js';
 
 const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
-export function buildProgram(): Command {
+/** The `teams` program, and how to close what its command opened (the team's store) once it has run. */
+export function buildProgram(): { program: Command; close: () => Promise<void> } {
   const program = new Command('teams')
     .description('A multi-agent REPL for the terminal: a lead agent, teammate processes, durable mailboxes.')
     .version(packageJson.version, '-V, --version')
@@ -26,8 +27,12 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(inertText(text)) })
     .exitOverride();
 
-  const contextFor: ContextFor = (command) =>
-    new CliContext(command.optsWithGlobals<GlobalOptions>(), command.getOptionValueSourceWithGlobals('home'));
+  const contexts: CliContext[] = [];
+  const contextFor: ContextFor = (command) => {
+    const context = new CliContext(command.optsWithGlobals<GlobalOptions>(), command.getOptionValueSourceWithGlobals('home'));
+    contexts.push(context);
+    return context;
+  };
   registerMemberCommands(program, contextFor);
   registerStatusCommand(program, contextFor);
   registerSendCommands(program, contextFor);
@@ -41,5 +46,8 @@ export function buildProgram(): Command {
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);
   for (const command of program.commands) command.exitOverride();
-  return program;
+  const close = async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  };
+  return { program, close };
 }

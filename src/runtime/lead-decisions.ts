@@ -6,7 +6,8 @@ import { decisionDraft } from '../team/decisions.js';
 import { requestRole } from '../protocol/kinds/index.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
 import { asOpened } from '../tracker/describe.js';
-import type { RequestTracker } from '../store/file/request-journal.js';
+import type { RequestStore, Subscription } from '../store/team-store.js';
+import { createDrainRunner, type DrainRunner } from '../files/wakeup.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { Refused } from '../lib/refused.js';
 import { alwaysKey } from '../policy/approvals.js';
@@ -36,25 +37,39 @@ export class LeadDecisions {
   /** Each request's state when this lead last looked, to tell what changed. */
   private readonly seen = new Map<string, RequestRecord['state']>();
   private closed = false;
+  /**
+   * Tells the human's queue what is pending now, one look at a time, so that the queue
+   * is never shown an older look after a newer one; changes during a look bring one more.
+   */
+  private readonly queueLooks: DrainRunner;
 
   constructor(
     private readonly bus: TeamBus,
-    private readonly tracker: RequestTracker,
+    private readonly requests: RequestStore,
     private readonly mode: PermissionMode,
     private readonly planReviewer: PlanReviewer,
     private readonly teammates: LeadTeammates,
     private readonly events: EventStream<LeadEvent>,
-  ) {}
+  ) {
+    this.queueLooks = createDrainRunner(
+      async () => this.events.emit({ type: 'approvals', pending: await this.pendingForHuman() }),
+      (error) => this.problem('reading the pending requests', error),
+    );
+  }
+
+  private problem(what: string, error: unknown): void {
+    this.events.emit({ type: 'problem', text: `${what} failed: ${error instanceof Error ? error.message : String(error)}` });
+  }
 
   /** Oldest first: what the human has to decide now. */
-  pendingForHuman(): RequestRecord[] {
-    this.tracker.refresh();
-    return this.tracker.pending().filter((r) => r.to === LEAD && requestRole(r.kind).humanDecides(this.planReviewer));
+  async pendingForHuman(): Promise<RequestRecord[]> {
+    const pending = await this.requests.list({ state: 'pending' });
+    return pending.filter((r) => r.to === LEAD && requestRole(r.kind).humanDecides(this.planReviewer));
   }
 
   /** A request for the human arrived in the lead's mailbox. */
   arrived(): void {
-    this.changed();
+    void this.changed();
   }
 
   /**
@@ -64,24 +79,24 @@ export class LeadDecisions {
    */
   async askForLead(tool: string, input: Record<string, unknown>, reason: string, signal: AbortSignal): Promise<PermissionAnswer> {
     const call = alwaysKey(tool, input);
-    const record = this.bus.openOwnRequest('permission', `${call} (${reason})`);
+    const record = await this.bus.openOwnRequest('permission', `${call} (${reason})`);
     this.permissionCalls.set(record.request_id, call);
-    // "Sent" once it shows in the human's queue.
+    // "Sent" once the human's queue is told of it.
     const decided = await this.ownCalls.request(record.request_id, () => this.changed(), { signal, onAbort: interrupted });
-    if (signal.aborted && this.tracker.get(record.request_id)?.state === 'pending') {
-      this.bus.closeOwnRequest(record.request_id, 'cancelled', LEAD, 'the lead\'s turn was interrupted');
-      this.changed();
+    if (signal.aborted && (await this.requests.get(record.request_id))?.state === 'pending') {
+      await this.bus.closeOwnRequest(record.request_id, 'cancelled', LEAD, 'the lead\'s turn was interrupted');
+      await this.changed();
     }
     return decided;
   }
 
   async decide(requestId: string, decision: HumanDecision): Promise<RequestRecord> {
     await this.sweep();
-    const record = this.tracker.get(requestId);
+    const record = await this.requests.get(requestId);
     if (!record) throw new Refused(`unknown request_id '${requestId}'`);
     try {
       if (isOwnRequest(record)) {
-        this.bus.closeOwnRequest(requestId, decision.approve ? 'approved' : 'rejected', 'human', decision.note);
+        await this.bus.closeOwnRequest(requestId, decision.approve ? 'approved' : 'rejected', 'human', decision.note);
         this.ownCalls.settle(requestId, { approve: decision.approve, feedback: decision.note });
       } else {
         const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode, always: decision.always });
@@ -96,8 +111,8 @@ export class LeadDecisions {
     if (decision.always && decision.approve && call) this.always.add(call);
     this.permissionCalls.delete(requestId);
     if (record.kind === 'finish' && decision.approve) this.teammates.expectExit(record.from);
-    this.changed();
-    return this.tracker.get(requestId) ?? record;
+    await this.changed();
+    return (await this.requests.get(requestId)) ?? record;
   }
 
   /** A command from another terminal, answered over the control socket. */
@@ -141,32 +156,41 @@ export class LeadDecisions {
   /** Expire what is overdue now and tell whoever expiry concerns. */
   private async sweep(): Promise<void> {
     const expired = await this.bus.sweepExpired();
-    this.settleOwnDecidedElsewhere();
-    if (expired.length > 0) this.changed();
+    await this.settleOwnDecidedElsewhere();
+    if (expired.length > 0) await this.changed();
   }
 
   /** The lead's own requests that a deadline (swept by any process) ended: their calls are denied. */
-  private settleOwnDecidedElsewhere(): void {
+  private async settleOwnDecidedElsewhere(): Promise<void> {
     for (const requestId of this.ownCalls.waitingIds()) {
-      const record = this.tracker.get(requestId);
+      const record = await this.requests.get(requestId);
       if (!record || record.state === 'pending') continue;
       this.ownCalls.settle(requestId, { approve: record.state === 'approved', feedback: record.note });
       this.permissionCalls.delete(requestId);
     }
   }
 
-  /** Requests in the journal as the lead starts: an earlier session's are not news. */
-  rememberRequests(): void {
-    for (const record of this.tracker.list()) this.seen.set(record.request_id, record.state);
+  /**
+   * Follow the requests (any process may change them). Those there as the lead starts are an
+   * earlier session's, not news; after that, requests between teammates, which the lead takes
+   * no part in, are announced as they open and close. The sweep timer follows every change:
+   * their deadlines are the lead's to enforce too.
+   */
+  async watch(): Promise<Subscription> {
+    let first = true;
+    return this.requests.watch(
+      (records) => {
+        if (first) for (const record of records) this.seen.set(record.request_id, record.state);
+        else this.announce(records);
+        first = false;
+        this.scheduleSweep(records);
+      },
+      (error) => this.problem('reading the requests', error),
+    );
   }
 
-  /**
-   * The request journal changed (any process writes it). Requests between teammates, which
-   * the lead takes no part in, are announced as they open and close, and the sweep timer is
-   * set again: their deadlines are the lead's to enforce too.
-   */
-  requestsChanged(): void {
-    for (const record of this.tracker.list()) {
+  private announce(records: readonly RequestRecord[]): void {
+    for (const record of records) {
       const before = this.seen.get(record.request_id);
       if (before === record.state) continue;
       this.seen.set(record.request_id, record.state);
@@ -174,30 +198,33 @@ export class LeadDecisions {
       if (before === undefined && record.state !== 'pending') this.events.emit({ type: 'request', record: asOpened(record) });
       this.events.emit({ type: 'request', record });
     }
-    this.scheduleSweep();
   }
 
-  /** One timer, set for the nearest deadline: no polling. */
-  scheduleSweep(): void {
+  /** One timer, set for the nearest deadline among `records`: no polling. */
+  private scheduleSweep(records: readonly RequestRecord[]): void {
     clearTimeout(this.sweepTimer);
     if (this.closed) return;
-    const deadlines = this.tracker.pending().map((r) => Date.parse(r.deadline_at));
+    const deadlines = records.filter((r) => r.state === 'pending').map((r) => Date.parse(r.deadline_at));
     if (deadlines.length === 0) return;
     const wait = Math.max(0, Math.min(...deadlines) - Date.now()) + 5;
     this.sweepTimer = setTimeout(() => {
+      // Set again from the requests as the sweep left them, whether it expired any or failed.
       this.sweep()
-        .catch((error: unknown) => this.events.emit({ type: 'problem', text: `expiring overdue requests failed: ${error instanceof Error ? error.message : String(error)}` }))
-        .finally(() => this.scheduleSweep());
+        .catch((error: unknown) => this.problem('expiring overdue requests', error))
+        .then(() => this.requests.list({ state: 'pending' }))
+        .then((pending) => this.scheduleSweep(pending), (error: unknown) => this.problem('reading the requests', error));
     }, wait);
   }
 
-  private changed(): void {
-    this.events.emit({ type: 'approvals', pending: this.pendingForHuman() });
-    this.scheduleSweep();
+  /** Something the human's queue shows changed: resolves once the queue has been told what is pending now. */
+  private changed(): Promise<void> {
+    this.queueLooks.hint();
+    return this.queueLooks.idle();
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.sweepTimer);
+    await this.queueLooks.close();
   }
 }

@@ -1,10 +1,9 @@
 import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
-import { loadTeam } from '../store/file/roster-file.js';
 import { memberNames } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
 import type { LeadTeamIO } from '../tools/team-io.js';
-import type { RequestTracker } from '../store/file/request-journal.js';
 
 /** The lead runtime's actions the lead's tools may take. */
 export type LeadActions = {
@@ -14,7 +13,7 @@ export type LeadActions = {
 };
 
 /** The team tools' view of the team, for the lead. */
-export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadActions): LeadTeamIO {
+export function leadTeamIO(bus: TeamBus, store: TeamStore, actions: LeadActions): LeadTeamIO {
   return {
     self: LEAD,
     async sendMessage(to, content) {
@@ -25,13 +24,13 @@ export function leadTeamIO(bus: TeamBus, tracker: RequestTracker, actions: LeadA
     },
     async broadcast(content) {
       const sent = await bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text: content, summary: summarize(content) });
-      const team = loadTeam(bus.paths);
+      const team = await store.roster.load();
       return { id: sent.id, recipients: team ? memberNames(team).filter((m) => m !== LEAD) : [] };
     },
-    listTeammates: async () => (loadTeam(bus.paths)?.members ?? []).filter((m) => m.name !== LEAD),
+    listTeammates: async () => ((await store.roster.load())?.members ?? []).filter((m) => m.name !== LEAD),
     spawnTeammate: (spec) => actions.spawn(spec),
     requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),
-    requestStatus: (requestId) => tracker.get(requestId),
+    requestStatus: (requestId) => store.requests.get(requestId),
     async reviewPlan(requestId, approve, feedback) {
       await actions.decide(requestId, { approve, note: feedback });
     },

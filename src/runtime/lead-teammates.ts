@@ -4,17 +4,16 @@ import { summarize, type PermissionMode } from '../protocol/messages.js';
 import { agentNameProblem, LEAD } from '../protocol/names.js';
 import { modeAfterPlan } from '../protocol/kinds/plan.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
-import { appendAudit } from '../store/audit.js';
 import type { TeamBus } from '../team/bus.js';
-import { addMember, loadTeam, setMemberStatus } from '../store/file/roster-file.js';
+import { addMember, setMemberStatus } from '../store/roster-changes.js';
+import type { TeamStore } from '../store/team-store.js';
 import { budgetProblem } from '../team/budget.js';
-import type { TeamPaths } from '../team/paths.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { LeadEvent } from './lead-events.js';
 import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';
-
+import { reportProblem } from './report-problem.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -25,7 +24,7 @@ export class LeadTeammates {
   private readonly idle = new Set<string>();
 
   constructor(
-    private readonly paths: TeamPaths,
+    private readonly store: TeamStore,
     private readonly bus: TeamBus,
     private readonly supervisor: Supervisor,
     private readonly mode: PermissionMode,
@@ -42,9 +41,7 @@ export class LeadTeammates {
 
   /** Shown and audited: something failed on the lead's side that no caller waits for. */
   private problem(what: string, error: unknown): void {
-    const reason = error instanceof Error ? error.message : String(error);
-    appendAudit(this.paths, { event: 'problem', agent: LEAD, what, reason });
-    this.events.emit({ type: 'problem', text: `${what}: ${reason}` });
+    reportProblem(this.store, this.events, what, error instanceof Error ? error.message : String(error));
   }
 
   /** A message from a teammate reached the lead. */
@@ -58,14 +55,15 @@ export class LeadTeammates {
     if (problem) throw new Refused(problem);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
-    const spent = budgetProblem(loadTeam(this.paths));
+    const team = await this.store.roster.load();
+    const spent = budgetProblem(team);
     if (spent) throw new Refused(spent);
     const permissionMode = modeAfterPlan(this.mode);
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
-    const member = loadTeam(this.paths)?.members.find((m) => m.name === spec.name);
-    if (!member) addMember(this.paths, { name: spec.name, role: spec.role, status: 'starting' });
-    else setMemberStatus(this.paths, spec.name, 'starting');
+    const member = team?.members.find((m) => m.name === spec.name);
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting' });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting');
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     await this.bus.send({
       type: 'task_assignment',
@@ -105,7 +103,7 @@ export class LeadTeammates {
     const running = new Set(this.supervisor.running());
     if (pending.some((r) => running.has(r.from) || running.has(r.to))) return true;
     for (const name of running) if ((await unread(name)) > 0) return true;
-    return (loadTeam(this.paths)?.members ?? []).some((m) => running.has(m.name) && m.status === 'working');
+    return ((await this.store.roster.load())?.members ?? []).some((m) => running.has(m.name) && m.status === 'working');
   }
 
   /** The shutdown handshake with every teammate, then the process groups of any that did not go. */
@@ -118,15 +116,15 @@ export class LeadTeammates {
 
   private async exited(exit: ChildExit): Promise<void> {
     const crashed = exit.code !== 0 && !exit.expected;
-    const member = loadTeam(this.paths)?.members.find((m) => m.name === exit.name);
+    const member = (await this.store.roster.load())?.members.find((m) => m.name === exit.name);
     if (crashed) {
-      setMemberStatus(this.paths, exit.name, 'crashed', { pid: null });
+      await setMemberStatus(this.store.roster, exit.name, 'crashed', { pid: null });
       const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
       // The supervisor reports on the dead teammate's behalf: the lead's model learns its task failed.
       await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
     } else if (member && member.status !== 'shutdown') {
-      setMemberStatus(this.paths, exit.name, 'shutdown', { pid: null });
+      await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
     }
     this.events.emit({ type: 'teammate_exit', name: exit.name, code: exit.code, signal: exit.signal, crashed });
   }

@@ -4,8 +4,6 @@ import { EventStream } from '../lib/event-stream.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import { openModel, type OpenModel } from '../model/connect.js';
 import { childModelEnv, type ModelSettings } from '../model/settings.js';
-import type { MaildirTransport } from '../mailbox/maildir.js';
-import type { Subscription } from '../mailbox/transport.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
@@ -13,30 +11,31 @@ import { launcherFor, type Launcher } from '../sandbox/launcher.js';
 import { probeSandbox } from '../sandbox/probe.js';
 import { bwrapProgram, describeStatus, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
 import { decideToolUse } from '../policy/approvals.js';
-import { watchForHints, type StopWatching } from '../files/wakeup.js';
-import { appendAudit } from '../store/audit.js';
-import type { TeamBus } from '../team/bus.js';
-import { openTeam } from '../team/open.js';
+import { TeamBus } from '../team/bus.js';
 import { budgetProblem } from '../team/budget.js';
-import { addMemberUsage, ensureTeam, loadTeam, setMemberStatus, updateTeam } from '../store/file/roster-file.js';
+import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
 import type { Member } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
+import { createSerial, type Serial } from '../lib/serial.js';
 import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
 import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
 import { realFileIO } from '../tools/files.js';
 import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
-import type { RequestTracker } from '../store/file/request-journal.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { LeadDecisions } from './lead-decisions.js';
 import type { LeadEvent } from './lead-events.js';
 import { leadTeamIO } from './lead-io.js';
 import { routeForLead, type PlanReviewer } from './lead-routing.js';
 import { LeadTeammates } from './lead-teammates.js';
+import { reportProblem } from './report-problem.js';
 import { Supervisor } from './supervisor.js';
 import { isProcessAlive } from '../files/file-lock.js';
-import { removeStrayTemporaries } from '../files/stray-temporaries.js';
 
 export type LeadOptions = {
+  /** Where everything the team shares is kept: opened by the caller, who closes it after the lead has stopped. */
+  store: TeamStore;
+  /** This machine's own state of the team: the control socket and token, the workspace, what agents must not see. */
   paths: TeamPaths;
   settings: ModelSettings;
   cwd: string;
@@ -84,39 +83,38 @@ export class LeadRuntime {
   private constructor(
     readonly events: EventStream<LeadEvent>,
     readonly options: LeadOptions,
+    readonly store: TeamStore,
     readonly bus: TeamBus,
-    readonly tracker: RequestTracker,
     readonly loop: AgentLoop,
     readonly model: OpenModel,
     readonly teammates: LeadTeammates,
     readonly decisions: LeadDecisions,
-    private readonly transport: MaildirTransport,
     private readonly supervisor: Supervisor,
     private readonly keys: KeyRing,
     readonly sandbox: SandboxStatus,
+    /** The lead's own roster writes, in the order its turns make them. */
+    private readonly rosterWrites: Serial,
   ) {}
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
-    const { paths } = options;
-    const existing = loadTeam(paths)?.members.find((m) => m.name === LEAD);
+    const { paths, store } = options;
+    const existing = (await store.roster.load())?.members.find((m) => m.name === LEAD);
     if (existing?.pid && existing.pid !== process.pid && isProcessAlive(existing.pid)) {
-      throw new Error(`a lead is already running for team '${paths.team}' (pid ${existing.pid})`);
+      throw new Error(`a lead is already running for team '${store.team}' (pid ${existing.pid})`);
     }
-    const config = ensureTeam(paths);
-    // Left by processes killed mid-write (config saves, lock attempts): harmless, but they pile up.
-    removeStrayTemporaries(paths.root);
+    await store.roster.ensure();
     const signer = createSigner();
     const keys = new KeyRing();
     keys.set(LEAD, signer.publicKey);
     const sandbox = sandboxStatus(options.sandbox);
-    updateTeam(paths, (draft) => {
+    await store.roster.update((draft) => {
       draft.sandbox = describeStatus(sandbox);
       if (options.tokenBudget !== undefined) draft.token_budget = options.tokenBudget;
     });
-    appendAudit(paths, { event: 'member', name: LEAD, change: `started; commands ${describeStatus(sandbox)}` });
-    const { bus, tracker, transport } = openTeam(paths, config, signer);
+    await store.audit.append({ event: 'member', name: LEAD, change: `started; commands ${describeStatus(sandbox)}` });
+    const bus = new TeamBus(store, signer);
     const model = await openModel(options.settings);
-    setMemberStatus(paths, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
+    await setMemberStatus(store.roster, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
 
     const events = new EventStream<LeadEvent>();
     const supervisor = new Supervisor(paths, {
@@ -126,9 +124,10 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
-    const teammates = new LeadTeammates(paths, bus, supervisor, options.permissionMode, sandbox, events);
-    const decisions = new LeadDecisions(bus, tracker, options.permissionMode, options.planReviewer, teammates, events);
-    const team = leadTeamIO(bus, tracker, {
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events);
+    const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
+    const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
+    const team = leadTeamIO(bus, store, {
       spawn: (spec) => teammates.spawn(spec),
       requestShutdown: (name, reason) => teammates.requestShutdown(name, reason),
       decide: (requestId, decision) => decisions.decide(requestId, decision),
@@ -140,9 +139,9 @@ export class LeadRuntime {
       const decision = decideToolUse({ tool: call.name, input: call.input, mode: options.permissionMode, cwd: options.cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed });
       if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
       if (decision.action === 'ask') {
-        setMemberStatus(paths, LEAD, 'awaiting_approval');
+        void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'awaiting_approval'));
         const answer = await decisions.askForLead(call.name, call.input, decision.reason, signal);
-        setMemberStatus(paths, LEAD, 'working');
+        void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
         if (!answer.approve) return { content: `Permission denied${answer.feedback ? `: ${answer.feedback}` : ''}. Do not retry the same command; find another way or ask the human.`, isError: true };
       }
       return runTool(tools, call.name, call.input, io, signal);
@@ -151,37 +150,35 @@ export class LeadRuntime {
       team: paths.team,
       cwd: options.cwd,
       mode: options.permissionMode,
-      teammates: describeTeammates(loadTeam(paths)?.members ?? []),
+      teammates: describeTeammates((await store.roster.load())?.members ?? []),
       protocol_rules: protocolRules(),
       plan_review_note:
         options.planReviewer === 'lead'
           ? 'You review teammates\' plans yourself with plan_approval.'
           : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
     });
-    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: () => budgetProblem(loadTeam(paths)) });
-    const runtime = new LeadRuntime(events, options, bus, tracker, loop, model, teammates, decisions, transport, supervisor, keys, sandbox);
+    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: async () => budgetProblem(await store.roster.load()) });
+    const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites);
     loop.subscribe((event) => {
       runtime.events.emit({ type: 'agent', event });
-      if (event.type === 'turn_start') setMemberStatus(paths, LEAD, 'working');
-      if (event.type === 'turn_end') addMemberUsage(paths, LEAD, event.usage);
-      if (event.type === 'idle') setMemberStatus(paths, LEAD, 'idle');
+      if (event.type === 'turn_start') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
+      if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, event.usage));
+      if (event.type === 'idle') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'idle'));
     });
     await runtime.wire();
     return runtime;
   }
 
-  /** Audited and shown: something was refused that only a forger or a confused client sends. */
+  /** Shown and audited: something was refused that only a forger or a confused client sends, or an entry set aside. */
   private refused(what: string, reason: string): void {
-    appendAudit(this.options.paths, { event: 'problem', agent: LEAD, what, reason });
-    this.events.emit({ type: 'problem', text: `${what}: ${reason}` });
+    reportProblem(this.store, this.events, what, reason);
   }
 
   private async wire(): Promise<void> {
     const { paths } = this.options;
-    const subscription: Subscription = await this.transport.subscribe(LEAD, (event) => {
+    const subscription = await this.store.mailboxes.subscribe(LEAD, (event) => {
       if (event.type === 'set_aside') {
-        appendAudit(paths, { event: 'problem', agent: LEAD, what: `set aside ${event.problem.ref}`, reason: event.problem.reason });
-        this.events.emit({ type: 'problem', text: `set aside ${event.problem.ref}: ${event.problem.reason}` });
+        this.refused(`set aside ${event.problem.ref}`, event.problem.reason);
         return;
       }
       for (const envelope of event.messages) this.receive(envelope);
@@ -195,22 +192,15 @@ export class LeadRuntime {
       rmSync(paths.controlToken, { force: true });
       await control.close();
     });
-    const stopWatching: StopWatching = await watchForHints([paths.config], () => {
-      // Someone else's write may be half done (or not the team's format at all): say so and
-      // keep the last roster; the next change brings a new look.
-      let members: Member[] | undefined;
-      try {
-        members = loadTeam(paths)?.members;
-      } catch (error) {
-        this.events.emit({ type: 'problem', text: error instanceof Error ? error.message : String(error) });
-      }
-      if (members) this.events.emit({ type: 'team', members });
-    });
-    this.closers.push(stopWatching);
-    this.decisions.rememberRequests();
-    const stopWatchingRequests = await watchForHints([paths.requests], () => this.decisions.requestsChanged());
-    this.closers.push(stopWatchingRequests);
-    this.decisions.scheduleSweep();
+    // A roster that cannot be read (another process's, not the team's format) is shown, and the
+    // last good one stands until the next change.
+    const roster = await this.store.roster.watch(
+      (config) => this.events.emit({ type: 'team', members: config.members }),
+      (error) => this.events.emit({ type: 'problem', text: error.message }),
+    );
+    this.closers.push(() => roster.close());
+    const requests = await this.decisions.watch();
+    this.closers.push(() => requests.close());
   }
 
   private receive(envelope: Envelope): void {
@@ -237,10 +227,10 @@ export class LeadRuntime {
    * code that emitted an event has returned: the loop emits 'idle' while it is still busy.
    */
   async quiet(): Promise<boolean> {
-    if (this.loop.busy || this.decisions.pendingForHuman().length > 0 || this.teammates.anyBusy()) return false;
-    if ((await this.transport.peek(LEAD)).messages.length > 0 || this.loop.busy) return false;
-    const unread = async (name: string) => (await this.transport.peek(name)).messages.length;
-    return !(await this.teammates.busyAmongThemselves(this.tracker.pending(), unread));
+    if (this.loop.busy || this.teammates.anyBusy() || (await this.decisions.pendingForHuman()).length > 0) return false;
+    if ((await this.store.mailboxes.peek(LEAD)).messages.length > 0 || this.loop.busy) return false;
+    const unread = async (name: string) => (await this.store.mailboxes.peek(name)).messages.length;
+    return !(await this.teammates.busyAmongThemselves(await this.store.requests.list({ state: 'pending' }), unread));
   }
 
   /** Ask every teammate to shut down, end those that do not within the grace period, close everything. */
@@ -279,12 +269,13 @@ export class LeadRuntime {
   private async stopOnce(reason: string): Promise<void> {
     this.loop.interrupt();
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
-    this.decisions.close();
+    await this.decisions.close();
     for (const close of this.closers.reverse()) await close();
     this.closers = [];
     await this.endTurns();
     await this.model.close();
-    setMemberStatus(this.options.paths, LEAD, 'shutdown', { pid: null });
+    // After every status its turns wrote: the last word is that it stopped.
+    await this.rosterWrites(() => setMemberStatus(this.store.roster, LEAD, 'shutdown', { pid: null }));
   }
 }
 

@@ -2,10 +2,9 @@ import { newRequestId } from '../protocol/ids.js';
 import { draftFrom, summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
-import { loadTeam } from '../store/file/roster-file.js';
 import { memberNames } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
 import type { TeammateTeamIO } from '../tools/team-io.js';
-import type { RequestTracker } from '../store/file/request-journal.js';
 import type { HarnessEvent } from './teammate-harness.js';
 import { planSubmissionProblem, type TeammateState } from './teammate-state.js';
 
@@ -16,7 +15,7 @@ export type TeammateHooks = {
 };
 
 /** The team tools' view of the team, for a teammate: every action goes through the bus's rules. */
-export function teammateTeamIO(name: string, bus: TeamBus, tracker: RequestTracker, hooks: TeammateHooks): TeammateTeamIO {
+export function teammateTeamIO(name: string, bus: TeamBus, store: TeamStore, hooks: TeammateHooks): TeammateTeamIO {
   return {
     self: name,
     async sendMessage(to, content) {
@@ -32,11 +31,11 @@ export function teammateTeamIO(name: string, bus: TeamBus, tracker: RequestTrack
     async broadcast(content) {
       const sent = await bus.send({ type: 'broadcast', from: name, to: BROADCAST, text: content, summary: summarize(content) });
       hooks.dispatch({ type: 'reported' });
-      const team = loadTeam(bus.paths);
+      const team = await store.roster.load();
       return { id: sent.id, recipients: team ? memberNames(team).filter((m) => m !== name) : [] };
     },
-    listTeammates: async () => loadTeam(bus.paths)?.members ?? [],
-    requestStatus: (requestId) => tracker.get(requestId),
+    listTeammates: async () => (await store.roster.load())?.members ?? [],
+    requestStatus: (requestId) => store.requests.get(requestId),
     async answerShutdown(requestId, approve, reason) {
       await bus.send({ type: 'shutdown_response', from: name, to: LEAD, request_id: requestId, approve, reason });
       if (approve) hooks.dispatch({ type: 'agreed_to_shut_down' });

@@ -5,6 +5,7 @@ import { PermissionMode } from '../protocol/messages.js';
 import { AgentName } from '../protocol/names.js';
 import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
+import { openFileStore } from '../store/file/file-store.js';
 import { runTeammate } from './teammate.js';
 import { describeIssues } from '../lib/zod-issues.js';
 
@@ -58,16 +59,24 @@ async function main(): Promise<number> {
     process.stderr.write(`teams teammate: ${describeIssues(args.error, 'arguments')}\n`);
     return 2;
   }
-  return runTeammate({
-    paths: teamPaths(args.data.home, args.data.team),
-    name: args.data.name,
-    settings: resolveModelSettings({}, process.env),
-    cwd: process.cwd(),
-    permissionMode: args.data.permissionMode,
-    planMode: args.data.planMode,
-    leadKey: args.data.leadKey,
-    sandbox: args.data.sandbox,
-  });
+  const paths = teamPaths(args.data.home, args.data.team);
+  // The one store of this process: the team's shared state, where the lead keeps it.
+  const store = openFileStore(paths);
+  try {
+    return await runTeammate({
+      store,
+      paths,
+      name: args.data.name,
+      settings: resolveModelSettings({}, process.env),
+      cwd: process.cwd(),
+      permissionMode: args.data.permissionMode,
+      planMode: args.data.planMode,
+      leadKey: args.data.leadKey,
+      sandbox: args.data.sandbox,
+    });
+  } finally {
+    await store.close();
+  }
 }
 
 try {

@@ -9,11 +9,12 @@ import type { PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
 import { alwaysKey, decideToolUse } from '../policy/approvals.js';
-import { appendAudit } from '../store/audit.js';
-import { openTeam } from '../team/open.js';
+import { TeamBus } from '../team/bus.js';
 import { budgetProblem, describeUsage } from '../team/budget.js';
-import { addMemberUsage, loadTeam, setMemberStatus } from '../store/file/roster-file.js';
+import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
 import { requireMember } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
+import { createSerial } from '../lib/serial.js';
 import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
 import { launcherFor } from '../sandbox/launcher.js';
 import type { SandboxSettings } from '../sandbox/settings.js';
@@ -30,6 +31,9 @@ import { teammateTeamIO } from './teammate-io.js';
 import { initialHarness, step, type HarnessEffect, type HarnessEvent } from './teammate-harness.js';
 
 export type TeammateOptions = {
+  /** The team's shared state, opened by this process; trust is not in it (see leadKey). */
+  store: TeamStore;
+  /** This machine's own state of the team: what the agent's tools must not see. */
   paths: TeamPaths;
   name: string;
   settings: ModelSettings;
@@ -57,9 +61,9 @@ function tellLead(signal: ChildSignal): void {
  * Resolves with the exit code once the teammate has stopped.
  */
 export async function runTeammate(options: TeammateOptions): Promise<number> {
-  const { paths, name, cwd } = options;
-  const config = loadTeam(paths);
-  if (!config) throw new Error(`no team '${paths.team}' in ${paths.home}`);
+  const { store, paths, name, cwd } = options;
+  const config = await store.roster.load();
+  if (!config) throw new Error(`no team '${store.team}'`);
   requireMember(config, name);
   const keys = new KeyRing();
   keys.set(LEAD, options.leadKey);
@@ -71,15 +75,19 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   });
   const signer = createSigner();
   tellLead({ type: 'key', public_key: signer.publicKey });
-  const { bus, tracker, transport } = openTeam(paths, config, signer);
+  const bus = new TeamBus(store, signer);
   const model = lazyModel(options.settings);
 
-  /** Something that failed on the way and is not the model's to handle: audited, and in the teammate's log. */
+  /** Something that failed on the way and is not the model's to handle: in the teammate's log, and audited. */
   const problem = (what: string, error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), type: 'problem', what, reason })}\n`);
-    appendAudit(paths, { event: 'problem', agent: name, what, reason });
+    store.audit.append({ event: 'problem', agent: name, what, reason }).catch((failure: unknown) => {
+      process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), type: 'problem', what: 'the audit log was not written', reason: String(failure) })}\n`);
+    });
   };
+  // This teammate's roster writes, in the order it makes them: its last status must land last.
+  const rosterWrites = createSerial((error) => problem('the roster was not updated', error));
 
   // The harness's one piece of state, changed only by `dispatch` through the pure `step`.
   let harness = initialHarness({ name, mode: options.permissionMode, planMode: options.planMode });
@@ -88,11 +96,11 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     harness = next.state;
     for (const effect of next.effects) perform(effect);
   };
-  setMemberStatus(paths, name, 'starting', { pid: process.pid, model: options.settings.model });
+  await rosterWrites(() => setMemberStatus(store.roster, name, 'starting', { pid: process.pid, model: options.settings.model }));
 
   // Answered by the lead's response or, at the deadline, by its expiry (also a response).
   const permissions = new Replies<PermissionAnswer>();
-  const team = teammateTeamIO(name, bus, tracker, { state: () => harness, dispatch });
+  const team = teammateTeamIO(name, bus, store, { state: () => harness, dispatch });
   const hidden = hiddenFromAgents(paths);
   // The command groups running now. However this process ends (short of SIGKILL), they end
   // with it: the interrupt on a stop covers a call under way, this covers every other path out.
@@ -159,7 +167,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   const system = renderPrompt('teammate.md', {
     name,
     role: requireMember(config, name).role,
-    team: paths.team,
+    team: store.team,
     cwd,
     protocol_rules: protocolRules(),
     mode: harness.mode,
@@ -167,7 +175,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
       ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval.'
       : '',
   });
-  const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: () => budgetProblem(loadTeam(paths)) });
+  const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: async () => budgetProblem(await store.roster.load()) });
 
   let finished: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finished = resolve));
@@ -184,8 +192,11 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
         .catch((error: unknown) => problem('the task notification was not sent', error));
     }
     dispatch({ type: 'status', status: 'shutdown' });
-    const member = loadTeam(paths)?.members.find((m) => m.name === name);
-    if (member) appendAudit(paths, { event: 'member', name, change: `stopped (${how}); used ${describeUsage(member)}` });
+    // Queued after every write of its usage, so the totals are the final ones.
+    await rosterWrites(async () => {
+      const member = (await store.roster.load())?.members.find((m) => m.name === name);
+      if (member) await store.audit.append({ event: 'member', name, change: `stopped (${how}); used ${describeUsage(member)}` });
+    });
     await model.close();
     finished(0);
   };
@@ -194,7 +205,7 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     switch (effect.type) {
       case 'status':
         // A stopped teammate holds no pid: the roster never points at a process that is gone.
-        setMemberStatus(paths, name, effect.status, { pid: effect.status === 'shutdown' ? null : process.pid, model: options.settings.model });
+        void rosterWrites(() => setMemberStatus(store.roster, name, effect.status, { pid: effect.status === 'shutdown' ? null : process.pid, model: options.settings.model }));
         return;
       case 'notice':
         loop.push(effect.text);
@@ -222,13 +233,13 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
   loop.subscribe((event: AgentEvent) => {
     process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
     if (event.type === 'turn_start') dispatch({ type: 'turn_start' });
-    if (event.type === 'turn_end') addMemberUsage(paths, name, event.usage);
+    if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, name, event.usage));
     if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });
   });
 
-  const subscription = await transport.subscribe(name, (event) => {
+  const subscription = await store.mailboxes.subscribe(name, (event) => {
     if (event.type === 'delivered') for (const envelope of event.messages) dispatch({ type: 'delivered', envelope, busy: loop.busy });
-    else appendAudit(paths, { event: 'problem', agent: name, what: `set aside ${event.problem.ref}`, reason: event.problem.reason });
+    else problem(`set aside ${event.problem.ref}`, event.problem.reason);
     // Believed only from its signature: a forged message is set aside, never handled.
   }, { admit: (envelope) => verifySender(envelope, keys, name) });
 

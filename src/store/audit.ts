@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind } from '../protocol/messages.js';
 import { AgentName, BROADCAST, Recipient } from '../protocol/names.js';
-import { appendLines, readLines, type ReadResult } from '../files/jsonl.js';
 import { RequestState } from '../tracker/records.js';
-import { fileLayout, type FileLocation } from './file/layout.js';
 
 /**
  * The team's append-only audit log: what was sent, decided, changed on the roster, and
  * what was refused or set aside. Each fact is written once, by the process that caused it.
+ * Here: its entries' schema and who an entry concerns; the store keeps the log.
  */
 
 const at = z.iso.datetime({ offset: true });
@@ -57,21 +56,6 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /** An entry as a caller writes it: `at` is stamped on append. */
 export type AuditDraft = AuditEntry extends infer E ? (E extends AuditEntry ? Omit<E, 'at'> : never) : never;
-
-/** Append one entry, stamped now. A malformed entry is a bug in the caller, so it throws. */
-export function appendAudit(location: FileLocation, entry: AuditDraft, now: Date = new Date()): AuditEntry {
-  const stamped = AuditEntry.parse({ ...entry, at: now.toISOString() });
-  appendLines(fileLayout(location.root).audit, [stamped]);
-  return stamped;
-}
-
-export type AuditRead = Omit<ReadResult<AuditEntry>, 'records'> & { entries: AuditEntry[] };
-
-/** Entries from byte `offset` on; pass back `nextOffset` to read only what is new. Bad lines are reported, not fatal. */
-export function readAudit(path: string, offset = 0): AuditRead {
-  const { records, ...rest } = readLines(path, AuditEntry, offset);
-  return { entries: records, ...rest };
-}
 
 /** The agents an entry names: sender and recipient, requester, responder and decider, subject. */
 export function participants(entry: AuditEntry): string[] {

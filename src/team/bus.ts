@@ -7,16 +7,12 @@ import { oneLine } from '../lib/terminal-text.js';
 import { checkSend, type RuleName } from '../protocol/rules.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { Signer } from '../protocol/signing.js';
-import type { Transport } from '../mailbox/transport.js';
-import type { RequestTracker } from '../store/file/request-journal.js';
 import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
-import { expiryOutcome } from '../tracker/expiry.js';
-import { appendAudit } from '../store/audit.js';
+import { deadlineAt, expiryOutcome } from '../tracker/expiry.js';
 import { EventStream } from '../lib/event-stream.js';
 import { Refused } from '../lib/refused.js';
-import { loadTeam } from '../store/file/roster-file.js';
-import { memberNames } from '../store/roster.js';
-import type { TeamPaths } from './paths.js';
+import { memberNames, type TeamConfig } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
 import { describeIssues } from '../lib/zod-issues.js';
 
 /** A send refused by a rule: nothing was written. */
@@ -48,18 +44,16 @@ function envelopeRequestId(envelope: Envelope): string | undefined {
 
 /**
  * The one path every message takes: stamp, parse, check the rules against the roster and
- * the tracker, record the request or its decision, deliver, audit. A refused message
- * writes nothing; the tracker is written before the mailbox so that a recipient never
- * sees a request the tracker does not know.
+ * the requests, record the request or its decision, deliver, audit, all in the team store.
+ * A refused message writes nothing; the request is recorded before the mailbox is written,
+ * so that a recipient never sees a request the store does not know.
  */
 export class TeamBus {
   /** Every message this bus delivered (expiry's included), for the views that follow them as they go. */
   readonly sent = new EventStream<Envelope>();
 
   constructor(
-    readonly paths: TeamPaths,
-    private readonly transport: Transport,
-    private readonly tracker: RequestTracker,
+    private readonly store: TeamStore,
     /**
      * The sending agent's own key: every message it sends is signed, so that recipients can
      * tell who really wrote it. Without one (the CLI, with no lead running) messages go
@@ -78,38 +72,43 @@ export class TeamBus {
       throw new SendRefused('schema', describeIssues(parsed.error, 'message'));
     }
     const envelope = parsed.data;
-    const team = loadTeam(this.paths);
-    if (!team) throw new SendRefused('no_team', `no team '${this.paths.team}' at ${this.paths.home}`);
+    const team = await this.store.roster.load();
+    if (!team) throw new SendRefused('no_team', `no team '${this.store.team}'`);
     const members = memberNames(team);
-    const verdict = checkSend(envelope, { team: this.paths.team, members, lookupRequest: (id) => this.tracker.get(id) });
+    // The rules look up only the request the envelope names: fetched once, before they run.
+    const requestId = envelopeRequestId(envelope);
+    const named = requestId === undefined ? undefined : await this.store.requests.get(requestId);
+    const verdict = checkSend(envelope, { team: this.store.team, members, lookupRequest: (id) => (id === requestId ? named : undefined) });
     if (!verdict.ok) throw new SendRefused(verdict.rule, verdict.error);
 
-    const requestChange = this.recordRequest(envelope);
+    const requestChange = await this.recordRequest(envelope, team);
     const outgoing = this.seal(envelope);
     const recipients = envelope.to === BROADCAST ? members.filter((m) => m !== envelope.from) : [envelope.to];
-    for (const recipient of recipients) await this.transport.deliver(recipient, outgoing);
-    this.auditMessage(outgoing);
-    if (requestChange) this.auditRequest(requestChange.record, requestChange.from, envelope.from);
+    for (const recipient of recipients) await this.store.mailboxes.deliver(recipient, outgoing);
+    await this.auditMessage(outgoing);
+    if (requestChange) await this.auditRequest(requestChange.record, requestChange.from, envelope.from);
     this.sent.emit(outgoing);
     return outgoing;
   }
 
-  private recordRequest(envelope: Envelope): { record: RequestRecord; from: RequestRecord['state'] | null } | undefined {
+  private async recordRequest(envelope: Envelope, team: TeamConfig): Promise<{ record: RequestRecord; from: RequestRecord['state'] | null } | undefined> {
     const kind = classify(envelope.type);
     const requestId = envelopeRequestId(envelope);
     if (requestId === undefined) return undefined;
     if (kind.class === 'request') {
-      const record = this.tracker.open({
+      const record = await this.store.requests.open({
         request_id: requestId,
         kind: kind.kind,
         from: envelope.from,
         to: envelope.to,
+        created_at: envelope.timestamp,
+        deadline_at: deadlineAt(kind.kind, envelope.timestamp, team.deadlines_ms),
         summary: requestSubject(envelope),
       });
       return { record, from: null };
     }
     if (kind.class === 'response' && 'approve' in envelope) {
-      const result = this.tracker.transition(requestId, envelope.approve ? 'approved' : 'rejected', envelope.from, responseNote(envelope));
+      const result = await this.store.requests.transition(requestId, envelope.approve ? 'approved' : 'rejected', envelope.from, responseNote(envelope));
       // Another process decided first (a deadline, a second terminal): its decision stands.
       if (!result.ok) throw new SendRefused('request_not_pending', result.error);
       return { record: result.record, from: 'pending' };
@@ -122,35 +121,39 @@ export class TeamBus {
    * recorded and audited like any other, so the queue, `teams requests` and the deadline
    * treat it the same, but never mailed: the one waiting for it is in the lead's process.
    */
-  openOwnRequest(kind: 'permission', summary: string): RequestRecord {
-    const record = this.tracker.open({ request_id: newRequestId(kind), kind, from: LEAD, to: LEAD, summary });
-    this.auditRequest(record, null, LEAD);
+  async openOwnRequest(kind: 'permission', summary: string): Promise<RequestRecord> {
+    const team = await this.store.roster.load();
+    const created_at = new Date().toISOString();
+    const deadline_at = deadlineAt(kind, created_at, team?.deadlines_ms);
+    const record = await this.store.requests.open({ request_id: newRequestId(kind), kind, from: LEAD, to: LEAD, created_at, deadline_at, summary });
+    await this.auditRequest(record, null, LEAD);
     return record;
   }
 
   /** Decide or cancel one of the lead's own requests; refused if it is no longer pending. */
-  closeOwnRequest(requestId: string, to: 'approved' | 'rejected' | 'cancelled', by: string, note?: string): RequestRecord {
-    const record = this.tracker.get(requestId);
+  async closeOwnRequest(requestId: string, to: 'approved' | 'rejected' | 'cancelled', by: string, note?: string): Promise<RequestRecord> {
+    const record = await this.store.requests.get(requestId);
     if (!record || !isOwnRequest(record)) throw new SendRefused('unknown_request_id', `'${requestId}' is not one of the lead's own requests`);
-    const result = this.tracker.transition(requestId, to, by, note);
+    const result = await this.store.requests.transition(requestId, to, by, note);
     if (!result.ok) throw new SendRefused('request_not_pending', result.error);
-    this.auditRequest(result.record, 'pending', by);
+    await this.auditRequest(result.record, 'pending', by);
     return result.record;
   }
 
   /**
    * Expire every overdue request and deliver what expiry means for it. Only the process
-   * acting for the lead runs this; several may race, and the tracker picks one winner.
+   * acting for the lead runs this; several may race, and the store picks one winner.
    */
   async sweepExpired(now = Date.now()): Promise<RequestRecord[]> {
     const expired: RequestRecord[] = [];
-    for (const overdue of this.tracker.overdue(now)) {
+    const pending = await this.store.requests.list({ state: 'pending' });
+    for (const overdue of pending.filter((record) => Date.parse(record.deadline_at) <= now)) {
       const outcome = expiryOutcome(overdue);
-      const result = this.tracker.transition(overdue.request_id, 'expired', 'deadline', outcome.note);
+      const result = await this.store.requests.transition(overdue.request_id, 'expired', 'deadline', outcome.note);
       if (!result.ok) continue;
       expired.push(result.record);
-      this.auditRequest(result.record, 'pending', 'deadline');
-      // Nobody to mail: the lead's waiting call reads the expiry from the tracker.
+      await this.auditRequest(result.record, 'pending', 'deadline');
+      // Nobody to mail: the lead's waiting call reads the expiry from the store.
       if (isOwnRequest(overdue)) continue;
       // The sweeper acts for the lead: a lapsed request is answered as its kind says (a plan,
       // permission or finish request is the lead's refusal), or the lead tells someone in a note.
@@ -162,8 +165,8 @@ export class TeamBus {
         summary: summarize(outcome.notice),
       };
       const envelope = this.seal(Envelope.parse({ ...draft, id: newMessageId(now), timestamp: new Date(now).toISOString() }));
-      await this.transport.deliver(outcome.recipient, envelope);
-      this.auditMessage(envelope);
+      await this.store.mailboxes.deliver(outcome.recipient, envelope);
+      await this.auditMessage(envelope);
       this.sent.emit(envelope);
     }
     return expired;
@@ -172,17 +175,17 @@ export class TeamBus {
   /** Cancel every pending request `agent` made or must answer: it is gone, so nobody will. */
   async cancelPending(agent: string, note: string): Promise<RequestRecord[]> {
     const cancelled: RequestRecord[] = [];
-    for (const record of this.tracker.list({ state: 'pending', involving: agent })) {
-      const result = this.tracker.transition(record.request_id, 'cancelled', 'lead', note);
+    for (const record of await this.store.requests.list({ state: 'pending', involving: agent })) {
+      const result = await this.store.requests.transition(record.request_id, 'cancelled', 'lead', note);
       if (!result.ok) continue;
       cancelled.push(result.record);
-      this.auditRequest(result.record, 'pending', 'lead');
+      await this.auditRequest(result.record, 'pending', 'lead');
     }
     return cancelled;
   }
 
-  private auditMessage(envelope: Envelope): void {
-    appendAudit(this.paths, {
+  private async auditMessage(envelope: Envelope): Promise<void> {
+    await this.store.audit.append({
       event: 'message',
       id: envelope.id,
       type: envelope.type,
@@ -193,8 +196,8 @@ export class TeamBus {
     });
   }
 
-  private auditRequest(record: RequestRecord, from: RequestRecord['state'] | null, by: string): void {
-    appendAudit(this.paths, {
+  private async auditRequest(record: RequestRecord, from: RequestRecord['state'] | null, by: string): Promise<void> {
+    await this.store.audit.append({
       event: 'request',
       request_id: record.request_id,
       kind: record.kind,

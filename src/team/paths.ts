@@ -2,23 +2,21 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { teamNameProblem } from '../store/roster.js';
-import { mailboxDir } from '../mailbox/layout.js';
 
-/** Where one team's state lives under the state root (default ./.teams). */
+/**
+ * Where one team's state lives under the state root (default ./.teams): its directory, and
+ * what is this machine's own. What the team's processes share (roster, requests, audit log,
+ * mailboxes) is reached only through the team store, which keeps it where it likes.
+ */
 export type TeamPaths = {
   home: string;
   team: string;
   root: string;
-  config: string;
-  audit: string;
-  requests: string;
-  mailboxes: string;
   workspace: string;
   /** The running lead's control socket (a Unix socket path must fit in 108 bytes). */
   controlSocket: string;
   /** The capability a control command must carry: readable by the human's processes, hidden from every sandbox. */
   controlToken: string;
-  mailbox(agent: string): string;
 };
 
 /** A deep state root puts the socket in a directory of its own under the temp dir instead. */
@@ -46,13 +44,8 @@ export function teamPaths(home: string, team: string): TeamPaths {
     home: absHome,
     team,
     root,
-    config: join(root, 'config.json'),
-    audit: join(root, 'audit.jsonl'),
-    requests: join(root, 'requests.jsonl'),
-    mailboxes: join(root, 'mailboxes'),
     workspace: join(root, 'workspace'),
     controlSocket: controlSocketPath(root),
     controlToken: join(root, 'control.token'),
-    mailbox: (agent: string) => mailboxDir(root, agent),
   };
 }

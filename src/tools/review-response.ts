@@ -17,7 +17,7 @@ export const reviewResponseTool = defineTool({
   description: 'Answer a code review request addressed to you: approve the change, or request changes, with your comments.',
   input: Input,
   async run(input, io: Pick<ToolIO, 'team'>) {
-    const request = io.team.requestStatus(input.request_id);
+    const request = await io.team.requestStatus(input.request_id);
     if (request?.kind !== codeReviewRequest.role.kind) throw new Error(`no code review request has the id '${input.request_id}'; answer with the request_id its notice gives`);
     await io.team.send({ type: 'code_review_response', to: request.from, request_id: input.request_id, approve: input.approve, comments: input.comments });
     return { content: `${input.approve ? 'Approval' : 'Requested changes'} sent to ${request.from}.` };

@@ -13,7 +13,7 @@ export const shutdownStatusTool = defineTool({
   description: 'Look up the state of a shutdown request you sent: pending, approved, rejected (with the reason), expired or cancelled.',
   input: Input,
   async run(input, io: Pick<ToolIO, 'team'>) {
-    const record = io.team.requestStatus(input.request_id);
+    const record = await io.team.requestStatus(input.request_id);
     if (record === undefined) return { content: `No request with id '${input.request_id}'.`, isError: true };
     const state = record.state === 'pending' ? 'pending, no answer yet' : record.state;
     const note = record.note ? `: ${record.note}` : '';

@@ -4,7 +4,7 @@ import type { Member } from '../store/roster.js';
 
 /**
  * What the team tools of every member need from the harness running them. The harness
- * implements it over the bus, the tracker and the supervisor; tests implement it in memory.
+ * implements it over the bus, the team's store and the supervisor; tests implement it in memory.
  * Methods throw an Error whose message is shown to the model when an action is refused.
  * Each role adds its own actions below, so no role carries members it cannot use.
  */
@@ -19,8 +19,8 @@ export interface TeamIO {
   send(draft: OutgoingDraft): Promise<{ id: string }>;
   broadcast(content: string): Promise<{ id: string; recipients: string[] }>;
   listTeammates(): Promise<Member[]>;
-  /** The state of a request, as the tracker knows it. */
-  requestStatus(requestId: string): RequestRecord | undefined;
+  /** The state of a request, as the team's store knows it. */
+  requestStatus(requestId: string): Promise<RequestRecord | undefined>;
 }
 
 /** The lead's team: it starts teammates, ends them, and may review their plans. */

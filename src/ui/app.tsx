@@ -1,6 +1,5 @@
 import { Box, useInput, useStdout } from 'ink';
 import { useMemo, useSyncExternalStore } from 'react';
-import { loadTeam } from '../store/file/roster-file.js';
 import { ApprovalQueue } from './components/ApprovalQueue.js';
 import { Header } from './components/Header.js';
 import { InputLine } from './components/InputLine.js';
@@ -63,25 +62,26 @@ export function App({ store, controller }: AppProps) {
 }
 
 /** The state a fresh REPL starts from: the roster and the queue as they are now. */
-export function stateFor(runtime: ReplRuntime, now = Date.now()): State {
-  const { paths, cwd, settings } = runtime.options;
+export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<State> {
+  const { cwd, settings } = runtime.options;
+  const [team, queue] = await Promise.all([runtime.store.roster.load(), runtime.decisions.pendingForHuman()]);
   return initialState({
-    team: paths.team,
+    team: runtime.store.team,
     modelLabel: runtime.model.label,
     model: settings.model,
     offline: settings.offline,
     sandbox: { text: describeStatus(runtime.sandbox), binding: runtime.sandbox.kind === 'bwrap' },
     cwd,
-    members: loadTeam(paths)?.members ?? [],
-    queue: runtime.decisions.pendingForHuman(),
+    members: team?.members ?? [],
+    queue,
     now,
   });
 }
 
 export type Repl = { store: Store; controller: ReplController; element: React.JSX.Element };
 
-/** Store, controller and App for a runtime; `initial` replaces the starting state (tests, the bench). */
-export function createRepl(runtime: ReplRuntime, initial: State = stateFor(runtime)): Repl {
+/** Store, controller and App for a runtime, from its first state (`stateFor`, or a test's or the bench's own). */
+export function createRepl(runtime: ReplRuntime, initial: State): Repl {
   const store = createStore(initial);
   const controller = new ReplController(runtime, store);
   return { store, controller, element: <App store={store} controller={controller} /> };

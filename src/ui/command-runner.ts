@@ -1,9 +1,7 @@
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../team/format.js';
-import { MaildirTransport } from '../mailbox/maildir.js';
 import { summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
-import { involves, readAudit } from '../store/audit.js';
-import { loadTeam } from '../store/file/roster-file.js';
+import { involves } from '../store/audit.js';
 import { requireMember as requireTeamMember } from '../store/roster.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
@@ -24,9 +22,9 @@ export function helpText(): string {
   return ['Commands:', ...COMMAND_HELP.map((c) => `  ${c.usage.padEnd(width)}  ${c.what}`), ...KEYS].join('\n');
 }
 
-function requireMember(runtime: ReplRuntime, name: string): void {
-  const team = loadTeam(runtime.options.paths);
-  if (!team) throw new Error(`no team '${runtime.options.paths.team}'`);
+async function requireMember(runtime: ReplRuntime, name: string): Promise<void> {
+  const team = await runtime.store.roster.load();
+  if (!team) throw new Error(`no team '${runtime.store.team}'`);
   requireTeamMember(team, name);
 }
 
@@ -36,7 +34,7 @@ function recent(lines: string[], what: string): string {
 }
 
 async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }>, runtime: ReplRuntime): Promise<NewItem[]> {
-  const { paths } = runtime.options;
+  const { store } = runtime;
   switch (command.name) {
     case 'help':
       return [{ kind: 'output', text: helpText() }];
@@ -53,16 +51,16 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
       return [{ kind: 'info', text: `broadcast to the team (${sent.id})` }];
     }
     case 'team':
-      return [{ kind: 'output', text: formatMembers(loadTeam(paths)?.members ?? []) }];
+      return [{ kind: 'output', text: formatMembers((await store.roster.load())?.members ?? []) }];
     case 'inbox': {
       const agent = command.agent ?? LEAD;
-      requireMember(runtime, agent);
-      const { messages, problems } = await new MaildirTransport(paths.root).peek(agent);
+      await requireMember(runtime, agent);
+      const { messages, problems } = await store.mailboxes.peek(agent);
       const lines = [...messages.map(formatMessage), ...problems.map((p) => `unreadable entry ${p.ref}: ${p.reason}`)];
       return [{ kind: 'output', text: lines.length === 0 ? `no unread messages for ${agent}` : recent(lines, 'messages') }];
     }
     case 'requests': {
-      const records = runtime.tracker.list();
+      const records = await store.requests.list();
       return [{ kind: 'output', text: records.length <= RECENT ? formatRequests(records) : `(${records.length - RECENT} older requests not shown)\n${formatRequests(records.slice(-RECENT))}` }];
     }
     case 'approve':
@@ -77,8 +75,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
       return [{ kind: 'info', text: `asked ${command.member} to shut down (${requestId})` }];
     }
     case 'log': {
-      if (command.agent) requireMember(runtime, command.agent);
-      const { entries } = readAudit(paths.audit);
+      if (command.agent) await requireMember(runtime, command.agent);
+      const { entries } = await store.audit.read();
       const lines = entries.filter((e) => !command.agent || involves(e, command.agent)).map(formatAudit);
       return [{ kind: 'output', text: lines.length === 0 ? 'the audit log is empty' : recent(lines, 'entries') }];
     }

@@ -1,5 +1,6 @@
 import { render } from 'ink';
-import { createRepl } from './app.js';
+import { createRepl, stateFor } from './app.js';
+import type { LeadEvent } from '../runtime/lead-events.js';
 import type { ReplRuntime } from './runtime.js';
 
 export type ReplOptions = {
@@ -19,8 +20,16 @@ export type ReplEnd = {
  * Ctrl+C, a signal) and the team has stopped: no teammate process is left.
  */
 export async function startRepl(options: ReplOptions): Promise<ReplEnd> {
-  const { store, controller, element } = createRepl(options.runtime);
+  const { runtime } = options;
+  // The first state is read from the team's store, which takes time: what the runtime reports
+  // meanwhile is kept and then applied, so no message is lost. A roster or queue among it may
+  // be older than the state read; the next change brings a newer one.
+  const early: LeadEvent[] = [];
+  const keepEarly = runtime.events.subscribe((event) => early.push(event));
+  const { store, controller, element } = createRepl(runtime, await stateFor(runtime));
   const disconnect = controller.connect();
+  keepEarly();
+  for (const event of early) store.dispatch({ type: 'lead_event', event });
   // Ctrl+C is a key here (raw mode): the controller asks the team to stop rather than dying.
   const instance = render(element, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, exitOnCtrlC: false });
   // Signals from outside the terminal take the same way out; a second SIGINT forces it, like Ctrl+C.

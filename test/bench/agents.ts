@@ -8,7 +8,7 @@ import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
 import { readControlToken, sendControl } from '../../src/runtime/control.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam } from '../../src/store/file/roster-file.js';
+import { openFileStore } from '../../src/store/file/file-store.js';
 import { percentile } from './stats.js';
 import type { BenchSection, Figure } from './section.js';
 
@@ -56,7 +56,9 @@ async function agentFigures(): Promise<Figure[]> {
   const paths = teamPaths(home, 'default');
   mkdirSync(paths.workspace, { recursive: true });
   const settings = resolveModelSettings({ offline: true, offlineScript: writeScript(home) });
-  const runtime = await LeadRuntime.start({ paths, settings, cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 2_000 });
+  const store = openFileStore(paths);
+  const members = async () => (await store.roster.load())?.members ?? [];
+  const runtime = await LeadRuntime.start({ store, paths, settings, cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 2_000 });
   try {
     const floor: number[] = [];
     const spawnMs: number[] = [];
@@ -66,14 +68,14 @@ async function agentFigures(): Promise<Figure[]> {
       await runtime.teammates.spawn({ name: `worker${i}`, role: 'tester', prompt: 'wait', planMode: false });
       spawnMs.push(performance.now() - started);
     }
-    const pids = (loadTeam(paths)?.members ?? []).filter((m) => m.name.startsWith('worker')).map((m) => m.pid ?? 0);
-    await waitFor(() => (loadTeam(paths)?.members ?? []).filter((m) => m.name.startsWith('worker') && m.status === 'idle').length === SPAWNS, 'the workers to go idle');
+    const pids = (await members()).filter((m) => m.name.startsWith('worker')).map((m) => m.pid ?? 0);
+    await waitFor(async () => (await members()).filter((m) => m.name.startsWith('worker') && m.status === 'idle').length === SPAWNS, 'the workers to go idle');
     const rss = pids.map(rssMiB).sort((a, b) => a - b);
 
     // Approve → resume: a teammate in plan mode waits for its plan; the decision goes through the control socket, as `teams approve` sends it.
     await runtime.teammates.spawn({ name: 'planner', role: 'coder', prompt: 'write notes', planMode: true });
-    const plan = await waitFor(() => runtime.tracker.pending().find((r) => r.kind === 'plan' && r.from === 'planner'), "the planner's plan request");
-    await waitFor(() => loadTeam(paths)?.members.find((m) => m.name === 'planner')?.status === 'awaiting_approval', 'the planner to wait');
+    const plan = await waitFor(async () => (await store.requests.list({ state: 'pending', kind: 'plan' })).find((r) => r.from === 'planner'), "the planner's plan request");
+    await waitFor(async () => (await members()).find((m) => m.name === 'planner')?.status === 'awaiting_approval', 'the planner to wait');
     const token = readControlToken(paths.controlToken) ?? '';
     const roundTripStart = performance.now();
     await sendControl(paths.controlSocket, token, { op: 'decide', request_id: 'plan-0000000000', approve: true });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { mailboxLayout } from '../../src/mailbox/layout.js';
+import { mailboxDir, mailboxLayout } from '../../src/mailbox/layout.js';
 import { MessageId } from '../../src/protocol/messages.js';
 import { readLines } from '../../src/files/jsonl.js';
 import { teamPaths } from '../../src/team/paths.js';
@@ -48,12 +48,12 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 /** The journal's ids: how many, and how many of them more than once. */
 function journalCounts(home: string, agent: string): { lines: number; duplicates: number } {
-  const ids = readLines(mailboxLayout(teamPaths(home, 'default').mailbox(agent)).journal, z.object({ id: MessageId })).records.map((r) => r.id);
+  const ids = readLines(mailboxLayout(mailboxDir(teamPaths(home, 'default').root, agent)).journal, z.object({ id: MessageId })).records.map((r) => r.id);
   return { lines: ids.length, duplicates: ids.length - new Set(ids).size };
 }
 
 function pendingIn(home: string, agent: string): number {
-  return readdirSync(mailboxLayout(teamPaths(home, 'default').mailbox(agent)).new).length;
+  return readdirSync(mailboxLayout(mailboxDir(teamPaths(home, 'default').root, agent)).new).length;
 }
 
 async function latency(): Promise<Figure[]> {

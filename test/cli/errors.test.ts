@@ -7,26 +7,24 @@ import { tempHome } from '../helpers/temp.js';
 import { killAll, spawnNode } from '../helpers/children.js';
 import { assertInert, show } from '../helpers/hostile.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam } from '../../src/store/file/roster-file.js';
-import { openTeam } from '../../src/team/open.js';
+import { TeamBus } from '../../src/team/bus.js';
+import { filesOf, storeOf } from '../helpers/store.js';
 
 after(killAll);
 
 describe('teams: errors name the problem, escape what they quote, and write nothing', () => {
   const { home, cleanup } = tempHome();
   after(cleanup);
-  const paths = teamPaths(home, 'default');
+  const store = storeOf(home);
   before(async () => {
     for (const name of ['alice', 'bob']) assert.equal((await runCli(home, ['member', 'add', name, '--role', 'coder'])).code, 0);
-    const config = loadTeam(paths);
-    assert.ok(config);
     // As the lead's process sends it (the CLI itself sends only through a running lead).
-    await openTeam(paths, config).bus.send({ type: 'message', from: 'lead', to: 'bob', text: 'hello', summary: 'hello' });
+    await new TeamBus(store).send({ type: 'message', from: 'lead', to: 'bob', text: 'hello', summary: 'hello' });
     assert.equal((await runCli(home, ['member', 'remove', 'bob'])).code, 0);
   });
 
   test('log --agent: an unknown agent is refused like inbox refuses it; a removed member still has its history', async () => {
-    const auditBefore = readFileSync(paths.audit, 'utf8');
+    const auditBefore = await store.audit.read();
     for (const command of ['log', 'inbox']) {
       const args = command === 'log' ? ['log', '--agent', 'alcie'] : ['inbox', 'alcie'];
       const result = await runCli(home, args);
@@ -40,7 +38,7 @@ describe('teams: errors name the problem, escape what they quote, and write noth
     const removed = await runCli(home, ['log', '--agent', 'bob']);
     assert.equal(removed.code, 0, removed.stderr);
     assert.match(removed.stdout, /lead → bob \[message\] hello/);
-    assert.equal(readFileSync(paths.audit, 'utf8'), auditBefore);
+    assert.deepEqual(await store.audit.read(), auditBefore);
   });
 
   test('a name with control characters is quoted escaped, on one line', async () => {
@@ -79,7 +77,7 @@ describe('teams: errors name the problem, escape what they quote, and write noth
   describe('a config.json that is not one', () => {
     const other = tempHome();
     after(other.cleanup);
-    const config = teamPaths(other.home, 'default').config;
+    const { config } = filesOf(teamPaths(other.home, 'default'));
 
     test('binary bytes: the file is named, the problem described, no raw byte echoed', async () => {
       mkdirSync(join(other.home, 'default'), { recursive: true });

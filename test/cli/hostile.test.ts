@@ -4,10 +4,8 @@ import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
 import { assertInert, HOSTILE, HOSTILE_SHOWN, show } from '../helpers/hostile.js';
-import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam } from '../../src/store/file/roster-file.js';
-import { openTeam } from '../../src/team/open.js';
-import { appendAudit } from '../../src/store/audit.js';
+import { TeamBus } from '../../src/team/bus.js';
+import { storeOf } from '../helpers/store.js';
 import { newRequestId } from '../../src/protocol/ids.js';
 
 after(killAll);
@@ -23,13 +21,11 @@ describe('hostile text through the teams command line', () => {
   before(async () => {
     assert.equal((await runCli(home, ['member', 'add', 'alice', '--role', 'coder'])).code, 0);
     assert.equal((await runCli(home, ['member', 'add', 'bob', '--role', HOSTILE])).code, 0);
-    const paths = teamPaths(home, 'default');
-    const config = loadTeam(paths);
-    assert.ok(config);
+    const store = storeOf(home);
     // As bob's own process would send it (the CLI sends only the lead's messages, through the lead).
-    await openTeam(paths, config).bus.send({ type: 'message', from: 'bob', to: 'alice', text: body, summary: 'x' });
-    await openTeam(paths, config).bus.send({ type: 'plan_approval_request', from: 'alice', to: 'lead', request_id: newRequestId('plan'), plan: body });
-    appendAudit(paths, { event: 'problem', agent: 'alice', what: HOSTILE, reason: body });
+    await new TeamBus(store).send({ type: 'message', from: 'bob', to: 'alice', text: body, summary: 'x' });
+    await new TeamBus(store).send({ type: 'plan_approval_request', from: 'alice', to: 'lead', request_id: newRequestId('plan'), plan: body });
+    await store.audit.append({ event: 'problem', agent: 'alice', what: HOSTILE, reason: body });
   });
 
   async function shown(args: string[]): Promise<string> {

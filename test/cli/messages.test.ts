@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { runCli, startCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
@@ -8,6 +7,7 @@ import { waitFor } from '../helpers/wait.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
+import { openFileStore } from '../../src/store/file/file-store.js';
 
 after(killAll);
 
@@ -30,6 +30,7 @@ describe('without a running lead', () => {
 describe('teams send / broadcast / inbox / log', () => {
   const { home, cleanup } = tempHome();
   const paths = teamPaths(home, 'default');
+  const store = openFileStore(paths);
   // The human's messages go through the running lead, which signs them; this one runs idle here.
   let lead: LeadRuntime | undefined;
   after(async () => {
@@ -40,7 +41,7 @@ describe('teams send / broadcast / inbox / log', () => {
     for (const [name, role] of [['alice', 'coder'], ['bob', 'tester']]) {
       assert.equal((await runCli(home, ['member', 'add', name!, '--role', role!])).code, 0);
     }
-    lead = await LeadRuntime.start({ paths, settings: resolveModelSettings({ offline: true }, {}), cwd: home, permissionMode: 'default', planReviewer: 'human' });
+    lead = await LeadRuntime.start({ store, paths, settings: resolveModelSettings({ offline: true }, {}), cwd: home, permissionMode: 'default', planReviewer: 'human' });
   });
 
   test('send delivers to the inbox, which peeks without consuming', async () => {
@@ -58,11 +59,11 @@ describe('teams send / broadcast / inbox / log', () => {
   });
 
   test('a misspelt recipient is refused, names the likely member, and writes nothing', async () => {
-    const auditBefore = readFileSync(teamPaths(home, 'default').audit, 'utf8');
+    const auditBefore = await store.audit.read();
     const result = await runCli(home, ['send', 'alcie', 'hello']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown recipient 'alcie'.*did you mean 'alice'/);
-    assert.equal(readFileSync(teamPaths(home, 'default').audit, 'utf8'), auditBefore);
+    assert.deepEqual(await store.audit.read(), auditBefore);
     assert.equal(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout).length, 1);
   });
 

@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
-import { teamPaths } from '../../src/team/paths.js';
-import { loadTeam, updateTeam } from '../../src/store/file/roster-file.js';
-import { openTeam } from '../../src/team/open.js';
-import type { TeamBus } from '../../src/team/bus.js';
+import { storeOf } from '../helpers/store.js';
+import { TeamBus } from '../../src/team/bus.js';
 import { newRequestId } from '../../src/protocol/ids.js';
 import type { Envelope } from '../../src/protocol/messages.js';
 
@@ -14,11 +12,8 @@ after(killAll);
 
 /** Another process's side of the protocol, in-process: the CLI is the human's side. */
 function teammateBus(home: string): { bus: TeamBus; inbox: () => Promise<Envelope[]> } {
-  const paths = teamPaths(home, 'default');
-  const config = loadTeam(paths);
-  assert.ok(config);
-  const { bus, transport } = openTeam(paths, config);
-  return { bus, inbox: async () => (await transport.peek('alice')).messages };
+  const store = storeOf(home);
+  return { bus: new TeamBus(store), inbox: async () => (await store.mailboxes.peek('alice')).messages };
 }
 
 describe('teams requests / approve / reject', () => {
@@ -82,7 +77,7 @@ describe('teams requests / approve / reject', () => {
   });
 
   test('an overdue plan expires as a rejection the teammate is told about; approving it then fails', async () => {
-    updateTeam(teamPaths(home, 'default'), (config) => {
+    await storeOf(home).roster.update((config) => {
       config.deadlines_ms = { plan: 1 };
     });
     const { bus, inbox } = teammateBus(home);
@@ -97,7 +92,7 @@ describe('teams requests / approve / reject', () => {
     assert.ok(told && told.type === 'plan_approval_response');
     assert.equal(told.approve, false);
     assert.match(told.feedback ?? '', /no decision came in time/i);
-    updateTeam(teamPaths(home, 'default'), (config) => {
+    await storeOf(home).roster.update((config) => {
       delete config.deadlines_ms;
     });
   });

@@ -18,18 +18,18 @@ function runs(session: TeamSession): number {
 
 /** Both runs happened, or a second question was asked (which nobody here would answer). */
 async function repeated(session: TeamSession): Promise<void> {
-  await waitFor(() => runs(session) === 2 || permissionsAsked(session) > 1, 'the second run, or a second question', 20_000);
-  assert.equal(permissionsAsked(session), 1, 'the repeat asked nothing');
+  await waitFor(async () => runs(session) === 2 || (await permissionsAsked(session)) > 1, 'the second run, or a second question', 20_000);
+  assert.equal(await permissionsAsked(session), 1, 'the repeat asked nothing');
   assert.equal(runs(session), 2, 'both runs happened');
 }
 
-function permissionsAsked(session: TeamSession): number {
-  return session.requests().filter((r) => r.kind === 'permission' && r.summary.startsWith('bash')).length;
+async function permissionsAsked(session: TeamSession): Promise<number> {
+  return (await session.requests()).filter((r) => r.kind === 'permission' && r.summary.startsWith('bash')).length;
 }
 
 describe('"teams approve --always": the identical call is not asked about again', () => {
   test('a teammate keeps the approval and runs the repeat without asking the lead', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       extraRules: [
         { name: 'alice: the risky command', when: { agent: 'teammate', after_tool: 'write_file' }, reply: { text: 'Clearing.', tool_uses: [{ name: 'bash', input: { command: COMMAND } }] } },
         { name: 'alice: the same again', times: 1, when: { agent: 'teammate', after_tool: 'bash' }, reply: { text: 'Once more.', tool_uses: [{ name: 'bash', input: { command: COMMAND } }] } },
@@ -45,12 +45,12 @@ describe('"teams approve --always": the identical call is not asked about again'
     assert.equal(always.code, 0, always.stderr);
     await repeated(session);
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
-    const granted = session.audit().find((e) => e.event === 'message' && e.request_id === bash.request_id && e.type === 'permission_response');
+    const granted = (await session.audit()).find((e) => e.event === 'message' && e.request_id === bash.request_id && e.type === 'permission_response');
     assert.match(granted?.event === 'message' ? granted.summary : '', /granted permission always/, 'the signed response carried "always"');
   });
 
   test('the lead keeps its own approval for its own repeat', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       prompt: 'Clear the cache twice yourself',
       extraRules: [
         { name: 'lead: the risky command', when: { agent: 'lead', turn: 1 }, reply: { text: 'Clearing.', tool_uses: [{ name: 'bash', input: { command: COMMAND } }] } },

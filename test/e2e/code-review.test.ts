@@ -44,7 +44,7 @@ const BOB_WAITS = { name: 'bob: wait for work', when: { agent: 'bob', turn: 1 },
 
 describe('code review between teammates, end to end', () => {
   test('alice asks bob for a review, bob approves with comments, and alice acts on the answer', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       prompt: 'Get the notes reviewed',
       extraRules: [
         {
@@ -60,16 +60,16 @@ describe('code review between teammates, end to end', () => {
     t.after(() => session.cleanup());
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
 
-    const review = session.requests().find((r) => r.kind === 'review');
+    const review = (await session.requests()).find((r) => r.kind === 'review');
     assert.ok(review, 'the review request is in the journal');
     assert.deepEqual([review.from, review.to, review.state, review.note], ['alice', 'bob', 'approved', 'Reads well; ship it.']);
     assert.match(review.summary, /^notes\.md wording \(files: notes\.md; a diff of 2 lines\)$/);
     // Both messages went teammate to teammate, signed by their senders, and were accepted.
-    const messages = session.audit().flatMap((e) => (e.event === 'message' ? [e] : []));
+    const messages = (await session.audit()).flatMap((e) => (e.event === 'message' ? [e] : []));
     assert.ok(messages.some((e) => e.type === 'code_review_request' && e.from === 'alice' && e.to === 'bob'));
     assert.ok(messages.some((e) => e.type === 'code_review_response' && e.from === 'bob' && e.to === 'alice'));
     assert.ok(messages.some((e) => e.from === 'alice' && e.to === 'lead' && e.summary.includes('Report: bob approved your change: Reads well; ship it.')), 'alice acted on the answer');
-    assert.equal(session.audit().filter((e) => e.event === 'problem').length, 0, 'nothing was refused or set aside');
+    assert.equal((await session.audit()).filter((e) => e.event === 'problem').length, 0, 'nothing was refused or set aside');
     // The lead's events (the REPL's transcript, teams run) show the review open and close.
     const shown = session.events().flatMap((e) => (e.type === 'request' ? [e.record as { kind: string; state: string }] : []));
     assert.deepEqual(shown.filter((r) => r.kind === 'review').map((r) => r.state), ['pending', 'approved']);
@@ -78,7 +78,7 @@ describe('code review between teammates, end to end', () => {
   });
 
   test('no review within the deadline: the request expires and alice is told no review came', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       prompt: 'Get the notes reviewed',
       deadlinesMs: { review: 2_000 },
       extraRules: [
@@ -91,10 +91,10 @@ describe('code review between teammates, end to end', () => {
     const review = await session.pending('review');
     assert.deepEqual([review.from, review.to], ['alice', 'bob']);
     assert.equal(Date.parse(review.deadline_at) - Date.parse(review.created_at), 2_000);
-    const expired = await waitFor(() => session.requests().find((r) => r.request_id === review.request_id && r.state === 'expired'), 'the review to expire');
+    const expired = await waitFor(async () => (await session.requests()).find((r) => r.request_id === review.request_id && r.state === 'expired'), 'the review to expire');
     assert.match(expired.note ?? '', /^no review within 2 s; alice was told$/);
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
-    const messages = session.audit().flatMap((e) => (e.event === 'message' ? [e] : []));
+    const messages = (await session.audit()).flatMap((e) => (e.event === 'message' ? [e] : []));
     assert.ok(messages.some((e) => e.from === 'lead' && e.to === 'alice' && /^No review came: bob did not answer/.test(e.summary)), 'alice was told');
     assert.ok(!messages.some((e) => e.type === 'code_review_response'), 'nothing was sent in bob\'s name');
     assert.ok(messages.some((e) => e.from === 'alice' && e.summary.startsWith('Report: no review came')), 'alice went on without it');

@@ -9,15 +9,15 @@ after(killAll);
 
 describe('crashes, end to end', () => {
   test('a teammate killed with SIGKILL: crashed, its requests cancelled, the lead told its task failed', async (t) => {
-    const session = TeamSession.start();
+    const session = await TeamSession.start();
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
     const alice = await session.memberStatus('alice', 'awaiting_approval');
     process.kill(alice.pid ?? 0, 'SIGKILL');
 
     await session.memberStatus('alice', 'crashed');
-    assert.equal(session.member('alice')?.pid, null);
-    await waitFor(() => session.requests().find((r) => r.request_id === plan.request_id && r.state === 'cancelled'), 'the plan request to be cancelled');
+    assert.equal((await session.member('alice'))?.pid, null);
+    await waitFor(async () => (await session.requests()).find((r) => r.request_id === plan.request_id && r.state === 'cancelled'), 'the plan request to be cancelled');
     const failed = await waitFor(
       () => session.events().find((e) => e.type === 'message' && JSON.stringify(e).includes('task_notification') && JSON.stringify(e).includes('failed')),
       'a failed task notification for the lead',
@@ -33,7 +33,7 @@ describe('crashes, end to end', () => {
   });
 
   test('a lead killed with SIGKILL leaves no orphan: its teammate exits by itself', async (t) => {
-    const session = TeamSession.start();
+    const session = await TeamSession.start();
     t.after(() => session.cleanup());
     await session.pending('plan');
     const alice = await session.memberStatus('alice', 'awaiting_approval');

@@ -46,7 +46,7 @@ function hasSocket(pid: number): boolean {
  */
 describe('a decision with no key stalls its teammate', () => {
   test('`teams requests` run while the plan deadline passes: the expiry alice gets is signed, and she moves on', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       deadlinesMs: { plan: PLAN_DEADLINE_MS },
       extraRules: [{ name: 'alice hears her plan expired', when: { agent: 'alice', last: 'No decision came in time' }, reply: { text: 'Noted: my plan expired.' } }],
     });
@@ -62,7 +62,7 @@ describe('a decision with no key stalls its teammate', () => {
     t.after(() => {
       if (stopped) process.kill(session.lead.pid, 'SIGCONT');
     });
-    assert.equal(session.requests().find((r) => r.request_id === plan.request_id)?.state, 'pending', 'the lead had not expired it yet');
+    assert.equal((await session.requests()).find((r) => r.request_id === plan.request_id)?.state, 'pending', 'the lead had not expired it yet');
     await waitFor(() => Date.now() > deadline + 100, 'the plan deadline to pass', PLAN_DEADLINE_MS + 5_000);
     const listing = startCli(session.home, ['requests']);
     // It either asks the lead (and waits for its answer) or, wrongly, sweeps by itself.
@@ -72,25 +72,25 @@ describe('a decision with no key stalls its teammate', () => {
     assert.equal((await listing.exited).code, 0, listing.stderr());
 
     // And again, repeatedly, until alice has moved on or refused something.
-    const refusals = () => session.audit().filter((e) => e.event === 'problem' && e.agent === 'alice');
-    const movedOn = () => session.member('alice')?.status !== 'awaiting_approval' && aliceSaid(session, 'Noted: my plan expired.');
+    const refusals = async () => (await session.audit()).filter((e) => e.event === 'problem' && e.agent === 'alice');
+    const movedOn = async () => (await session.member('alice'))?.status !== 'awaiting_approval' && aliceSaid(session, 'Noted: my plan expired.');
     await waitFor(
       async () => {
         const again = await session.cli(['requests']);
         assert.equal(again.code, 0, again.stderr);
         // Once she has answered, the run may end by itself and shut her down: any status but waiting.
-        return movedOn() || refusals().length > 0;
+        return (await movedOn()) || (await refusals()).length > 0;
       },
-      `alice to leave awaiting_approval (is ${session.member('alice')?.status})`,
+      `alice to leave awaiting_approval (is ${(await session.member('alice'))?.status})`,
       15_000,
     );
-    assert.deepEqual(refusals(), [], 'alice refused the expiry');
-    assert.ok(movedOn(), 'alice heard her plan expired and left awaiting_approval');
+    assert.deepEqual(await refusals(), [], 'alice refused the expiry');
+    assert.ok(await movedOn(), 'alice heard her plan expired and left awaiting_approval');
 
-    const record = session.requests().find((r) => r.request_id === plan.request_id);
+    const record = (await session.requests()).find((r) => r.request_id === plan.request_id);
     assert.equal(record?.state, 'expired');
-    assert.deepEqual(session.audit().filter((e) => e.event === 'problem'), [], 'nobody refused anything');
-    const expiry = session.audit().find((e) => e.event === 'message' && e.type === 'plan_approval_response' && e.to === 'alice');
+    assert.deepEqual((await session.audit()).filter((e) => e.event === 'problem'), [], 'nobody refused anything');
+    const expiry = (await session.audit()).find((e) => e.event === 'message' && e.type === 'plan_approval_response' && e.to === 'alice');
     assert.ok(expiry, 'the expiry went to alice');
     await stopLead(session);
   });

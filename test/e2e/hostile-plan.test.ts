@@ -78,13 +78,13 @@ describe('plan mode: a command the parser believes read-only cannot write', () =
       rmSync(pwned);
       rmSync(pwnedDiff);
 
-      const session = prepared.start();
+      const session = await prepared.start();
       t.after(() => session.cleanup());
       const alicePlan = await session.pending('plan');
       const spawned = await session.cli(['spawn', 'mallory', '--role', 'helper', '--plan-mode', '--prompt', 'Tell me what state the repository is in']);
       assert.equal(spawned.code, 0, spawned.stderr);
 
-      const plan = await waitFor(() => session.requests().find((r) => r.from === 'mallory' && r.kind === 'plan'), "mallory's plan", 20_000);
+      const plan = await waitFor(async () => (await session.requests()).find((r) => r.from === 'mallory' && r.kind === 'plan'), "mallory's plan", 20_000);
       await session.memberStatus('mallory', 'awaiting_approval');
       const [status, diff] = bashResults(session);
       assert.ok(status && diff, 'two bash results');
@@ -103,10 +103,10 @@ describe('plan mode: a command the parser believes read-only cannot write', () =
       }
       // Its plan and approval state are as plan mode left them: one plan, pending, nothing decided.
       assert.deepEqual(
-        session.requests().filter((r) => r.from === 'mallory').map((r) => [r.kind, r.state]),
+        (await session.requests()).filter((r) => r.from === 'mallory').map((r) => [r.kind, r.state]),
         [['plan', 'pending']],
       );
-      assert.equal(session.member('mallory')?.status, 'awaiting_approval');
+      assert.equal((await session.member('mallory'))?.status, 'awaiting_approval');
       assert.equal(existsSync(join(workdir, 'approved.txt')), false);
 
       // Approved: the sandbox is read-write now, and a write in the working directory works.

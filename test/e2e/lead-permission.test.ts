@@ -18,8 +18,8 @@ const LEAD_CLEARS_THE_CACHE = [
   { name: 'lead: done', when: { agent: 'lead', after_tool: 'bash' }, reply: { text: 'The cache is cleared.' } },
 ];
 
-function startWithCache(options: { deadlinesMs?: { permission: number } } = {}): { session: TeamSession; cache: string } {
-  const session = TeamSession.start({ prompt: 'Clear the build cache yourself', extraRules: LEAD_CLEARS_THE_CACHE, ...options });
+async function startWithCache(options: { deadlinesMs?: { permission: number } } = {}): Promise<{ session: TeamSession; cache: string }> {
+  const session = await TeamSession.start({ prompt: 'Clear the build cache yourself', extraRules: LEAD_CLEARS_THE_CACHE, ...options });
   const cache = join(session.paths.workspace, 'build', 'cache');
   mkdirSync(cache, { recursive: true });
   writeFileSync(join(cache, 'stale.o'), 'x');
@@ -28,7 +28,7 @@ function startWithCache(options: { deadlinesMs?: { permission: number } } = {}):
 
 describe('the lead\'s own risky commands wait for the human, like a teammate\'s', () => {
   test('approved: the lead waits in awaiting_approval, then runs it', async (t) => {
-    const { session, cache } = startWithCache();
+    const { session, cache } = await startWithCache();
     t.after(() => session.cleanup());
     const request = await session.pending('permission');
     assert.equal(request.from, 'lead');
@@ -40,12 +40,12 @@ describe('the lead\'s own risky commands wait for the human, like a teammate\'s'
     assert.equal(approved.code, 0, approved.stderr);
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     assert.equal(existsSync(cache), false, 'the approved delete ran');
-    assert.equal(session.requests().find((r) => r.request_id === request.request_id)?.state, 'approved');
+    assert.equal((await session.requests()).find((r) => r.request_id === request.request_id)?.state, 'approved');
     assert.match(session.lead.stdout(), /The cache is cleared\./);
   });
 
   test('rejected with a reason: the call never runs and the lead\'s model hears why', async (t) => {
-    const { session, cache } = startWithCache();
+    const { session, cache } = await startWithCache();
     t.after(() => session.cleanup());
     const request = await session.pending('permission');
     const rejected = await session.cli(['reject', request.request_id, '--reason', 'not today']);
@@ -58,14 +58,14 @@ describe('the lead\'s own risky commands wait for the human, like a teammate\'s'
   });
 
   test('nobody answers: the deadline denies it, and nothing is mailed to the lead for it', async (t) => {
-    const { session, cache } = startWithCache({ deadlinesMs: { permission: 400 } });
+    const { session, cache } = await startWithCache({ deadlinesMs: { permission: 400 } });
     t.after(() => session.cleanup());
     const request = await session.pending('permission');
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     assert.equal(existsSync(cache), true);
-    assert.equal(session.requests().find((r) => r.request_id === request.request_id)?.state, 'expired');
+    assert.equal((await session.requests()).find((r) => r.request_id === request.request_id)?.state, 'expired');
     assert.match(session.lead.stdout(), /The human said no; the cache stays\./);
-    const mailed = session.audit().filter((e) => e.event === 'message' && 'request_id' in e && e.request_id === request.request_id);
+    const mailed = (await session.audit()).filter((e) => e.event === 'message' && 'request_id' in e && e.request_id === request.request_id);
     assert.deepEqual(mailed, []);
   });
 });

@@ -9,7 +9,7 @@ after(killAll);
 
 describe('permission requests, end to end', () => {
   test('one permission denied, another approved: the denied call never runs', async (t) => {
-    const session = TeamSession.start();
+    const session = await TeamSession.start();
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
     assert.equal((await session.cli(['approve', plan.request_id])).code, 0);
@@ -29,13 +29,13 @@ describe('permission requests, end to end', () => {
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     assert.equal(existsSync(join(session.paths.workspace, 'notes.md')), false, 'the denied write never ran');
     assert.equal(existsSync(join(session.paths.workspace, 'build', 'cache')), false, 'the approved delete ran');
-    const states = Object.fromEntries(session.requests().map((r) => [r.request_id, r.state]));
+    const states = Object.fromEntries((await session.requests()).map((r) => [r.request_id, r.state]));
     assert.equal(states[write.request_id], 'rejected');
     assert.equal(states[remove.request_id], 'approved');
   });
 
   test('a permission nobody answers is denied at its deadline', async (t) => {
-    const session = TeamSession.start({ deadlinesMs: { permission: 400 } });
+    const session = await TeamSession.start({ deadlinesMs: { permission: 400 } });
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
     assert.equal((await session.cli(['approve', plan.request_id])).code, 0);
@@ -46,7 +46,7 @@ describe('permission requests, end to end', () => {
     assert.equal(late.code, 2);
     assert.match(late.stderr, /expired/);
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
-    const expired = session.requests().filter((r) => r.kind === 'permission');
+    const expired = (await session.requests()).filter((r) => r.kind === 'permission');
     assert.deepEqual(expired.map((r) => r.state), ['expired', 'expired']);
     assert.equal(existsSync(join(session.paths.workspace, 'notes.md')), false);
   });

@@ -22,7 +22,7 @@ async function approvePermissions(session: TeamSession, count: number): Promise<
 
 describe('plan approval, end to end', () => {
   test('plan approved: the teammate works, reports, shuts down; the run exits and leaves no process', async (t) => {
-    const session = TeamSession.start();
+    const session = await TeamSession.start();
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
     assert.equal(plan.from, 'alice');
@@ -39,10 +39,10 @@ describe('plan approval, end to end', () => {
     const exit = await session.exited();
     assert.equal(exit.code, 0, session.lead.stderr());
     assert.match(readFileSync(join(session.paths.workspace, 'notes.md'), 'utf8'), /build cache/);
-    assert.equal(session.member('alice')?.status, 'shutdown');
+    assert.equal((await session.member('alice'))?.status, 'shutdown');
     await waitFor(() => !isProcessAlive(alice.pid ?? 0), 'alice to be gone');
     // The decision alice acted on was the lead's, signed; the audit log has the whole story.
-    const kinds = session.audit().flatMap((e) => (e.event === 'message' ? [e.type] : []));
+    const kinds = (await session.audit()).flatMap((e) => (e.event === 'message' ? [e.type] : []));
     for (const kind of ['task_assignment', 'plan_approval_request', 'plan_approval_response', 'permission_request', 'permission_response', 'message', 'shutdown_request', 'shutdown_response', 'task_notification']) {
       assert.ok(kinds.includes(kind as never), `audit has a ${kind}`);
     }
@@ -52,7 +52,7 @@ describe('plan approval, end to end', () => {
   });
 
   test('plan rejected with feedback, revised, then approved', async (t) => {
-    const session = TeamSession.start();
+    const session = await TeamSession.start();
     t.after(() => session.cleanup());
     const first = await session.pending('plan');
     const rejected = await session.cli(['reject', first.request_id, '--reason', 'Keep the cache; only write the notes']);
@@ -61,7 +61,7 @@ describe('plan approval, end to end', () => {
     const second = await session.pending('plan', [first.request_id]);
     assert.notEqual(second.request_id, first.request_id);
     assert.match(second.summary, /Keep the cache; only write the notes/);
-    assert.equal(session.requests().find((r) => r.request_id === first.request_id)?.state, 'rejected');
+    assert.equal((await session.requests()).find((r) => r.request_id === first.request_id)?.state, 'rejected');
     // Still in plan mode after a rejection: nothing written yet.
     assert.equal(existsSync(join(session.paths.workspace, 'notes.md')), false);
 
@@ -74,13 +74,13 @@ describe('plan approval, end to end', () => {
 
 describe('the token budget, end to end', () => {
   test('once the team has spent its budget, no new model turn starts and the run ends', async (t) => {
-    const session = TeamSession.start({ extraArgs: ['--token-budget', '1500'] });
+    const session = await TeamSession.start({ extraArgs: ['--token-budget', '1500'] });
     t.after(() => session.cleanup());
     // The lead's first turn spends more than 1,500 tokens (its prompt alone does), so alice's first turn is refused.
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     const errors = session.events().filter((e) => e.type === 'agent' && JSON.stringify(e).includes('token budget is spent'));
     assert.ok(errors.length > 0, 'the lead reports the spent budget');
-    assert.equal(session.requests().filter((r) => r.kind === 'plan').length, 0, 'alice never got to plan');
+    assert.equal((await session.requests()).filter((r) => r.kind === 'plan').length, 0, 'alice never got to plan');
     assert.match((await session.cli(['status'])).stdout, /lead\s+lead\s+shutdown.*offline-demo\s+\d+ tokens, \$0\.0000/);
   });
 });

@@ -23,7 +23,7 @@ async function withWorker(session: TeamSession): Promise<number> {
   await session.pending('plan');
   const spawned = await session.cli(['spawn', 'worker', '--role', 'helper', '--prompt', 'Run the command']);
   assert.equal(spawned.code, 0, spawned.stderr);
-  const pid = session.member('worker')?.pid;
+  const pid = (await session.member('worker'))?.pid;
   assert.ok(pid, 'worker has a pid on the roster');
   return pid;
 }
@@ -73,7 +73,7 @@ describe('no process a teammate started survives', () => {
     const markers = [sleepMarker(), sleepMarker(), sleepMarker()];
     const [detached, nohup, blocking] = markers as [string, string, string];
     t.after(() => killMarked(markers));
-    const session = TeamSession.start({ extraRules: runs('worker', `setsid sleep ${detached} & nohup sleep ${nohup} >/dev/null 2>&1 & sleep ${blocking}`) });
+    const session = await TeamSession.start({ extraRules: runs('worker', `setsid sleep ${detached} & nohup sleep ${nohup} >/dev/null 2>&1 & sleep ${blocking}`) });
     t.after(() => session.cleanup());
     const worker = await withWorker(session);
     await waitFor(() => markers.every((m) => sleepers(m).length === 1), 'the three sleeps to run', 20_000);
@@ -90,7 +90,7 @@ describe('no process a teammate started survives', () => {
       `setsid sleep ${detached} & nohup sleep ${nohup} >/dev/null 2>&1 & ` +
       `until ps -eo args | grep -q '^sleep ${detached}' && ps -eo args | grep -q '^sleep ${nohup}'; do sleep 0.05; done; echo both running`;
     t.after(() => killMarked(markers));
-    const session = TeamSession.start({ extraRules: runs('worker', command) });
+    const session = await TeamSession.start({ extraRules: runs('worker', command) });
     t.after(() => session.cleanup());
     await withWorker(session);
     const result = await waitFor(() => toolResults(session, 'worker').find((r) => r.name === 'bash'), "the worker's bash result", 20_000);
@@ -106,7 +106,7 @@ describe('no process a teammate started survives', () => {
     const marker = sleepMarker();
     const foreign = foreignGroup(marker);
     t.after(() => killForeign(foreign));
-    const session = TeamSession.start();
+    const session = await TeamSession.start();
     t.after(() => session.cleanup());
     await session.pending('plan');
     const alice = await session.memberStatus('alice', 'awaiting_approval');
@@ -134,7 +134,7 @@ describe('no process a teammate started survives', () => {
     // The group is reported just after it starts. The megabyte of output, more than the pipe holds,
     // lets `sleep` start only once the worker has read output, so past its report: killing it
     // sooner would test that (narrow) window instead, where an unsandboxed group is lost.
-    const session = TeamSession.start({ extraRules: runs('worker', `head -c 1000000 /dev/zero; sleep ${blocking}`), extraArgs: ['--no-sandbox'] });
+    const session = await TeamSession.start({ extraRules: runs('worker', `head -c 1000000 /dev/zero; sleep ${blocking}`), extraArgs: ['--no-sandbox'] });
     t.after(() => session.cleanup());
     const worker = await withWorker(session);
     await waitFor(() => sleepers(blocking).length === 1, "the worker's command to run", 20_000);
@@ -156,7 +156,7 @@ describe('no process a teammate started survives', () => {
     async (t) => {
       const blocking = sleepMarker();
       t.after(() => killMarked([blocking]));
-      const session = TeamSession.start({ extraRules: runs('worker', `sleep ${blocking}`), extraArgs: ['--no-sandbox'] });
+      const session = await TeamSession.start({ extraRules: runs('worker', `sleep ${blocking}`), extraArgs: ['--no-sandbox'] });
       t.after(() => session.cleanup());
       const worker = await withWorker(session);
       await waitFor(() => sleepers(blocking).length === 1, "the worker's command to run", 20_000);

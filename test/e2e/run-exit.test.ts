@@ -42,7 +42,7 @@ function envelopeOf(event: JsonEvent): { type?: string; from?: string; summary?:
 
 describe('teams run exits once the work is done', () => {
   test('a teammate\'s last idle notification, without a summary, arriving after the lead\'s last turn ended', async (t) => {
-    const session = TeamSession.start({ prompt: 'Clear the build cache', extraRules: REPORT_THEN_WAIT_FOR_PERMISSION });
+    const session = await TeamSession.start({ prompt: 'Clear the build cache', extraRules: REPORT_THEN_WAIT_FOR_PERMISSION });
     t.after(() => session.cleanup());
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     void session.exited().then((e) => (exit = e));

@@ -5,7 +5,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { loadTeam } from '../../src/store/file/roster-file.js';
 import { toolResults } from './hostile.js';
 import { TeamSession } from './session.js';
 
@@ -21,8 +20,8 @@ function leadResults(session: TeamSession, name: string): ToolResultEvent[] {
   });
 }
 
-function leadStarted(session: TeamSession): string | undefined {
-  const entry = session.audit().find((e) => e.event === 'member' && e.name === 'lead' && e.change.startsWith('started'));
+async function leadStarted(session: TeamSession): Promise<string | undefined> {
+  const entry = (await session.audit()).find((e) => e.event === 'member' && e.name === 'lead' && e.change.startsWith('started'));
   return entry?.event === 'member' ? entry.change : undefined;
 }
 
@@ -43,7 +42,7 @@ const LEAD_WAITS = [
 
 describe('where agents\' commands run, as set when the lead starts', () => {
   test('no bubblewrap (TEAMS_BWRAP names a missing program): the lead starts, but no teammate outside bypass, and it says why', async (t) => {
-    const session = TeamSession.start({ env: { TEAMS_BWRAP: '/nonexistent/bwrap' }, extraRules: LEAD_WAITS });
+    const session = await TeamSession.start({ env: { TEAMS_BWRAP: '/nonexistent/bwrap' }, extraRules: LEAD_WAITS });
     t.after(() => session.cleanup());
     // The lead runs: its own risky command waits for the human.
     const leadAsks = await session.pending('permission');
@@ -55,7 +54,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
     assert.equal(spawn.isError, true, spawn.content);
     assert.match(spawn.content, /cannot start alice: bubblewrap \(\/nonexistent\/bwrap\) is not installed: commands in plan mode need the sandbox/);
     assert.match(spawn.content, /--no-sandbox/);
-    assert.equal(session.member('alice'), undefined, 'alice never made the roster');
+    assert.equal((await session.member('alice')), undefined, 'alice never made the roster');
 
     // `teams spawn` from another shell: refused, a usage error, with the way out.
     const spawned = await session.cli(['spawn', 'x', '--role', 'r']);
@@ -63,11 +62,11 @@ describe('where agents\' commands run, as set when the lead starts', () => {
     assert.match(spawned.stderr, /bubblewrap/);
     assert.match(spawned.stderr, /--no-sandbox/);
     assert.match(spawned.stderr, /default mode/);
-    assert.equal(session.member('x'), undefined);
+    assert.equal((await session.member('x')), undefined);
 
     // Where a person looks: the team's config and the audit log.
-    assert.match(loadTeam(session.paths)?.sandbox ?? '', /^sandbox UNAVAILABLE \(bubblewrap \(\/nonexistent\/bwrap\) is not installed\): teammates cannot start except in bypass mode$/);
-    assert.match(leadStarted(session) ?? '', /started; commands sandbox UNAVAILABLE/);
+    assert.match((await session.store.roster.load())?.sandbox ?? '', /^sandbox UNAVAILABLE \(bubblewrap \(\/nonexistent\/bwrap\) is not installed\): teammates cannot start except in bypass mode$/);
+    assert.match((await leadStarted(session)) ?? '', /started; commands sandbox UNAVAILABLE/);
 
     // The lead's own command, approved by the human, is not run unsandboxed either.
     assert.equal((await session.cli(['approve', leadAsks.request_id])).code, 0);
@@ -93,7 +92,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
       },
       { name: 'bee is done', when: { agent: 'bee', after_tool: 'bash' }, reply: { text: 'Done.' } },
     ];
-    const session = TeamSession.start({ env: { TEAMS_BWRAP: '/nonexistent/bwrap' }, extraRules: rules, extraArgs: ['--permission-mode', 'bypass'] });
+    const session = await TeamSession.start({ env: { TEAMS_BWRAP: '/nonexistent/bwrap' }, extraRules: rules, extraArgs: ['--permission-mode', 'bypass'] });
     t.after(() => session.cleanup());
     const spawn = await waitFor(() => leadResults(session, 'spawn_teammate')[0], "the lead's spawn result", 15_000);
     assert.equal(spawn.isError, true, spawn.content);
@@ -109,7 +108,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
   });
 
   test("`teams status` says the sandbox is unavailable", async (t) => {
-    const session = TeamSession.start({ env: { TEAMS_BWRAP: '/nonexistent/bwrap' }, extraRules: LEAD_WAITS });
+    const session = await TeamSession.start({ env: { TEAMS_BWRAP: '/nonexistent/bwrap' }, extraRules: LEAD_WAITS });
     t.after(() => session.cleanup());
     await session.pending('permission');
     const status = await session.cli(['status']);
@@ -121,11 +120,11 @@ describe('where agents\' commands run, as set when the lead starts', () => {
   });
 
   test('--no-sandbox: the demo runs to the end, and the config and the audit log say approvals are advisory', async (t) => {
-    const session = TeamSession.start({ extraArgs: ['--no-sandbox'] });
+    const session = await TeamSession.start({ extraArgs: ['--no-sandbox'] });
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
-    assert.match(loadTeam(session.paths)?.sandbox ?? '', /sandbox OFF \(--no-sandbox\): approvals are advisory/);
-    assert.match(leadStarted(session) ?? '', /^started; commands sandbox OFF \(--no-sandbox\): approvals are advisory/);
+    assert.match((await session.store.roster.load())?.sandbox ?? '', /sandbox OFF \(--no-sandbox\): approvals are advisory/);
+    assert.match((await leadStarted(session)) ?? '', /^started; commands sandbox OFF \(--no-sandbox\): approvals are advisory/);
     assert.equal((await session.cli(['approve', plan.request_id])).code, 0);
     const seen: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -135,7 +134,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
     }
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     assert.match(readFileSync(join(session.paths.workspace, 'notes.md'), 'utf8'), /build cache/);
-    assert.equal(session.member('alice')?.status, 'shutdown');
+    assert.equal((await session.member('alice'))?.status, 'shutdown');
   });
 
   describe('--sandbox-network', () => {
@@ -178,10 +177,10 @@ describe('where agents\' commands run, as set when the lead starts', () => {
       test(`${network}: a teammate's connection to a server on 127.0.0.1 ${network === 'none' ? 'fails' : 'works'}`, async (t) => {
         const { server, port, connections } = await listen();
         t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-        const session = TeamSession.start({ extraRules: NET_RULES, extraArgs: network === 'none' ? ['--sandbox-network', 'none'] : [] });
+        const session = await TeamSession.start({ extraRules: NET_RULES, extraArgs: network === 'none' ? ['--sandbox-network', 'none'] : [] });
         t.after(() => session.cleanup());
         const plan = await session.pending('plan');
-        assert.match(loadTeam(session.paths)?.sandbox ?? '', network === 'none' ? /no network/ : /network on/);
+        assert.match((await session.store.roster.load())?.sandbox ?? '', network === 'none' ? /no network/ : /network on/);
         const spawned = await session.cli(['spawn', 'netcheck', '--role', 'tester', '--prompt', `PORT<<${port}>>`]);
         assert.equal(spawned.code, 0, spawned.stderr);
         const result = await waitFor(() => toolResults(session, 'netcheck').find((r) => r.name === 'bash'), "netcheck's bash result", 20_000);

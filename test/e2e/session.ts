@@ -6,12 +6,12 @@ import { REPO_ROOT, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
-import { ensureTeam, loadTeam, updateTeam } from '../../src/store/file/roster-file.js';
 import type { Member } from '../../src/store/roster.js';
-import { RequestTracker } from '../../src/store/file/request-journal.js';
+import type { TeamStore } from '../../src/store/team-store.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { RequestKind } from '../../src/protocol/messages.js';
-import { readAudit, type AuditEntry } from '../../src/store/audit.js';
+import type { AuditEntry } from '../../src/store/audit.js';
+import { storeOf } from '../helpers/store.js';
 
 export type SessionOptions = {
   prompt?: string;
@@ -49,6 +49,8 @@ type JsonEvent = { type: string; [key: string]: unknown };
  */
 export class TeamSession {
   readonly paths: TeamPaths;
+  /** The team's shared state, as the human's other terminal would read it. */
+  readonly store: TeamStore;
   readonly lead: Child;
   private readonly cleanupHome: () => void;
 
@@ -63,30 +65,31 @@ export class TeamSession {
     private readonly env: Record<string, string> = {},
   ) {
     this.paths = teamPaths(home, 'default');
+    this.store = storeOf(home);
     this.cleanupHome = cleanup;
     this.lead = lead;
     this.workdir = workdir ?? this.paths.workspace;
   }
 
   /** Set up the state and the working directory first (files the scenario needs), then start. */
-  static prepare(options: SessionOptions = {}): { home: string; workdir: string; start: () => TeamSession } {
+  static prepare(options: SessionOptions = {}): { home: string; workdir: string; start: () => Promise<TeamSession> } {
     const laid = lay(options.layout);
     const workdir = laid.workdir ?? teamPaths(laid.home, 'default').workspace;
     mkdirSync(workdir, { recursive: true });
     return { home: laid.home, workdir, start: () => TeamSession.begin(options, laid) };
   }
 
-  static start(options: SessionOptions = {}): TeamSession {
+  static start(options: SessionOptions = {}): Promise<TeamSession> {
     return TeamSession.begin(options, lay(options.layout));
   }
 
-  private static begin(options: SessionOptions, laid: { home: string; workdir?: string; cleanup: () => void }): TeamSession {
+  private static async begin(options: SessionOptions, laid: { home: string; workdir?: string; cleanup: () => void }): Promise<TeamSession> {
     const { home, cleanup } = laid;
-    const paths = teamPaths(home, 'default');
-    ensureTeam(paths);
+    const store = storeOf(home);
+    await store.roster.ensure();
     if (options.deadlinesMs) {
       const deadlines = options.deadlinesMs;
-      updateTeam(paths, (config) => {
+      await store.roster.update((config) => {
         config.deadlines_ms = deadlines;
       });
     }
@@ -112,32 +115,37 @@ export class TeamSession {
       .map((line) => JSON.parse(line) as JsonEvent);
   }
 
-  member(name: string): Member | undefined {
-    return loadTeam(this.paths)?.members.find((m) => m.name === name);
+  async member(name: string): Promise<Member | undefined> {
+    return (await this.store.roster.load())?.members.find((m) => m.name === name);
   }
 
   async memberStatus(name: string, status: Member['status'], timeoutMs = 15_000): Promise<Member> {
-    return waitFor(() => {
-      const member = this.member(name);
-      return member?.status === status ? member : undefined;
-    }, `${name} to be ${status} (is ${this.member(name)?.status}); lead stderr: ${this.lead.stderr().slice(-500)}`, timeoutMs);
+    let last: Member | undefined;
+    try {
+      return await waitFor(async () => {
+        last = await this.member(name);
+        return last?.status === status ? last : undefined;
+      }, `${name} to be ${status}`, timeoutMs);
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (is ${last?.status}); lead stderr: ${this.lead.stderr().slice(-500)}`);
+    }
   }
 
-  requests(): RequestRecord[] {
-    return new RequestTracker(this.paths.requests).list();
+  requests(): Promise<RequestRecord[]> {
+    return this.store.requests.list();
   }
 
   /** The oldest pending request of a kind, once there is one. */
   async pending(kind: RequestKind, after: readonly string[] = []): Promise<RequestRecord> {
     return waitFor(
-      () => this.requests().find((r) => r.kind === kind && r.state === 'pending' && !after.includes(r.request_id)),
+      async () => (await this.requests()).find((r) => r.kind === kind && r.state === 'pending' && !after.includes(r.request_id)),
       `a pending ${kind} request; lead stderr: ${this.lead.stderr().slice(-500)}`,
       15_000,
     );
   }
 
-  audit(): AuditEntry[] {
-    return readAudit(this.paths.audit).entries;
+  async audit(): Promise<AuditEntry[]> {
+    return (await this.store.audit.read()).entries;
   }
 
   cli(args: string[]): Promise<CliResult> {

@@ -19,7 +19,7 @@ async function approveDemo(session: TeamSession): Promise<void> {
 
 describe('shutdown, end to end', () => {
   test('a teammate refuses the lead\'s shutdown request with a reason and keeps running; the grace period ends it', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       graceMs: 500,
       extraRules: [
         {
@@ -34,19 +34,19 @@ describe('shutdown, end to end', () => {
     await approveDemo(session);
     const alice = await session.memberStatus('alice', 'idle');
     await waitFor(
-      () => session.requests().find((r) => r.kind === 'shutdown' && r.state === 'rejected'),
+      async () => (await session.requests()).find((r) => r.kind === 'shutdown' && r.state === 'rejected'),
       'the refused shutdown request',
     );
-    const refusal = session.requests().find((r) => r.kind === 'shutdown' && r.state === 'rejected');
+    const refusal = (await session.requests()).find((r) => r.kind === 'shutdown' && r.state === 'rejected');
     assert.equal(refusal?.note, 'still checking the notes');
     // The run asks again when it leaves; alice refuses again, so her process group is ended after the grace period.
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     await waitFor(() => !isProcessAlive(alice.pid ?? 0), 'alice to be ended');
-    assert.equal(session.member('alice')?.status, 'shutdown');
+    assert.equal((await session.member('alice'))?.status, 'shutdown');
   });
 
   test('a teammate asks to be ended; the human approves; it exits with its task completed', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       extraRules: [
         {
           name: 'ask to be ended instead of reporting',
@@ -64,14 +64,14 @@ describe('shutdown, end to end', () => {
     await session.memberStatus('alice', 'awaiting_approval');
     assert.equal((await session.cli(['approve', finish.request_id])).code, 0);
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
-    const notification = session.audit().find((e) => e.event === 'message' && e.type === 'task_notification');
+    const notification = (await session.audit()).find((e) => e.event === 'message' && e.type === 'task_notification');
     assert.ok(notification && notification.event === 'message');
     // The seed's summary line, naming the task the lead assigned.
     assert.equal(notification.summary, 'task completed: Agent "Write a short note about our build cache" completed');
   });
 
   test('a request to be ended can be refused: the teammate is sent back with what to continue with', async (t) => {
-    const session = TeamSession.start({
+    const session = await TeamSession.start({
       extraRules: [
         { name: 'ask to be ended', when: { agent: 'teammate', after_tool: 'bash' }, times: 1, reply: { tool_uses: [{ name: 'request_shutdown', input: { summary: 'done' } }] } },
         { name: 'wait', when: { agent: 'teammate', after_tool: 'request_shutdown' }, reply: { text: 'Waiting.' } },
@@ -83,7 +83,7 @@ describe('shutdown, end to end', () => {
     const finish = await session.pending('finish');
     assert.equal((await session.cli(['reject', finish.request_id, '--reason', 'also list the open questions'])).code, 0);
     await waitFor(
-      () => session.audit().find((e) => e.event === 'message' && e.from === 'alice' && e.summary.includes('continuing with also list the open questions')),
+      async () => (await session.audit()).find((e) => e.event === 'message' && e.from === 'alice' && e.summary.includes('continuing with also list the open questions')),
       'alice to continue with the feedback',
     );
     assert.equal((await session.exited()).code, 0, session.lead.stderr());

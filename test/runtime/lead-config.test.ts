@@ -1,5 +1,6 @@
 import { after, test } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { filesOf } from '../helpers/store.js';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import { killAll } from '../helpers/children.js';
 import { startOfflineLead } from '../helpers/lead.js';
@@ -12,10 +13,11 @@ test('a torn or foreign config.json seen by the lead\'s watcher is a problem sho
   const events: LeadEvent[] = [];
   runtime.events.subscribe((event) => events.push(event));
   try {
-    const good = readFileSync(paths.config, 'utf8');
-    writeFileSync(paths.config, good.slice(0, 20));
+    const { config } = filesOf(paths);
+    const good = readFileSync(config, 'utf8');
+    writeFileSync(config, good.slice(0, 20));
     await waitFor(() => events.find((e) => e.type === 'problem' && /config\.json is not valid JSON/.test(e.text)), 'the torn config reported');
-    writeFileSync(paths.config, good);
+    writeFileSync(config, good);
     await waitFor(() => events.find((e) => e.type === 'team'), 'the roster read again once the file is whole');
   } finally {
     await runtime.stop();

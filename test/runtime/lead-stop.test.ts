@@ -1,7 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isProcessAlive } from '../../src/files/file-lock.js';
-import { loadTeam } from '../../src/store/file/roster-file.js';
 import { killAll } from '../helpers/children.js';
 import { startOfflineLead } from '../helpers/lead.js';
 import { waitFor } from '../helpers/wait.js';
@@ -9,7 +8,7 @@ import { waitFor } from '../helpers/wait.js';
 after(killAll);
 
 test('stopping the lead: the teammates\' shutdown replies are shown but start no model turn', async () => {
-  const { runtime, paths, cleanup } = await startOfflineLead('teams-lead-stop-');
+  const { runtime, store, cleanup } = await startOfflineLead('teams-lead-stop-');
   const seen: string[] = [];
   let stopping = false;
   const turnsWhileStopping: number[] = [];
@@ -19,9 +18,9 @@ test('stopping the lead: the teammates\' shutdown replies are shown but start no
   });
   try {
     runtime.prompt('Write a short note about our build cache');
-    await waitFor(() => runtime.decisions.pendingForHuman().find((r) => r.kind === 'plan'), 'alice\'s plan in the queue', 20_000);
+    await waitFor(async () => (await runtime.decisions.pendingForHuman()).find((r) => r.kind === 'plan'), 'alice\'s plan in the queue', 20_000);
     await runtime.loop.idle();
-    const alice = loadTeam(paths)?.members.find((m) => m.name === 'alice')?.pid;
+    const alice = (await store.roster.load())?.members.find((m) => m.name === 'alice')?.pid;
     assert.ok(alice);
     stopping = true;
     await runtime.stop('the human is leaving');

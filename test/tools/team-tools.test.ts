@@ -40,7 +40,7 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   requestShutdown(teammate: string, reason: string | undefined) {
     return this.record('requestShutdown', [teammate, reason], { requestId: 'shutdown-1' });
   }
-  requestStatus(requestId: string) {
+  async requestStatus(requestId: string) {
     this.calls.push(['requestStatus', requestId]);
     return this.requests.get(requestId);
   }

@@ -1,6 +1,6 @@
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ensureTeam } from '../../src/store/file/roster-file.js';
+import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { Refused } from '../../src/lib/refused.js';
 import { helpText, runCommand } from '../../src/ui/command-runner.js';
@@ -86,8 +86,8 @@ describe('slash commands: parsing', () => {
 describe('slash commands: running', () => {
   const { home, cleanup } = tempHome('teams-ui-commands-');
   after(cleanup);
-  const paths = teamPaths(home, 'default');
-  ensureTeam(paths);
+  const store = openFileStore(teamPaths(home, 'default'));
+  before(() => store.roster.ensure());
 
   const failing = (message: string) => async (): Promise<never> => {
     throw new Refused(message);
@@ -96,12 +96,12 @@ describe('slash commands: running', () => {
     events: { subscribe: () => () => undefined },
     model: { label: 'offline-demo' },
     sandbox: { kind: 'off' },
-    options: { paths, cwd: home, settings: { model: 'offline-demo', offline: true } },
+    options: { cwd: home, settings: { model: 'offline-demo', offline: true } },
+    store,
     loop: { busy: false, interrupt: () => undefined },
-    decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: () => [] },
+    decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: async () => [] },
     teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running') },
     bus: { send: failing('no member named bob') },
-    tracker: { list: () => [] },
     prompt: () => undefined,
     stop: async () => undefined,
     forceStop: async () => undefined,

@@ -2,9 +2,8 @@ import { EventStream } from '../../src/lib/event-stream.js';
 import type { Draft, Envelope } from '../../src/protocol/messages.js';
 import type { HumanDecision } from '../../src/runtime/lead-decisions.js';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
-import { teamPaths } from '../../src/team/paths.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
-import type { ReplRuntime } from '../../src/ui/runtime.js';
+import type { ReplRuntime, ReplStore } from '../../src/ui/runtime.js';
 
 /**
  * A stand-in for the lead runtime: events are emitted by the test, and every call the REPL
@@ -21,9 +20,18 @@ export class FakeRuntime implements ReplRuntime {
   /** Resolves the stop() in progress; tests decide when the team "has stopped". */
   finishStop: () => void = () => undefined;
 
-  constructor(home = '/tmp/teams-fake-home') {
-    this.options = { paths: teamPaths(home, 'default'), cwd: '/tmp/work', settings: { model: 'offline-demo', offline: true } };
+  constructor() {
+    this.options = { cwd: '/tmp/work', settings: { model: 'offline-demo', offline: true } };
   }
+
+  /** A team with nothing stored but the requests a test puts in `pending`. */
+  readonly store: ReplStore = {
+    team: 'default',
+    roster: { load: async () => undefined },
+    requests: { list: async () => this.pending },
+    audit: { read: async () => ({ entries: [], problems: [] }) },
+    mailboxes: { peek: async () => ({ messages: [], problems: [] }) },
+  };
 
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
@@ -45,7 +53,7 @@ export class FakeRuntime implements ReplRuntime {
       this.events.emit({ type: 'approvals', pending: this.pending });
       return { ...record, state: decision.approve ? 'approved' : 'rejected' };
     },
-    pendingForHuman: () => this.pending,
+    pendingForHuman: async () => this.pending,
   };
 
   readonly teammates = {
@@ -65,8 +73,6 @@ export class FakeRuntime implements ReplRuntime {
       return { ...draft, id: '01hzzzzzzz0000abcdef', timestamp: new Date().toISOString() } as Envelope;
     },
   };
-
-  readonly tracker = { list: () => this.pending };
 
   prompt(text: string): void {
     this.record('prompt', text);

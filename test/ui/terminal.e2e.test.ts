@@ -4,10 +4,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../src/files/file-lock.js';
-import { loadTeam } from '../../src/store/file/roster-file.js';
+import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
-import { RequestTracker } from '../../src/store/file/request-journal.js';
 import { REPO_ROOT } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -69,6 +68,7 @@ class Terminal {
 describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? false : 'tmux is not installed' }, () => {
   const { home, cleanup } = tempHome('teams-ui-e2e-');
   const paths = teamPaths(home, 'default');
+  const team = openFileStore(paths);
   const terminal = new Terminal(join(home, 'tmux.sock'));
   const pids: number[] = [];
 
@@ -85,10 +85,9 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
   });
 
   test('type a request, approve the plan with keys, deny one permission, approve another, quit: nothing left', async () => {
-    const requests = () => new RequestTracker(paths.requests).list();
     const pending = (kind: RequestRecord['kind'], seen: string[] = []) =>
-      waitFor(() => requests().find((r) => r.kind === kind && r.state === 'pending' && !seen.includes(r.request_id)), `a pending ${kind} request; screen:\n${terminal.screen()}`, 20_000);
-    const decided = (id: string, state: RequestRecord['state']) => waitFor(() => requests().find((r) => r.request_id === id && r.state === state), `${id} ${state}`);
+      waitFor(async () => (await team.requests.list({ state: 'pending', kind })).find((r) => !seen.includes(r.request_id)), `a pending ${kind} request; screen:\n${terminal.screen()}`, 20_000);
+    const decided = (id: string, state: RequestRecord['state']) => waitFor(async () => (await team.requests.get(id))?.state === state, `${id} ${state}`);
     // The pane's shell says how teams ended, then waits, so the last screen can be read.
     const stderr = join(home, 'teams.stderr');
     const teams = `env -u TEAMS_HOME -u TEAMS_TEAM node ${join(REPO_ROOT, 'bin', 'teams.js')} --home ${home} --offline --grace-ms 3000 2>${stderr}`;
@@ -97,7 +96,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
 
     // 1. The REPL is up, the offline model labelled as such.
     await terminal.shows('model offline-demo (scripted offline demo model, not Claude)');
-    const leadPid = loadTeam(paths)?.members.find((m) => m.name === 'lead')?.pid;
+    const leadPid = (await team.roster.load())?.members.find((m) => m.name === 'lead')?.pid;
     assert.ok(leadPid);
     pids.push(leadPid);
 
@@ -108,7 +107,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     // 3. The teammate's plan shows in the queue; Tab then y approves it.
     const plan = await pending('plan');
     await terminal.shows('Approvals (1)');
-    const alicePid = loadTeam(paths)?.members.find((m) => m.name === 'alice')?.pid;
+    const alicePid = (await team.roster.load())?.members.find((m) => m.name === 'alice')?.pid;
     assert.ok(alicePid);
     pids.push(alicePid);
     terminal.keys('Tab');
@@ -146,11 +145,11 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
 
     // 7. No process is left.
     await waitFor(() => !isProcessAlive(leadPid) && !isProcessAlive(alicePid), 'the lead and alice to be gone');
-    assert.equal(loadTeam(paths)?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
+    assert.equal((await team.roster.load())?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
   });
 
   test('closing the terminal mid-session stops the team and exits 0 (Node would abort restoring a vanished terminal)', async () => {
-    const team = teamPaths(home, 'hangup');
+    const hangup = openFileStore(teamPaths(home, 'hangup'));
     const closing = new Terminal(join(home, 'tmux-hangup.sock'));
     const stderr = join(home, 'hangup.stderr');
     const exitCode = join(home, 'hangup.code');
@@ -163,7 +162,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
       closing.text('Write a short note about our build cache');
       closing.keys('Enter');
       await closing.shows('Approvals (1)');
-      const members = loadTeam(team)?.members ?? [];
+      const members = (await hangup.roster.load())?.members ?? [];
       const live = members.flatMap((m) => (m.pid ? [m.pid] : []));
       assert.equal(live.length, 2, 'the lead and alice are running');
       pids.push(...live);
@@ -172,7 +171,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
       assert.equal(code, '0', `teams' stderr:\n${closing.stderr()}`);
       assert.doesNotMatch(closing.stderr(), /Assertion failed|Aborted/);
       await waitFor(() => live.every((pid) => !isProcessAlive(pid)) || undefined, 'the lead and alice to be gone');
-      assert.equal(loadTeam(team)?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
+      assert.equal((await hangup.roster.load())?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
     } finally {
       closing.kill();
     }

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { probeSandbox } from '../../sandbox/probe.js';
 import { bwrapProgram, INSTALL_HINT } from '../../sandbox/settings.js';
 import { readControlToken } from '../../runtime/control.js';
-import { loadTeam } from '../../store/file/roster-file.js';
 import type { ContextFor } from '../context.js';
 
 /**
@@ -13,7 +12,7 @@ export function registerDoctorCommand(program: Command, contextFor: ContextFor):
   program
     .command('doctor')
     .description('check that agents\' commands can be sandboxed here (bubblewrap), and what the team is doing')
-    .action((_options: unknown, command: Command) => {
+    .action(async (_options: unknown, command: Command) => {
       const context = contextFor(command);
       const bwrap = bwrapProgram();
       const withNetwork = probeSandbox(bwrap, 'on');
@@ -22,7 +21,7 @@ export function registerDoctorCommand(program: Command, contextFor: ContextFor):
       line('node', process.version);
       line('sandbox', withNetwork.ok ? `active: ${withNetwork.version} (${bwrap})` : `UNAVAILABLE: ${withNetwork.reason}`);
       line('sandbox, no network', withoutNetwork.ok ? 'available (--sandbox-network none)' : `unavailable: ${withoutNetwork.reason}`);
-      const team = loadTeam(context.paths);
+      const team = await context.store.roster.load();
       line('team', team ? `${team.name} (${context.paths.root})` : `none yet in ${context.paths.home}`);
       if (team?.sandbox) line('last lead started with', team.sandbox);
       line('lead', readControlToken(context.paths.controlToken) ? 'running (control socket ready)' : 'not running');

@@ -13,7 +13,7 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
     .option('--follow', 'keep printing messages as they arrive')
     .action(async (agent: string, options: { json?: boolean; follow?: boolean }, command: Command) => {
       const context = contextFor(command);
-      context.requireAgent(agent);
+      await context.requireAgent(agent);
       const printed = new Set<string>();
       const print = (messages: readonly Envelope[]) => {
         for (const message of messages) {
@@ -23,7 +23,7 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
         }
       };
       const showWaiting = async () => {
-        const { messages, problems } = await context.transport.peek(agent);
+        const { messages, problems } = await context.store.mailboxes.peek(agent);
         for (const problem of problems) process.stderr.write(`teams: ${inertLine(`unreadable entry ${problem.ref}: ${problem.reason}`)}\n`);
         print(messages);
         return messages.length;
@@ -35,7 +35,7 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
       }
       await followUntilInterrupted(async () => {
         await showWaiting();
-        const subscription = await context.transport.observe(agent, print, { from: 'unread' });
+        const subscription = await context.store.mailboxes.observe(agent, print, { from: 'unread' });
         return () => subscription.close();
       });
     });

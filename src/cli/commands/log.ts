@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { involves, participants, readAudit } from '../../store/audit.js';
+import { involves, participants } from '../../store/audit.js';
 import { memberNames } from '../../store/roster.js';
+import type { AuditBatch } from '../../store/team-store.js';
 import { inertJson, inertLine } from '../../lib/terminal-text.js';
-import { watchForHints, createDrainRunner } from '../../files/wakeup.js';
 import { formatAudit } from '../../team/format.js';
 import { followUntilInterrupted } from '../follow.js';
 import type { ContextFor } from '../context.js';
@@ -16,33 +16,24 @@ export function registerLogCommand(program: Command, contextFor: ContextFor): vo
     .option('--agent <name>', 'only entries involving this agent')
     .action(async (options: { json?: boolean; follow?: boolean; agent?: string }, command: Command) => {
       const context = contextFor(command);
-      const team = context.requireTeam();
+      const team = await context.requireTeam();
+      const { audit } = context.store;
       // A removed member's history is still worth reading: the log's own names count as known.
       if (options.agent !== undefined) {
-        const logged = readAudit(context.paths.audit).entries.flatMap(participants);
-        context.requireAgent(options.agent, [...memberNames(team), ...logged]);
+        const logged = (await audit.read()).entries.flatMap(participants);
+        await context.requireAgent(options.agent, [...memberNames(team), ...logged]);
       }
-      let offset = 0;
-      const printNew = () => {
-        const read = readAudit(context.paths.audit, offset);
-        offset = read.nextOffset;
-        for (const problem of read.problems) process.stderr.write(`teams: ${inertLine(`audit line ${problem.line}: ${problem.reason}`)}\n`);
-        for (const entry of read.entries) {
+      const print = ({ entries, problems }: AuditBatch) => {
+        for (const problem of problems) process.stderr.write(`teams: ${inertLine(`audit entry set aside (${problem.ref}): ${problem.reason}`)}\n`);
+        for (const entry of entries) {
           if (options.agent !== undefined && !involves(entry, options.agent)) continue;
           process.stdout.write(`${options.json ? inertJson(entry) : formatAudit(entry)}\n`);
         }
       };
-      if (!options.follow) return printNew();
+      if (!options.follow) return print(await audit.read());
       await followUntilInterrupted(async () => {
-        printNew();
-        const runner = createDrainRunner(printNew);
-        const stopWatching = await watchForHints([context.paths.audit], () => runner.hint());
-        // An append between the first read and the watcher becoming ready would otherwise wait for the next one.
-        runner.hint();
-        return async () => {
-          await stopWatching();
-          await runner.close();
-        };
+        const subscription = await audit.follow(print);
+        return () => subscription.close();
       });
     });
 }

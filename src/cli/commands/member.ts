@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { agentNameProblem } from '../../protocol/names.js';
-import { addMember, ensureTeam, removeMember } from '../../store/file/roster-file.js';
-import { appendAudit } from '../../store/audit.js';
+import { addMember, removeMember } from '../../store/roster-changes.js';
 import { UsageError } from '../errors.js';
 import { inertLine } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../context.js';
@@ -13,14 +12,15 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
     .command('add <name>')
     .description('add a member to the team (creates the team if needed)')
     .requiredOption('--role <role>', "the member's role, e.g. coder or reviewer")
-    .action((name: string, options: { role: string }, command: Command) => {
+    .action(async (name: string, options: { role: string }, command: Command) => {
       const problem = agentNameProblem(name);
       if (problem) throw new UsageError(problem);
       if (options.role.trim() === '') throw new UsageError('--role is empty');
       const context = contextFor(command);
-      ensureTeam(context.paths);
-      addMember(context.paths, { name, role: options.role.trim() });
-      appendAudit(context.paths, { event: 'member', name, change: `added (role ${options.role.trim()})` });
+      const { store } = context;
+      await store.roster.ensure();
+      await addMember(store.roster, { name, role: options.role.trim() });
+      await store.audit.append({ event: 'member', name, change: `added (role ${options.role.trim()})` });
       process.stdout.write(`added ${name} (${inertLine(options.role.trim())}) to team ${context.paths.team}\n`);
     });
 
@@ -29,10 +29,10 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
     .description('take a member off the roster; its pending requests are cancelled')
     .action(async (name: string, _options: unknown, command: Command) => {
       const context = contextFor(command);
-      context.requireTeam();
-      removeMember(context.paths, name);
+      await context.requireTeam();
+      await removeMember(context.store.roster, name);
       await context.bus.cancelPending(name, `${name} was removed from the team`);
-      appendAudit(context.paths, { event: 'member', name, change: 'removed' });
+      await context.store.audit.append({ event: 'member', name, change: 'removed' });
       process.stdout.write(`removed ${name} from team ${context.paths.team}\n`);
     });
 }

@@ -30,7 +30,7 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     // Loaded on use: plain commands stay fast without React, Ink and the model SDK.
     const { LeadRuntime } = await import('../../runtime/lead.js');
     const { startRepl } = await import('../../ui/start.js');
-    const runtime = await LeadRuntime.start({ paths: context.paths, cwd, ...options });
+    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, ...options });
     const end = await startRepl({ runtime });
     if (end.terminalClosed) exitAfterClosedTerminal(EXIT_OK);
   });

@@ -8,7 +8,7 @@ import type { CliContext, ContextFor } from '../context.js';
 import { askLead } from '../lead-client.js';
 
 async function decide(context: CliContext, requestId: string, approve: boolean, note: string | undefined, always = false): Promise<void> {
-  context.requireTeam();
+  await context.requireTeam();
   // The running lead holds the key that signs decisions: it decides, and teammates can verify.
   const viaLead = await askLead(context, { op: 'decide', request_id: requestId, approve, note, always });
   if (viaLead !== undefined) {
@@ -17,7 +17,7 @@ async function decide(context: CliContext, requestId: string, approve: boolean, 
   }
   // No lead: record the decision directly. A request past its deadline is expired first, so it is never approved late.
   await sweep(context);
-  const record = context.tracker.get(requestId);
+  const record = await context.store.requests.get(requestId);
   if (!record) throw new UsageError(`unknown request_id '${requestId}' (see \`teams requests\`)`);
   const made = decisionDraft(record, { approve, note });
   if (!made.ok) throw new UsageError(made.error);
@@ -43,9 +43,9 @@ export function registerRequestCommands(program: Command, contextFor: ContextFor
       const state = options.state === undefined ? undefined : RequestState.safeParse(options.state);
       if (state && !state.success) throw new UsageError(`--state must be one of ${REQUEST_STATES.join(', ')}, not '${options.state}'`);
       const context = contextFor(command);
-      context.requireTeam();
+      await context.requireTeam();
       await sweep(context);
-      const records = context.tracker.list({ state: state?.data });
+      const records = await context.store.requests.list({ state: state?.data });
       if (options.json) for (const record of records) process.stdout.write(`${inertJson(record)}\n`);
       else process.stdout.write(`${formatRequests(records)}\n`);
     });

@@ -81,7 +81,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     const cwd = agentsWorkdir(flags, context.paths, options.settings.offline);
     // Loaded on use: the model SDK is the heaviest import, and only running agents need it.
     const { LeadRuntime } = await import('../../runtime/lead.js');
-    const runtime = await LeadRuntime.start({ paths: context.paths, cwd, ...options });
+    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, ...options });
     const print = createEventPrinter(flags.json ?? false, (line) => process.stdout.write(`${line}\n`));
     if (!flags.json) process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd}\n`);
     await new Promise<void>((resolve, reject) => {

@@ -16,7 +16,7 @@ import { describeIssues } from '../../lib/zod-issues.js';
  * The rules are checked here first, so a typo is reported the same with or without a lead.
  */
 async function sendAsHuman(context: CliContext, draft: Draft & { text: string }): Promise<string> {
-  const team = context.requireTeam();
+  const team = await context.requireTeam();
   const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: new Date().toISOString() });
   if (!parsed.success) throw new UsageError(describeIssues(parsed.error, 'message'));
   const verdict = checkSend(parsed.data, { team: team.name, members: memberNames(team), lookupRequest: () => undefined });

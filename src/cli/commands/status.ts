@@ -8,10 +8,10 @@ export function registerStatusCommand(program: Command, contextFor: ContextFor):
     .command('status')
     .description('members with role, status and pid, and the pending requests')
     .option('--json', 'one JSON object')
-    .action((options: { json?: boolean }, command: Command) => {
+    .action(async (options: { json?: boolean }, command: Command) => {
       const context = contextFor(command);
-      const team = context.requireTeam();
-      const pending = context.tracker.list({ state: 'pending' });
+      const team = await context.requireTeam();
+      const pending = await context.store.requests.list({ state: 'pending' });
       if (options.json) {
         process.stdout.write(`${inertJson({ team: team.name, sandbox: team.sandbox ?? null, members: team.members, pending })}\n`);
         return;

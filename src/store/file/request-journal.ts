@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { newMessageId } from '../../protocol/ids.js';
-import type { RequestKind } from '../../protocol/messages.js';
 import { appendLines, readLines } from '../../files/jsonl.js';
-import { deadlineAt, type DeadlineOverrides } from '../../tracker/expiry.js';
 import { transition as applyTransition, type TransitionResult } from '../../tracker/lifecycle.js';
 import { RequestRecord, RequestState } from '../../tracker/records.js';
 import { describeIssues } from '../../lib/zod-issues.js';
+import type { OpenRequest, RequestFilter } from '../team-store.js';
 
 /**
- * The requests of one team, as a fold of an append-only journal that several processes
- * (lead, teammates, the CLI) write at once. There is no lock: O_APPEND order is the order
+ * The file store's requests: a fold of an append-only journal (requests.jsonl) that several
+ * processes (lead, teammates, the CLI) write at once. There is no lock: O_APPEND order is the order
  * of events, and the fold keeps the first legal transition of each request and ignores the
  * rest. A writer confirms it won by re-reading after its append, so two processes deciding
  * the same request at the same moment get exactly one winner, and every reader agrees on it.
@@ -42,15 +41,8 @@ const JournalEvent = z.discriminatedUnion('event', [
 ]);
 type JournalEvent = z.infer<typeof JournalEvent>;
 
-const OpenInput = OpenedFields.extend({ created_at: timestamp.optional(), deadline_at: timestamp.optional() });
-export type OpenRequest = z.input<typeof OpenInput>;
-
-export type ListFilter = { state?: RequestState; kind?: RequestKind; involving?: string };
-
 /** A journal line that was set aside, or a tail not yet complete. `offset` is the byte where it starts. */
 export type TrackerProblem = { offset?: number; reason: string };
-
-export type TrackerOptions = { deadlines?: DeadlineOverrides };
 
 type Entry = { record: RequestRecord; openedBy: string; decidedBy?: string };
 
@@ -58,16 +50,13 @@ function takenError(existing: RequestRecord): Error {
   return new Error(`request_id '${existing.request_id}' is already taken (a ${existing.kind} request from ${existing.from} to ${existing.to})`);
 }
 
-export class RequestTracker {
+export class RequestJournal {
   private offset = 0;
   private entries = new Map<string, Entry>();
   private setAside: TrackerProblem[] = [];
   private tornAt: number | undefined;
 
-  constructor(
-    readonly path: string,
-    private readonly options: TrackerOptions = {},
-  ) {}
+  constructor(readonly path: string) {}
 
   /** Fold in whatever was appended since the last read: cheap, since it reads only the new bytes. */
   refresh(): void {
@@ -114,19 +103,17 @@ export class RequestTracker {
 
   /** Record a new pending request. Throws on invalid fields or a request_id already taken. */
   open(input: OpenRequest): RequestRecord {
-    const parsed = OpenInput.safeParse(input);
+    const parsed = OpenedFields.safeParse(input);
     if (!parsed.success) throw new Error(`cannot open request '${String(input.request_id)}': ${describeIssues(parsed.error, 'request')}`);
     const fields = parsed.data;
-    const created_at = fields.created_at ?? new Date().toISOString();
-    const deadline_at = fields.deadline_at ?? deadlineAt(fields.kind, created_at, this.options.deadlines);
-    if (Date.parse(deadline_at) < Date.parse(created_at)) {
-      throw new Error(`cannot open request '${fields.request_id}': deadline_at ${deadline_at} is before created_at ${created_at}`);
+    if (Date.parse(fields.deadline_at) < Date.parse(fields.created_at)) {
+      throw new Error(`cannot open request '${fields.request_id}': deadline_at ${fields.deadline_at} is before created_at ${fields.created_at}`);
     }
     this.refresh();
     const taken = this.entries.get(fields.request_id);
     if (taken) throw takenError(taken.record);
     const event_id = newMessageId();
-    this.append({ event: 'opened', event_id, record: { ...fields, created_at, deadline_at } });
+    this.append({ event: 'opened', event_id, record: fields });
     const entry = this.entries.get(fields.request_id);
     if (!entry) throw new Error(`request '${fields.request_id}' was written but is not in ${this.path}; see problems()`);
     // Another process opened the same id just before us: the first open stands.
@@ -168,7 +155,7 @@ export class RequestTracker {
   }
 
   /** Requests matching every given filter, oldest first; `involving` matches the requester or the decider. */
-  list(filter: ListFilter = {}): RequestRecord[] {
+  list(filter: RequestFilter = {}): RequestRecord[] {
     this.refresh();
     const matching: RequestRecord[] = [];
     for (const { record } of this.entries.values()) {
@@ -179,15 +166,5 @@ export class RequestTracker {
     }
     // Stable: requests opened in the same millisecond keep journal order.
     return matching.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
-  }
-
-  pending(): RequestRecord[] {
-    return this.list({ state: 'pending' });
-  }
-
-  /** Pending requests whose deadline has passed at `now` (ms since the epoch, or a Date). */
-  overdue(now: number | Date = Date.now()): RequestRecord[] {
-    const at = typeof now === 'number' ? now : now.getTime();
-    return this.pending().filter((record) => Date.parse(record.deadline_at) <= at);
   }
 }

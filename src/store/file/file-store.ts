@@ -1,0 +1,22 @@
+import { MaildirTransport } from '../../mailbox/maildir.js';
+import type { TeamStore } from '../team-store.js';
+import { FileAudit } from './audit-file.js';
+import type { FileLocation } from './layout.js';
+import { FileRequests } from './requests-file.js';
+import { FileRoster } from './roster-file.js';
+
+/**
+ * The team store as files under the team's directory, shared by every process on this
+ * machine (see README, "State on disk"). It holds nothing open between calls: each watch has
+ * its own watcher, which its subscription closes.
+ */
+export function openFileStore(location: FileLocation): TeamStore {
+  return {
+    team: location.team,
+    roster: new FileRoster(location),
+    requests: new FileRequests(location),
+    audit: new FileAudit(location),
+    mailboxes: new MaildirTransport(location.root),
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,88 @@
+import { Refused } from '../lib/refused.js';
+import { quoted } from '../lib/terminal-text.js';
+import type { Usage } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import { isProcessAlive } from '../files/file-lock.js';
+import { findMember, Member, requireMember, rosterIssues, type MemberStatus } from './roster.js';
+import type { RosterStore } from './team-store.js';
+
+/** The changes callers make to the roster, each one update of whichever store keeps it. */
+
+export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus };
+
+export async function addMember(roster: RosterStore, input: NewMember): Promise<Member> {
+  const now = new Date().toISOString();
+  const parsed = Member.safeParse({
+    name: input.name,
+    role: input.role,
+    status: input.status ?? 'registered',
+    pid: input.pid ?? null,
+    model: input.model ?? null,
+    created_at: now,
+    status_since: now,
+  });
+  if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${rosterIssues(parsed.error)}`);
+  const member = parsed.data;
+  await roster.update((team) => {
+    if (findMember(team, member.name)) throw new Refused(`team '${team.name}' already has a member named '${member.name}'`);
+    team.members.push(member);
+  });
+  return member;
+}
+
+/**
+ * Take a member off the roster. Refuses the lead, unknown names, and members whose process
+ * still runs (a pid on this machine: the process that removes is the one that checks).
+ */
+export async function removeMember(roster: RosterStore, name: string): Promise<Member> {
+  const { result } = await roster.update((team) => {
+    if (name === LEAD) throw new Refused(`the ${LEAD} cannot be removed from the team`);
+    const member = requireMember(team, name);
+    if (member.pid !== null && isProcessAlive(member.pid)) throw new Refused(`${name} is running (pid ${member.pid}); shut it down first`);
+    team.members = team.members.filter((m) => m.name !== name);
+    return member;
+  });
+  return result;
+}
+
+export type StatusExtra = { pid?: number | null; model?: string | null };
+
+/**
+ * Set a member's status (and, with it, its pid or model); `status_since` moves only when the
+ * status changes. Returns the member before and after, so the caller can audit the change.
+ */
+export async function setMemberStatus(
+  roster: RosterStore,
+  name: string,
+  status: MemberStatus,
+  extra: StatusExtra = {},
+): Promise<{ member: Member; previous: Member }> {
+  const { result } = await roster.update((team) => {
+    const member = requireMember(team, name);
+    const previous = { ...member };
+    if (member.status !== status) member.status_since = new Date().toISOString();
+    member.status = status;
+    if (extra.pid !== undefined) member.pid = extra.pid;
+    if (extra.model !== undefined) member.model = extra.model;
+    return { member: { ...member }, previous };
+  });
+  return result;
+}
+
+/** Add one turn's usage to a member's running totals. */
+export async function addMemberUsage(roster: RosterStore, name: string, usage: Usage): Promise<Member> {
+  const { result } = await roster.update((team) => {
+    const member = requireMember(team, name);
+    const totals = member.usage ?? { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 0, duration_ms: 0 };
+    member.usage = {
+      input_tokens: totals.input_tokens + usage.input_tokens,
+      output_tokens: totals.output_tokens + usage.output_tokens,
+      cache_read_tokens: totals.cache_read_tokens + (usage.cache_read_tokens ?? 0),
+      cache_write_tokens: totals.cache_write_tokens + (usage.cache_write_tokens ?? 0),
+      tool_uses: totals.tool_uses + (usage.tool_uses ?? 0),
+      duration_ms: totals.duration_ms + (usage.duration_ms ?? 0),
+    };
+    return { ...member };
+  });
+  return result;
+}

@@ -1,0 +1,92 @@
+import type { Subscription, Transport } from '../mailbox/transport.js';
+import type { RequestKind } from '../protocol/messages.js';
+import type { TransitionResult } from '../tracker/lifecycle.js';
+import type { RequestRecord, RequestState } from '../tracker/records.js';
+import type { AuditDraft, AuditEntry } from './audit.js';
+import type { CreateTeamOptions, TeamConfig } from './roster.js';
+
+export type { Subscription } from '../mailbox/transport.js';
+
+/**
+ * Everything the processes of one team share: the roster, the request journal, the audit log
+ * and the mailboxes. Processes reach shared state only through this (each opens one store), so
+ * another backend (Redis Streams, for a team spanning machines) replaces it whole; the
+ * conformance suite (test/store/conformance.ts) says what any backend must do.
+ *
+ * No type here names a path: where things are kept is the backend's business. Any call may
+ * cross a network, so every call is asynchronous. Trust is not kept here: a teammate learns
+ * the lead's key from the process that starts it, and every message is believed from its
+ * signature alone, so a store that anyone can write to can forge nothing.
+ */
+export interface TeamStore {
+  /** The team's name. */
+  readonly team: string;
+  readonly roster: RosterStore;
+  readonly requests: RequestStore;
+  readonly audit: AuditLog;
+  /** The members' mailboxes. */
+  readonly mailboxes: Transport;
+  /** Let go of whatever the store holds open (a connection); close its watches first. */
+  close(): Promise<void>;
+}
+
+/** What a watch could not read (another writer's record, torn or foreign): the watch goes on. */
+export type WatchProblem = (error: Error) => void;
+
+export interface RosterStore {
+  /** The roster, or undefined if the team does not exist. One that cannot be read is an error saying why. */
+  load(): Promise<TeamConfig | undefined>;
+  /** The roster, created first (the lead alone) if the team does not exist; several processes may race to. */
+  ensure(options?: CreateTeamOptions): Promise<TeamConfig>;
+  /**
+   * Change the roster with no concurrent update lost. `mutate` changes the draft in place, or
+   * throws to refuse (then nothing is written). It must be synchronous and do nothing else: a
+   * store may run it again on a fresh draft when another writer got in first. The result is
+   * validated before it is kept. Refused when the team does not exist.
+   */
+  update<T>(mutate: (draft: TeamConfig) => T): Promise<{ config: TeamConfig; result: T }>;
+  /**
+   * The roster once the watch is ready, then again after every change, in order. A call may
+   * bring an unchanged roster: it says "look again", not what changed.
+   */
+  watch(listener: (config: TeamConfig) => void, onProblem: WatchProblem): Promise<Subscription>;
+}
+
+/** A request as it is opened: pending, with its deadline already decided by the caller. */
+export type OpenRequest = Pick<RequestRecord, 'request_id' | 'kind' | 'from' | 'to' | 'created_at' | 'deadline_at' | 'summary'>;
+
+/** Every given field must match; `involving` matches the requester or the one asked. */
+export type RequestFilter = { state?: RequestState; kind?: RequestKind; involving?: string };
+
+export interface RequestStore {
+  /**
+   * Record a new pending request. Throws on invalid fields, or on a request_id already taken,
+   * also by an open racing in another process (the first one stands).
+   */
+  open(request: OpenRequest): Promise<RequestRecord>;
+  /**
+   * Move a pending request to a final state, as the lifecycle allows. When processes race to
+   * decide the same request, exactly one wins everywhere; the others are refused (not thrown)
+   * with what happened instead.
+   */
+  transition(requestId: string, to: RequestState, by: string, note?: string): Promise<TransitionResult>;
+  get(requestId: string): Promise<RequestRecord | undefined>;
+  /** Matching requests, oldest first. */
+  list(filter?: RequestFilter): Promise<RequestRecord[]>;
+  /** Every request once the watch is ready, then again after every change, in order (possibly unchanged). */
+  watch(listener: (records: RequestRecord[]) => void, onProblem: WatchProblem): Promise<Subscription>;
+}
+
+/** A stored record that could not be read: skipped, and reported with where to find it (`ref`, opaque). */
+export type StoredProblem = { ref: string; reason: string };
+
+export type AuditBatch = { entries: AuditEntry[]; problems: StoredProblem[] };
+
+export interface AuditLog {
+  /** Append one entry, stamped now. A malformed entry is the caller's bug: it throws, and nothing is written. */
+  append(entry: AuditDraft): Promise<AuditEntry>;
+  /** The whole log, oldest first; unreadable records are reported, never fatal. */
+  read(): Promise<AuditBatch>;
+  /** The whole log, then every later append, each once and in order. */
+  follow(listener: (batch: AuditBatch) => void): Promise<Subscription>;
+}
