@@ -47,6 +47,12 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
     const queued = (kind: RequestRecord['kind'], seen: string[] = []) =>
       waitFor(() => store.getState().queue.find((r) => r.kind === kind && !seen.includes(r.request_id)), `a ${kind} request in the queue; screen:\n${screen()}`, 20_000);
     const focus = (f: string) => waitFor(() => store.getState().focus === f || undefined, `focus on ${f}`);
+    // Tab from the input line. The queue is read again after each decision, and alice may be
+    // asking the next thing by then: the queue then keeps the focus, and Tab would leave it.
+    const toQueue = async () => {
+      if (store.getState().focus !== 'queue') type(KEYS.tab);
+      await focus('queue');
+    };
 
     try {
       assert.match(screen(), /model offline-demo \(scripted offline demo model, not Claude\)/);
@@ -56,8 +62,7 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
       // 1. The plan is visible without a command; Tab, n, a reason, Enter rejects it.
       const plan = await queued('plan');
       await waitFor(() => screen().includes('Approvals (1)') || undefined, 'the queue on screen');
-      type(KEYS.tab);
-      await focus('queue');
+      await toQueue();
       type('n');
       await focus('reason');
       text('Keep the cache; only write the notes');
@@ -68,15 +73,13 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
       // 2. The revision comes back; y approves it.
       const revised = await queued('plan', [plan.request_id]);
       assert.match(revised.summary, /Keep the cache; only write the notes/);
-      type(KEYS.tab);
-      await focus('queue');
+      await toQueue();
       type('y');
       await waitFor(decided(revised.request_id, 'approved'), 'the revision approved');
 
       // 3. A permission decided elsewhere leaves the queue at once, reason input and all.
       const write = await queued('permission');
-      type(KEYS.tab);
-      await focus('queue');
+      await toQueue();
       type('n');
       await focus('reason');
       await runtime.decisions.decide(write.request_id, { approve: true, note: 'from another terminal' });
@@ -91,8 +94,7 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
       // 4. The risky command: denied with a reason; the lead then winds alice down.
       const remove = await queued('permission', [write.request_id]);
       assert.match(remove.summary, /rm -rf build\/cache/);
-      if (store.getState().focus !== 'queue') type(KEYS.tab);
-      await focus('queue');
+      await toQueue();
       type('v');
       await waitFor(() => screen().includes(`permission request ${remove.request_id} from alice:`) || undefined, 'the whole command');
       type('n');

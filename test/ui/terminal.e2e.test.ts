@@ -88,6 +88,13 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     const pending = (kind: RequestRecord['kind'], seen: string[] = []) =>
       waitFor(async () => (await team.requests.list({ state: 'pending', kind })).find((r) => !seen.includes(r.request_id)), `a pending ${kind} request; screen:\n${terminal.screen()}`, 20_000);
     const decided = (id: string, state: RequestRecord['state']) => waitFor(async () => (await team.requests.get(id))?.state === state, `${id} ${state}`);
+    // Tab to the queue, unless it has kept the focus: it is read again after each decision, and
+    // alice may be asking the next thing by then.
+    const focusQueue = async () => {
+      await terminal.shows(/Tab to review|y approve · n reject/);
+      if (terminal.screen().includes('Tab to review')) terminal.keys('Tab');
+      await terminal.shows('y approve · n reject');
+    };
     // The pane's shell says how teams ended, then waits, so the last screen can be read.
     const stderr = join(home, 'teams.stderr');
     const teams = `env -u TEAMS_HOME -u TEAMS_TEAM node ${join(REPO_ROOT, 'bin', 'teams.js')} --home ${home} --offline --grace-ms 3000 2>${stderr}`;
@@ -110,8 +117,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     const alicePid = (await team.roster.load())?.members.find((m) => m.name === 'alice')?.pid;
     assert.ok(alicePid);
     pids.push(alicePid);
-    terminal.keys('Tab');
-    await terminal.shows('y approve · n reject');
+    await focusQueue();
     terminal.keys('y');
     await decided(plan.request_id, 'approved');
 
@@ -120,8 +126,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     assert.match(write.summary, /^write_file/);
     // A person presses keys once the request is on screen: so does this test.
     await terminal.shows(queueRow('write_file'));
-    terminal.keys('Tab');
-    await terminal.shows('y approve · n reject');
+    await focusQueue();
     terminal.keys('n');
     await terminal.shows(`Reject ${write.request_id}, reason:`);
     terminal.text('no notes file, please');
@@ -131,8 +136,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     const remove = await pending('permission', [write.request_id]);
     assert.match(remove.summary, /rm -rf build\/cache/);
     await terminal.shows(queueRow('bash'));
-    terminal.keys('Tab');
-    await terminal.shows('y approve · n reject');
+    await focusQueue();
     terminal.keys('y');
     await decided(remove.request_id, 'approved');
     await terminal.shows(/\[alice\] Report: done/);
