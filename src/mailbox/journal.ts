@@ -2,13 +2,13 @@ import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Envelope, MessageId } from '../protocol/messages.js';
-import { appendLines, readLines, truncateTornTail } from '../files/jsonl.js';
+import { appendSerialized, readLines, truncateTornTail } from '../files/jsonl.js';
 import { isMissing } from '../files/errno.js';
 import { fsyncPath } from './layout.js';
 
 /**
  * delivered.jsonl: one envelope per line, appended by the mailbox's single consumer before
- * it removes the messages from new/. It is what makes delivery exactly-once across crashes
+ * it records the messages as read. It is what makes delivery exactly-once across crashes
  * (its tail is the dedupe set) and it is the agent's inbox history. Past `maxBytes` it is
  * rotated to delivered.<ms>.jsonl and only the newest `archives` archives are kept.
  */
@@ -48,9 +48,10 @@ export class DeliveredJournal {
 
   /**
    * Take ownership after a possible crash: cut a torn last line (a batch the consumer died
-   * writing, still in new/, so it will be journaled again) and return the last `capacity` ids
-   * journaled. Rotation happens before an append, never between an append and the removal
-   * of its files, so the ids of a batch a crash left in new/ are always in the current file.
+   * writing, not yet recorded as read, so it will be journaled again) and return the last
+   * `capacity` ids journaled. Rotation happens before an append, never between an append and
+   * the checkpoint (or removal of files) that records its messages as read, so the ids of a
+   * batch a crash left unrecorded are always in the current file.
    */
   open(capacity: number): string[] {
     truncateTornTail(this.path);
@@ -58,11 +59,12 @@ export class DeliveredJournal {
     return readLines(this.path, IdOnly).records.slice(-capacity).map((record) => record.id);
   }
 
-  append(envelopes: readonly Envelope[]): void {
+  /** Journal messages given as their JSON text (one message each, as read and checked). */
+  append(lines: readonly Buffer[]): void {
     if (this.size >= this.options.maxBytes) this.rotate();
-    appendLines(this.path, envelopes);
+    // Counted, not stat'ed: the consumer is the only process that writes its journal.
+    this.size += appendSerialized(this.path, lines);
     if (this.options.durable) fsyncPath(this.path);
-    this.size = sizeOf(this.path);
   }
 
   private rotate(): void {
