@@ -17,22 +17,7 @@ import { describeIssues } from '../lib/zod-issues.js';
  */
 export function appendLines(path: string, records: readonly unknown[]): void {
   if (records.length === 0) return;
-  appendData(path, Buffer.from(`\n${records.map((r) => JSON.stringify(r)).join('\n')}\n`, 'utf8'));
-}
-
-/** The same for records already serialized (each one JSON text, without its newline); returns the bytes appended. */
-export function appendSerialized(path: string, lines: readonly Buffer[]): number {
-  if (lines.length === 0) return 0;
-  const parts: Buffer[] = [NEWLINE];
-  for (const line of lines) parts.push(line, NEWLINE);
-  const data = Buffer.concat(parts);
-  appendData(path, data);
-  return data.length;
-}
-
-const NEWLINE = Buffer.from('\n');
-
-function appendData(path: string, data: Buffer): void {
+  const data = Buffer.from(`\n${records.map((r) => JSON.stringify(r)).join('\n')}\n`, 'utf8');
   const fd = openSync(path, 'a');
   try {
     let written = writeSync(fd, data);

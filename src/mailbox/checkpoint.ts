@@ -1,6 +1,7 @@
-import { appendFileSync, closeSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { AppendOnlyFile } from '../files/append-file.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { isMissing } from '../files/errno.js';
 import { truncateTornTail } from '../files/jsonl.js';
@@ -73,11 +74,14 @@ export function readCheckpoint(path: string): Positions {
 /** The consumer's side: the only process that writes the checkpoint. */
 export class CheckpointWriter {
   private size = 0;
+  private readonly file: AppendOnlyFile;
 
   constructor(
     private readonly path: string,
     private readonly durable: boolean,
-  ) {}
+  ) {
+    this.file = new AppendOnlyFile(path);
+  }
 
   /** Take ownership after a possible crash: cut a torn last line, and read where the consumer got to. */
   open(): Positions {
@@ -92,13 +96,18 @@ export class CheckpointWriter {
     const line = `${JSON.stringify({ logs })}\n`;
     const bytes = Buffer.byteLength(line);
     if (this.size + bytes > ROTATE_BYTES) {
+      this.file.close();
       writeFileAtomic(this.path, line, { fsync: this.durable });
       if (this.durable) fsyncPath(dirname(this.path));
       this.size = bytes;
       return;
     }
-    appendFileSync(this.path, line);
-    if (this.durable) fsyncPath(this.path);
+    this.file.append(Buffer.from(line));
+    if (this.durable) this.file.sync();
     this.size += bytes;
+  }
+
+  close(): void {
+    this.file.close();
   }
 }

@@ -62,6 +62,8 @@ export async function startConsumer(
       clearTimeout(recheck);
       await stopWatching();
       await runner.close();
+      logs.close();
+      journal.close();
     },
   };
 }

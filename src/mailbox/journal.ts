@@ -2,7 +2,8 @@ import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Envelope, MessageId } from '../protocol/messages.js';
-import { appendSerialized, readLines, truncateTornTail } from '../files/jsonl.js';
+import { AppendOnlyFile } from '../files/append-file.js';
+import { readLines, truncateTornTail } from '../files/jsonl.js';
 import { isMissing } from '../files/errno.js';
 import { fsyncPath } from './layout.js';
 
@@ -38,13 +39,18 @@ function sizeOf(path: string): number {
   }
 }
 
+const NEWLINE = Buffer.from('\n');
+
 export class DeliveredJournal {
   private size = 0;
+  private readonly file: AppendOnlyFile;
 
   constructor(
     private readonly path: string,
     private readonly options: JournalOptions,
-  ) {}
+  ) {
+    this.file = new AppendOnlyFile(path);
+  }
 
   /**
    * Take ownership after a possible crash: cut a torn last line (a batch the consumer died
@@ -59,15 +65,28 @@ export class DeliveredJournal {
     return readLines(this.path, IdOnly).records.slice(-capacity).map((record) => record.id);
   }
 
-  /** Journal messages given as their JSON text (one message each, as read and checked). */
+  /**
+   * Journal messages given as their JSON text (one message each, as read and checked), in one
+   * write(2). It starts with a newline, which ends a line torn by a kill (open cuts one too).
+   */
   append(lines: readonly Buffer[]): void {
+    if (lines.length === 0) return;
     if (this.size >= this.options.maxBytes) this.rotate();
+    const parts: Buffer[] = [NEWLINE];
+    for (const line of lines) parts.push(line, NEWLINE);
+    const data = Buffer.concat(parts);
+    this.file.append(data);
+    if (this.options.durable) this.file.sync();
     // Counted, not stat'ed: the consumer is the only process that writes its journal.
-    this.size += appendSerialized(this.path, lines);
-    if (this.options.durable) fsyncPath(this.path);
+    this.size += data.length;
+  }
+
+  close(): void {
+    this.file.close();
   }
 
   private rotate(): void {
+    this.file.close();
     const existing = archivesOf(this.path);
     const newest = existing.at(-1);
     const newestStamp = newest === undefined ? 0 : Number(ARCHIVE.exec(basename(newest))?.[1] ?? 0);

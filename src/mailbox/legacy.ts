@@ -37,6 +37,8 @@ function removeIfEmpty(dir: string): void {
 export class LegacyMaildir {
   /** Entries that could not be set aside: reported once, then skipped until the consumer restarts. */
   private readonly stuck: RecentIds;
+  /** Both directories are gone: nothing writes there any more, so they are not looked for again. */
+  private gone = false;
 
   constructor(
     private readonly layout: MailboxLayout,
@@ -48,7 +50,11 @@ export class LegacyMaildir {
 
   drain(stopping: () => boolean): void {
     const { legacyNew, legacyTmp } = this.layout;
-    if (!existsSync(legacyNew) && !existsSync(legacyTmp)) return;
+    if (this.gone) return;
+    if (!existsSync(legacyNew) && !existsSync(legacyTmp)) {
+      this.gone = true;
+      return;
+    }
     const names = listNew(legacyNew);
     for (let next = 0; next < names.length && !stopping(); ) next = this.consumeBatch(names, next);
     for (const name of existsSync(legacyTmp) ? readdirSync(legacyTmp).sort() : []) {

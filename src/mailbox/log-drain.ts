@@ -63,6 +63,11 @@ export class LogDrain {
     return scan.logs.some((log) => !log.finished && this.seen.get(log.name)?.partial === true);
   }
 
+  /** Once no drain runs any more. */
+  close(): void {
+    this.checkpoint.close();
+  }
+
   /** Take what is new in one log; whether it is finished and taken to its end. */
   private read(log: ScannedLog, stopping: () => boolean): boolean {
     if (this.stuck.has(log.name)) return false;
