@@ -102,6 +102,14 @@ export type DrainRunner = {
 };
 
 /**
+ * How long a scheduled drain may wait while hints keep coming. libuv reads a watcher's events
+ * until there are none left before it runs anything scheduled: while writers keep a reader's
+ * watcher busy faster than it handles the events, a drain left to setImmediate would wait
+ * until they stop, and the backlog would grow all that time.
+ */
+const STARVED_MS = 2;
+
+/**
  * Run `drain` after hints, one drain at a time. Hints that arrive during a drain coalesce
  * into exactly one more drain after it, so a change is never missed and a burst of hints
  * costs two scans, not one per hint. Errors thrown by `drain` go to `onError` (by default
@@ -109,6 +117,9 @@ export type DrainRunner = {
  */
 export function createDrainRunner(drain: () => Promise<void> | void, onError: (error: unknown) => void = rethrowLater): DrainRunner {
   let scheduled = false;
+  let scheduledAt = 0;
+  /** Whether the code that scheduled the drain has returned: later hints come from other events. */
+  let laterTurn = false;
   let running = false;
   let again = false;
   let closed = false;
@@ -120,6 +131,7 @@ export function createDrainRunner(drain: () => Promise<void> | void, onError: (e
     for (const resolveWaiter of done) resolveWaiter();
   };
 
+  // Hands what drain() throws to onError: it does not reject.
   const run = async () => {
     scheduled = false;
     running = true;
@@ -145,10 +157,17 @@ export function createDrainRunner(drain: () => Promise<void> | void, onError: (e
         again = true;
       } else if (!scheduled) {
         scheduled = true;
+        scheduledAt = performance.now();
+        laterTurn = false;
+        queueMicrotask(() => (laterTurn = true));
         // setImmediate runs right after the poll phase that delivered the event, so all the
-        // watcher events read in one loop turn share one drain.
-        // run() hands what drain() throws to onError: it does not reject.
-        setImmediate(() => void run());
+        // watcher events read in one loop turn share one drain. A drain run in the meantime
+        // (below) has cleared `scheduled`: nothing is left to do then.
+        setImmediate(() => {
+          if (scheduled && !running) void run();
+        });
+      } else if (laterTurn && performance.now() - scheduledAt >= STARVED_MS) {
+        void run();
       }
     },
     idle,

@@ -1,8 +1,12 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { closeSync, readdirSync, readSync } from 'node:fs';
 import { sep } from 'node:path';
-import { Envelope, MAX_MESSAGE_BYTES } from '../protocol/messages.js';
+import { MAX_MESSAGE_BYTES, type Envelope } from '../protocol/messages.js';
 import { isMissing } from '../files/errno.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import { parseEnvelope } from './envelope-text.js';
+import { describeError, NotRegular, openRegular } from './open-entry.js';
+
+// The Maildir an older version left (tmp/ → new/, a file per message): read only to take
+// what it still holds (legacy.ts) and to show it (peek.ts).
 
 /** A message file is named after its id, so sorting names sorts messages by send time. */
 const MESSAGE_FILE = /^([0-9a-hjkmnp-tv-z]{20})\.json$/;
@@ -60,49 +64,9 @@ export type EntryRead =
 /** One buffer for every read: a message is read whole in one call, with one byte to spare to spot an oversized file. */
 const readBuffer = Buffer.alloc(MAX_MESSAGE_BYTES + 1);
 
-/** What kind of thing a non-regular entry is, for the reason it is set aside. */
-function kindOf(stats: Stats): string {
-  if (stats.isSymbolicLink()) return 'symlink';
-  if (stats.isFIFO()) return 'fifo';
-  if (stats.isDirectory()) return 'directory';
-  if (stats.isSocket()) return 'socket';
-  if (stats.isCharacterDevice()) return 'character device';
-  if (stats.isBlockDevice()) return 'block device';
-  return 'unknown kind';
-}
-
-class NotRegular extends Error {
-  constructor(readonly kind: string) {
-    super(`not a regular file: ${kind}`);
-  }
-}
-
-/**
- * Opened without following a symlink (a teammate could point one at any file the reader may
- * read) and without blocking (opening a FIFO for reading waits for a writer). Neither flag
- * changes anything for the regular file every real message is.
- */
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-function openRegular(path: string): number {
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (error) {
-    // A symlink fails with ELOOP (EMLINK on some BSDs), a socket with ENXIO: say what it is.
-    const stats = isMissing(error) ? undefined : lstatSync(path, { throwIfNoEntry: false });
-    if (stats !== undefined && !stats.isFile()) throw new NotRegular(kindOf(stats));
-    throw error;
-  }
-  const stats = fstatSync(fd);
-  if (stats.isFile()) return fd;
-  closeSync(fd);
-  throw new NotRegular(kindOf(stats));
-}
-
 /** The file's text, or undefined when it is over the message size limit. */
 function readBounded(path: string): string | undefined {
-  const fd = openRegular(path);
+  const { fd } = openRegular(path);
   try {
     let got = 0;
     for (;;) {
@@ -118,8 +82,9 @@ function readBounded(path: string): string | undefined {
 }
 
 /**
- * Read one entry of new/ as a message, or say why it is not one. Never throws for bad content,
- * never blocks, and reads only a regular file that is itself the entry (no symlink followed).
+ * Read one entry of an older version's new/ as a message, or say why it is not one. Never
+ * throws for bad content, never blocks, and reads only a regular file that is itself the
+ * entry (no symlink followed).
  */
 export function readEntry(dir: string, name: string): EntryRead {
   const match = MESSAGE_FILE.exec(name);
@@ -130,18 +95,12 @@ export function readEntry(dir: string, name: string): EntryRead {
   } catch (error) {
     if (isMissing(error)) return { kind: 'vanished' };
     if (error instanceof NotRegular) return { kind: 'problem', reason: error.message };
-    return { kind: 'problem', reason: `unreadable: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: 'problem', reason: `unreadable: ${describeError(error)}` };
   }
   if (text === undefined) return { kind: 'problem', reason: `over the ${MAX_MESSAGE_BYTES}-byte message limit` };
   if (text.length === 0) return { kind: 'problem', reason: 'empty file (torn, or written in place instead of renamed in)' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: 'problem', reason: 'not valid JSON (torn or corrupt file)' };
-  }
-  const parsed = Envelope.safeParse(value);
-  if (!parsed.success) return { kind: 'problem', reason: `not a valid message: ${describeIssues(parsed.error, 'message')}` };
-  if (parsed.data.id !== match[1]) return { kind: 'problem', reason: `file name says id ${match[1]} but the message's id is ${parsed.data.id}` };
-  return { kind: 'message', envelope: parsed.data, bytes: text.length };
+  const parsed = parseEnvelope(text);
+  if (parsed.kind === 'problem') return parsed;
+  if (parsed.envelope.id !== match[1]) return { kind: 'problem', reason: `file name says id ${match[1]} but the message's id is ${parsed.envelope.id}` };
+  return { kind: 'message', envelope: parsed.envelope, bytes: text.length };
 }

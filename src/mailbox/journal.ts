@@ -2,13 +2,14 @@ import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Envelope, MessageId } from '../protocol/messages.js';
-import { appendLines, readLines, truncateTornTail } from '../files/jsonl.js';
+import { AppendOnlyFile } from '../files/append-file.js';
+import { readLines, truncateTornTail } from '../files/jsonl.js';
 import { isMissing } from '../files/errno.js';
 import { fsyncPath } from './layout.js';
 
 /**
  * delivered.jsonl: one envelope per line, appended by the mailbox's single consumer before
- * it removes the messages from new/. It is what makes delivery exactly-once across crashes
+ * it records the messages as read. It is what makes delivery exactly-once across crashes
  * (its tail is the dedupe set) and it is the agent's inbox history. Past `maxBytes` it is
  * rotated to delivered.<ms>.jsonl and only the newest `archives` archives are kept.
  */
@@ -38,19 +39,25 @@ function sizeOf(path: string): number {
   }
 }
 
+const NEWLINE = Buffer.from('\n');
+
 export class DeliveredJournal {
   private size = 0;
+  private readonly file: AppendOnlyFile;
 
   constructor(
     private readonly path: string,
     private readonly options: JournalOptions,
-  ) {}
+  ) {
+    this.file = new AppendOnlyFile(path);
+  }
 
   /**
    * Take ownership after a possible crash: cut a torn last line (a batch the consumer died
-   * writing, still in new/, so it will be journaled again) and return the last `capacity` ids
-   * journaled. Rotation happens before an append, never between an append and the removal
-   * of its files, so the ids of a batch a crash left in new/ are always in the current file.
+   * writing, not yet recorded as read, so it will be journaled again) and return the last
+   * `capacity` ids journaled. Rotation happens before an append, never between an append and
+   * the checkpoint (or removal of files) that records its messages as read, so the ids of a
+   * batch a crash left unrecorded are always in the current file.
    */
   open(capacity: number): string[] {
     truncateTornTail(this.path);
@@ -58,14 +65,28 @@ export class DeliveredJournal {
     return readLines(this.path, IdOnly).records.slice(-capacity).map((record) => record.id);
   }
 
-  append(envelopes: readonly Envelope[]): void {
+  /**
+   * Journal messages given as their JSON text (one message each, as read and checked), in one
+   * write(2). It starts with a newline, which ends a line torn by a kill (open cuts one too).
+   */
+  append(lines: readonly Buffer[]): void {
+    if (lines.length === 0) return;
     if (this.size >= this.options.maxBytes) this.rotate();
-    appendLines(this.path, envelopes);
-    if (this.options.durable) fsyncPath(this.path);
-    this.size = sizeOf(this.path);
+    const parts: Buffer[] = [NEWLINE];
+    for (const line of lines) parts.push(line, NEWLINE);
+    const data = Buffer.concat(parts);
+    this.file.append(data);
+    if (this.options.durable) this.file.sync();
+    // Counted, not stat'ed: the consumer is the only process that writes its journal.
+    this.size += data.length;
+  }
+
+  close(): void {
+    this.file.close();
   }
 
   private rotate(): void {
+    this.file.close();
     const existing = archivesOf(this.path);
     const newest = existing.at(-1);
     const newestStamp = newest === undefined ? 0 : Number(ARCHIVE.exec(basename(newest))?.[1] ?? 0);

@@ -5,11 +5,11 @@ import { ensureMailboxDirs, type MailboxLayout } from './layout.js';
 import type { ObserveOptions, Subscription, Transport } from './transport.js';
 
 /**
- * Watch a Maildir mailbox without consuming it (`teams inbox --follow`): report every message
- * that is waiting in new/ or that its consumer records as handled from now on, each once.
- * A consumer may take a message from new/ between two looks; its journal still shows it.
+ * Watch a mailbox without consuming it (`teams inbox --follow`): report every message that is
+ * waiting in its logs or that its consumer records as handled from now on, each once. A
+ * consumer may take a message between two looks; its journal still shows it.
  */
-export async function observeMaildir(
+export async function observeMailbox(
   transport: Transport,
   layout: MailboxLayout,
   agent: string,
@@ -29,7 +29,7 @@ export async function observeMaildir(
     if (fresh.length > 0) listener(fresh);
   };
   const runner = createDrainRunner(look);
-  const stop = await watchForHints([layout.new, layout.journal], () => runner.hint());
+  const stop = await watchForHints([layout.logs, layout.journal], () => runner.hint());
   // The backlog, and anything that arrived before the watcher was ready.
   runner.hint();
   await runner.idle();

@@ -1,6 +1,7 @@
-import { lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMissing } from '../files/errno.js';
+import { errnoCode, isMissing } from '../files/errno.js';
+import { describeError, openRegular } from './open-entry.js';
 
 export type MoveAside =
   | { kind: 'moved'; to: string }
@@ -8,10 +9,6 @@ export type MoveAside =
   | { kind: 'vanished' }
   /** It could not be moved at all; it is still where it was. */
   | { kind: 'stuck'; error: string };
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Whether anything (a dangling symlink included) is at `path`; throws if that cannot be told (ENOTDIR, EACCES). */
 function occupied(path: string): boolean {
@@ -45,7 +42,7 @@ export function moveAside(from: string, bad: string, name: string): MoveAside {
   try {
     return { kind: 'moved', to: renameToFreeName(from, bad, name) };
   } catch (error) {
-    if (!isMissing(error)) return { kind: 'stuck', error: describe(error) };
+    if (!isMissing(error)) return { kind: 'stuck', error: describeError(error) };
   }
   // ENOENT: the entry is gone, or bad/ is.
   try {
@@ -53,6 +50,64 @@ export function moveAside(from: string, bad: string, name: string): MoveAside {
     mkdirSync(bad, { recursive: true });
     return { kind: 'moved', to: renameToFreeName(from, bad, name) };
   } catch (error) {
-    return { kind: 'stuck', error: describe(error) };
+    return { kind: 'stuck', error: describeError(error) };
+  }
+}
+
+export type KeepAside = { kind: 'kept'; to: string } | { kind: 'failed'; error: string };
+
+/** Whether `path` is a regular file holding exactly `data` (read without following a link, bounded by its size). */
+function holds(path: string, data: Buffer): boolean {
+  let opened: ReturnType<typeof openRegular>;
+  try {
+    opened = openRegular(path);
+  } catch {
+    return false;
+  }
+  try {
+    if (opened.stats.size !== data.length) return false;
+    const content = Buffer.alloc(data.length);
+    return readSync(opened.fd, content, 0, data.length, 0) === data.length && content.equals(data);
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/**
+ * bad/<name> holding `evidence`: created exclusively (never through a symlink, never over
+ * anything), or found there already, kept by a consumer killed before it could record having
+ * done so; if something else has the name, under a free name as moveAside does.
+ */
+function keep(bad: string, name: string, evidence: Buffer): string {
+  const to = join(bad, name);
+  try {
+    writeFileSync(to, evidence, { flag: 'wx' });
+    return to;
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+  }
+  if (holds(to, evidence)) return to;
+  const free = freeName(bad, name);
+  writeFileSync(free, evidence, { flag: 'wx' });
+  return free;
+}
+
+/**
+ * Keep a copy of a log's line in the directory `bad`, never throwing. Its name is the line's
+ * own (<log>.<offset>), so a line set aside again after a crash is kept once. A bad/ that a
+ * person removed is made again.
+ */
+export function keepAside(bad: string, name: string, evidence: Buffer): KeepAside {
+  try {
+    return { kind: 'kept', to: keep(bad, name, evidence) };
+  } catch (error) {
+    if (!isMissing(error)) return { kind: 'failed', error: describeError(error) };
+  }
+  // ENOENT: bad/ is gone.
+  try {
+    mkdirSync(bad, { recursive: true });
+    return { kind: 'kept', to: keep(bad, name, evidence) };
+  } catch (error) {
+    return { kind: 'failed', error: describeError(error) };
   }
 }

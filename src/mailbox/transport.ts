@@ -39,8 +39,8 @@ export type Subscription = {
 };
 
 /**
- * How messages move between agents. The Maildir transport is the local one; a Redis
- * Streams transport for teams spanning machines must pass the same conformance tests.
+ * How messages move between agents. The file transport (MaildirTransport) is the local one; a
+ * Redis Streams transport for teams spanning machines must pass the same conformance tests.
  */
 export interface Transport {
   /** Place a message in one agent's mailbox. Resolves once a reader can see it whole. */

@@ -8,7 +8,7 @@ import type { KeyRing } from '../protocol/signing.js';
 import type { SandboxSettings } from '../sandbox/settings.js';
 import type { TeamPaths } from '../team/paths.js';
 import { ChildSignal, type ParentSignal } from './ipc.js';
-import { processStartTime } from './proc-start.js';
+import { processStartTime } from '../files/proc-start.js';
 
 /** The entry a teammate process runs. */
 export const TEAMMATE_ENTRY = fileURLToPath(new URL('./teammate-main.js', import.meta.url));

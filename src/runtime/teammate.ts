@@ -23,7 +23,7 @@ import { realFileIO } from '../tools/files.js';
 import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
 import { ParentSignal, type ChildSignal } from './ipc.js';
-import { processStartTime } from './proc-start.js';
+import { processStartTime } from '../files/proc-start.js';
 import { Replies } from '../lib/replies.js';
 import { resolveDeadlines } from '../tracker/expiry.js';
 import { interrupted, type PermissionAnswer } from './permission-answer.js';

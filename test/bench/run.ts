@@ -6,7 +6,11 @@ import { sandboxSections } from './sandbox.js';
 import type { BenchSection, Figure } from './section.js';
 
 /** Every benchmark section, in the order printed. Add yours here. */
-const SECTIONS: BenchSection[] = [...mailboxSections, ...agentSections, ...sandboxSections, ...uiSections];
+const ALL: BenchSection[] = [...mailboxSections, ...agentSections, ...sandboxSections, ...uiSections];
+
+/** `run.js <word>…` runs only the sections whose name holds one of the words (`run.js mailbox`). */
+const only = process.argv.slice(2);
+const SECTIONS = only.length === 0 ? ALL : ALL.filter((section) => only.some((word) => section.name.includes(word)));
 
 /** The whole run is bounded: past this, whatever still runs is killed and the run fails. */
 const RUN_DEADLINE_MS = 5 * 60 * 1000;
@@ -27,6 +31,10 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 
 console.log(`teams bench — node ${process.version}, ${process.platform}/${process.arch}`);
+if (SECTIONS.length === 0) {
+  console.error(`bench: no section's name holds ${only.join(' or ')}`);
+  process.exit(2);
+}
 let missed = 0;
 try {
   for (const section of SECTIONS) {

@@ -1,12 +1,14 @@
 import { historyOf } from '../helpers/history.js';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Envelope } from '../../src/protocol/messages.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';
-import { entriesIn } from '../fixtures/mailbox-journal.js';
+import { WRITER_ID } from '../../src/mailbox/log-names.js';
+import { line } from '../fixtures/mailbox-logs.js';
 import { ids, recorder, teamMaker, withSubscription } from '../fixtures/mailbox-team.js';
 
 const { home, cleanup } = tempHome();
@@ -35,12 +37,19 @@ describe('subscribe with an admission check', () => {
       await waitFor(() => seen.delivered().length === 2 && seen.setAside().length === 2, 'both good delivered, both forged set aside');
       assert.deepEqual(ids(seen.delivered()), ids(good));
       assert.deepEqual(ids(await historyOf(transport, 'bob')), ids(good), 'only the admitted are journaled');
+      // Each kept as <log>.<offset>: forged0 follows good0 in this process's log, forged1 follows forged0.
+      const log = `${WRITER_ID}.0.log`;
+      const offsets = [line(good0).length, line(good0).length + line(forged0).length];
       assert.deepEqual(
         seen.setAside(),
-        forged.map((m) => ({ ref: join(box().bad, `${m.id}.json`), reason: 'refused: bad signature' })),
+        offsets.map((offset) => ({ ref: join(box().bad, `${log}.${offset}`), reason: 'refused: bad signature' })),
       );
-      assert.deepEqual(entriesIn(box().bad).sort(), forged.map((m) => `${m.id}.json`).sort(), 'kept as evidence');
-      assert.deepEqual(entriesIn(box().new), []);
+      assert.deepEqual(
+        offsets.map((offset) => readFileSync(join(box().bad, `${log}.${offset}`), 'utf8')),
+        forged.map((m) => JSON.stringify(m)),
+        'kept as evidence',
+      );
+      assert.deepEqual((await transport.peek('bob')).messages, []);
     });
   });
 
@@ -56,7 +65,7 @@ describe('subscribe with an admission check', () => {
     await withSubscription(transport.subscribe('bob', seen.listener, { admit }), async () => {
       assert.deepEqual(seen.delivered(), []);
       assert.deepEqual(await historyOf(transport, 'bob'), []);
-      assert.deepEqual(seen.setAside(), [{ ref: join(box().bad, `${message.id}.json`), reason: 'refused: the admission check failed: key store unreadable' }]);
+      assert.deepEqual(seen.setAside(), [{ ref: join(box().bad, `${WRITER_ID}.0.log.0`), reason: 'refused: the admission check failed: key store unreadable' }]);
       assert.deepEqual(errors, []);
     });
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DIST, killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { assertExactlyOnceInSendOrder, entriesIn, journaled, layoutOf, subscribed } from '../fixtures/mailbox-journal.js';
+import { assertExactlyOnceInSendOrder, journaled, peekAt, subscribed } from '../fixtures/mailbox-journal.js';
 
 after(killAll);
 
@@ -27,8 +27,7 @@ test(`${WRITERS} writer processes × ${PER_WRITER} messages into one mailbox: ea
     assertExactlyOnceInSendOrder(handled, sent);
     assertExactlyOnceInSendOrder(journaled(home, 'bob'), sent);
     assert.deepEqual(setAside, []);
-    assert.deepEqual(entriesIn(layoutOf(home, 'bob').new), []);
-    assert.deepEqual(entriesIn(layoutOf(home, 'bob').tmp), []);
+    assert.deepEqual(await peekAt(home, 'bob'), { messages: [], problems: [] }, 'nothing left unread');
   } finally {
     await subscription.close();
   }

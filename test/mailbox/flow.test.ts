@@ -1,8 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newMessageId } from '../../src/protocol/ids.js';
+import { z } from 'zod';
 import { DIST, killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -11,27 +10,32 @@ import { assertExactlyOnceInSendOrder, entriesIn, layoutOf, subscribed } from '.
 after(killAll);
 
 const WRITER = join(DIST, 'test/fixtures/mailbox-writer.js');
+const WriterReport = z.object({ wrote: z.number().int() });
 
-
-test('a torn entry dropped straight into new/ mid-stream is set aside while later messages still flow', async () => {
+test('a writer killed mid-line while another streams: its torn line is set aside, its log cleaned up, and the stream still flows', async () => {
   const { home, cleanup } = tempHome();
   after(cleanup);
   const reader = await subscribed(home);
   try {
-    const count = 600;
-    const writer = spawnNode(WRITER, ['--home', home, '--to', 'bob', '--from', 'alice', '--count', String(count), '--pace-ms', '1', '--burst', '3']);
+    // Streams until its stdin closes.
+    const stream = spawnNode(WRITER, ['--home', home, '--to', 'bob', '--from', 'alice', '--pace-ms', '1', '--burst', '3'], { stdio: ['pipe', 'pipe', 'pipe'] });
     await waitFor(() => reader.handled.length >= 100, 'the stream to be flowing');
-    const torn = `${newMessageId()}.json`;
-    writeFileSync(join(layoutOf(home, 'bob').new, torn), '{"type":"message","id":"');
-    const handledWhenDropped = reader.handled.length;
-    await waitFor(() => reader.setAside.length > 0, 'the torn entry to be set aside');
-    assert.equal(reader.setAside[0]?.ref, join(layoutOf(home, 'bob').bad, torn));
-    assert.match(reader.setAside[0]?.reason ?? '', /not valid JSON/);
-    await waitFor(() => reader.handled.length === count, 'every message, including those after the torn entry', 30_000);
-    assert.ok(handledWhenDropped < count, 'messages were still being written after the torn entry');
-    assert.deepEqual(await writer.exited, { code: 0, signal: null });
-    assertExactlyOnceInSendOrder(reader.handled, new Map([['alice', count]]));
-    assert.deepEqual(entriesIn(layoutOf(home, 'bob').bad), [torn]);
+    const torn = spawnNode(WRITER, ['--home', home, '--to', 'bob', '--from', 'mallory', '--count', '100', '--tear-after', '40']);
+    assert.equal((await torn.exited).signal, 'SIGKILL');
+    // Its death raises no event: the consumer finds out on its own.
+    await waitFor(() => reader.setAside.length > 0, 'the torn line to be set aside');
+    const handledWhenSetAside = reader.handled.length;
+    await waitFor(() => reader.handled.length >= handledWhenSetAside + 100, 'the stream to go on');
+    stream.process.stdin?.end();
+    assert.deepEqual(await stream.exited, { code: 0, signal: null });
+    const count = WriterReport.parse(JSON.parse(stream.stdout().trim())).wrote;
+    await waitFor(() => reader.handled.length === count + 40, 'every message', 30_000);
+    assertExactlyOnceInSendOrder(reader.handled, new Map([['alice', count], ['mallory', 40]]));
+    assert.equal(reader.setAside.length, 1);
+    assert.match(reader.setAside[0]?.ref ?? '', /\/bad\/\d+-\d+-[0-9a-f]{10}\.0\.log\.\d+$/);
+    assert.match(reader.setAside[0]?.reason ?? '', /^torn: a last line of 60 bytes/);
+    const tornLog = /([^/]+\.log)\.\d+$/.exec(reader.setAside[0]?.ref ?? '')?.[1];
+    assert.ok(tornLog !== undefined && !entriesIn(layoutOf(home, 'bob').logs).includes(tornLog), "the killed writer's log is deleted");
   } finally {
     await reader.subscription.close();
   }

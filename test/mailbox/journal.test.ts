@@ -7,6 +7,7 @@ import { tempHome } from '../helpers/temp.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';
 
 const ids = (messages: readonly Envelope[]) => messages.map((m) => m.id);
+const lines = (messages: readonly Envelope[]) => messages.map((m) => Buffer.from(JSON.stringify(m)));
 
 test('a journal follower reads across a rotation: the rest of the old file, then the new one, nothing twice', () => {
   const { home, cleanup } = tempHome('teams-journal-');
@@ -17,14 +18,14 @@ test('a journal follower reads across a rotation: the rest of the old file, then
     // Two appends fill the file; the third rotates it first.
     const journal = new DeliveredJournal(path, { maxBytes: 2 * lineBytes, archives: 3, durable: false });
     journal.open(10);
-    journal.append(sent.slice(0, 1));
+    journal.append(lines(sent.slice(0, 1)));
     const follower = new JournalFollower(path);
     assert.deepEqual(follower.next(), [], 'what was journaled before it started is history, not news');
-    journal.append(sent.slice(1, 2));
+    journal.append(lines(sent.slice(1, 2)));
     assert.deepEqual(ids(follower.next()), ids(sent.slice(1, 2)));
-    journal.append(sent.slice(2, 3));
+    journal.append(lines(sent.slice(2, 3)));
     // Rotated before this append; the new file is already longer than the old offset.
-    journal.append(sent.slice(3, 6));
+    journal.append(lines(sent.slice(3, 6)));
     assert.deepEqual(ids(follower.next()), ids(sent.slice(2, 6)));
     assert.deepEqual(follower.next(), []);
   } finally {

@@ -1,11 +1,12 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { entriesIn } from '../fixtures/mailbox-journal.js';
+import { appendToLog, ENDED_WRITER, logPath, runningWriter } from '../fixtures/mailbox-logs.js';
 import { ids, messages, recorder, teamMaker, withSubscription } from '../fixtures/mailbox-team.js';
 
 const { home, cleanup } = tempHome();
@@ -21,9 +22,9 @@ function teamCollectingErrors() {
 const TORN = '{"type":"message","id":"';
 
 describe('setting aside', () => {
-  test('an entry whose name is already taken in bad/ is set aside under a free name; the earlier evidence is kept', async () => {
+  test("an older version's entry whose name is taken in bad/ is set aside under a free name; the earlier evidence is kept", async () => {
     const { transport, box, errors } = teamCollectingErrors();
-    mkdirSync(box().new, { recursive: true });
+    mkdirSync(box().legacyNew, { recursive: true });
     mkdirSync(box().bad, { recursive: true });
     // The three ways the name can be taken: a directory with entries (ENOTEMPTY for a
     // directory, EISDIR for a file), an empty directory (EISDIR), and an earlier file of that
@@ -32,7 +33,7 @@ describe('setting aside', () => {
     mkdirSync(join(box().bad, taken.fullDir, 'inside'), { recursive: true });
     mkdirSync(join(box().bad, taken.emptyDir));
     writeFileSync(join(box().bad, taken.file), 'earlier evidence');
-    for (const name of Object.values(taken)) writeFileSync(join(box().new, name), TORN);
+    for (const name of Object.values(taken)) writeFileSync(join(box().legacyNew, name), TORN);
     const [message] = messages(1);
     assert.ok(message);
     await transport.deliver('bob', message);
@@ -41,7 +42,7 @@ describe('setting aside', () => {
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(errors, [], 'no consumer error');
       assert.deepEqual(ids(seen.delivered()), ids([message]), 'the drain went on past the entries');
-      assert.deepEqual(entriesIn(box().new), []);
+      assert.equal(existsSync(box().legacyNew), false);
       const problems = seen.setAside();
       assert.equal(problems.length, 3);
       for (const name of Object.values(taken)) {
@@ -57,42 +58,63 @@ describe('setting aside', () => {
     });
   });
 
-  test('bad/ removed while subscribed is made again for the next entry set aside', async () => {
+  test("a log's line set aside again (a consumer killed before its checkpoint) is kept once; another file of its name is not replaced", async () => {
+    const { transport, box } = freshTeam();
+    const again = logPath(box(), ENDED_WRITER, 0);
+    const other = logPath(box(), ENDED_WRITER, 1);
+    appendToLog(again, `${TORN}\n`);
+    appendToLog(other, `${TORN}\n`);
+    mkdirSync(box().bad, { recursive: true });
+    writeFileSync(join(box().bad, `${basename(again)}.0`), `${TORN}`);
+    writeFileSync(join(box().bad, `${basename(other)}.0`), 'earlier evidence');
+    const seen = recorder();
+    await withSubscription(transport.subscribe('bob', seen.listener), async () => {
+      assert.deepEqual(seen.setAside().map((p) => basename(p.ref)), [`${basename(again)}.0`, `${basename(other)}.0.1`]);
+      assert.equal(readFileSync(join(box().bad, `${basename(other)}.0`), 'utf8'), 'earlier evidence');
+      assert.equal(entriesIn(box().bad).length, 3);
+    });
+  });
+
+  test('bad/ removed while subscribed is made again for the next line set aside', async () => {
     const { transport, box, errors } = teamCollectingErrors();
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       rmSync(box().bad, { recursive: true });
-      const torn = `${newMessageId()}.json`;
-      writeFileSync(join(box().new, torn), TORN);
-      await waitFor(() => seen.setAside().length > 0, 'the torn entry to be set aside');
-      assert.deepEqual(seen.setAside().map((p) => p.ref), [join(box().bad, torn)]);
-      assert.ok(existsSync(join(box().bad, torn)));
+      const log = logPath(box(), runningWriter());
+      appendToLog(log, `${TORN}\n`);
+      await waitFor(() => seen.setAside().length > 0, 'the torn line to be set aside');
+      assert.deepEqual(seen.setAside().map((p) => p.ref), [join(box().bad, `${basename(log)}.0`)]);
+      assert.equal(readFileSync(join(box().bad, `${basename(log)}.0`), 'utf8'), TORN);
       assert.deepEqual(errors, []);
     });
   });
 
-  test('an entry that cannot be moved at all stays in new/, is reported once, and later messages still flow', async () => {
+  test('with no bad/ to keep it in, a line is reported where it is and skipped, an entry is left and reported once; later messages flow', async () => {
     const { transport, box, errors } = teamCollectingErrors();
     const seen = recorder();
     const [first, second] = messages(2);
     assert.ok(first && second);
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
-      // A file where bad/ should be: no rename into it can succeed (ENOTDIR), nor can mkdir.
+      // A file where bad/ should be: nothing can be made in it (ENOTDIR), nor can mkdir.
       rmSync(box().bad, { recursive: true });
       writeFileSync(box().bad, 'not a directory');
-      const stuck = `${newMessageId()}.json`;
-      writeFileSync(join(box().new, stuck), TORN);
+      const log = logPath(box(), runningWriter());
+      appendToLog(log, `${TORN}\n`);
+      const stray = 'notes.txt';
+      writeFileSync(join(box().logs, stray), 'hello');
       await transport.deliver('bob', first);
-      await waitFor(() => seen.delivered().length === 1, 'the message after the stuck entry');
-      const reports = () => seen.setAside().filter((p) => p.ref.endsWith(stuck));
-      assert.equal(reports().length, 1);
-      assert.equal(reports()[0]?.ref, join(box().new, stuck), 'reported where it still is');
-      assert.match(reports()[0]?.reason ?? '', /not valid JSON.*could not be moved to bad\/.*ENOTDIR/);
+      await waitFor(() => seen.delivered().length === 1, 'the message after the bad line');
+      const reports = (end: string) => seen.setAside().filter((p) => p.ref.endsWith(end));
+      assert.deepEqual(reports(`${log} at byte 0`).length, 1);
+      assert.match(reports(`${log} at byte 0`)[0]?.reason ?? '', /not valid JSON.*could not be kept in bad\/.*ENOTDIR/);
+      assert.deepEqual(reports(stray).map((p) => p.ref), [join(box().logs, stray)]);
+      assert.match(reports(stray)[0]?.reason ?? '', /not a mailbox log.*could not be moved to bad\/.*ENOTDIR/);
 
       await transport.deliver('bob', second);
       await waitFor(() => seen.delivered().length === 2, 'a later drain');
-      assert.equal(reports().length, 1, 'not reported again on every drain');
-      assert.deepEqual(entriesIn(box().new), [stuck], 'nothing lost: it is left where it was');
+      assert.equal(reports(stray).length, 1, 'not reported again on every drain');
+      assert.equal(reports(`${log} at byte 0`).length, 1, 'the line is behind the checkpoint now');
+      assert.ok(entriesIn(box().logs).includes(stray), 'nothing lost: the entry is left where it was');
       assert.deepEqual(errors, []);
     });
   });

@@ -3,9 +3,10 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { MaildirTransport } from '../../src/mailbox/maildir.js';
+import { NOT_A_LOG } from '../../src/mailbox/log-names.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
@@ -13,6 +14,7 @@ import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';
 import { entriesIn, journaled, layoutOf } from '../fixtures/mailbox-journal.js';
+import { ENDED_WRITER, line, logPath } from '../fixtures/mailbox-logs.js';
 import { ids, messages, recorder, teamMaker, withSubscription } from '../fixtures/mailbox-team.js';
 
 after(killAll);
@@ -32,50 +34,52 @@ async function exitOf(child: Child, what: string) {
   return waitFor(() => exit, what);
 }
 
-describe('entries of new/ that are not regular files', () => {
-  test('a FIFO named like a message blocks neither peek nor the consumer: it is set aside as a fifo', async () => {
-    // In child processes: on a blocking read, only they hang, and the deadline reports it.
-    const { home, cleanup: done } = tempHome();
-    after(done);
-    const box = layoutOf(home, 'bob');
-    mkdirSync(box.new, { recursive: true });
-    const fifo = `${newMessageId()}.json`;
-    execFileSync('mkfifo', [join(box.new, fifo)]);
-    const message = textMessage('alice', 'bob', 'after the fifo');
-    await new MaildirTransport(teamPaths(home, 'default').root).deliver('bob', message);
+describe('entries of a mailbox that are not regular files, or not logs', () => {
+  for (const where of ['logs', 'legacyNew'] as const) {
+    test(`a FIFO in ${where === 'logs' ? 'logs/, named like a log' : "an older version's new/, named like a message"}, blocks neither peek nor the consumer: it is set aside as a fifo`, async () => {
+      // In child processes: on a blocking read, only they hang, and the deadline reports it.
+      const { home, cleanup: done } = tempHome();
+      after(done);
+      const box = layoutOf(home, 'bob');
+      mkdirSync(box[where], { recursive: true });
+      const fifo = where === 'logs' ? basename(logPath(box, ENDED_WRITER)) : `${newMessageId()}.json`;
+      execFileSync('mkfifo', [join(box[where], fifo)]);
+      const message = textMessage('alice', 'bob', 'after the fifo');
+      await new MaildirTransport(teamPaths(home, 'default').root).deliver('bob', message);
 
-    const peeker = spawnNode(PEEKER, ['--home', home, '--agent', 'bob']);
-    assert.deepEqual(await exitOf(peeker, 'peek to return'), { code: 0, signal: null });
-    const peeked = PeekReport.parse(JSON.parse(peeker.stdout()));
-    assert.deepEqual(peeked.messages, [message.id]);
-    assert.deepEqual(peeked.problems, [{ ref: join(box.new, fifo), reason: 'not a regular file: fifo' }]);
+      const peeker = spawnNode(PEEKER, ['--home', home, '--agent', 'bob']);
+      assert.deepEqual(await exitOf(peeker, 'peek to return'), { code: 0, signal: null });
+      const peeked = PeekReport.parse(JSON.parse(peeker.stdout()));
+      assert.deepEqual(peeked.messages, [message.id]);
+      assert.deepEqual(peeked.problems, [{ ref: join(box[where], fifo), reason: 'not a regular file: fifo' }]);
 
-    const reader = spawnNode(READER, ['--home', home, '--agent', 'bob']);
-    await waitFor(() => reader.stdout().includes('ready'), 'the reader to drain past the fifo');
-    assert.equal(reader.stdout(), `set_aside ${join(box.bad, fifo)}: not a regular file: fifo\ndelivered 1\nready\n`);
-    assert.ok(lstatSync(join(box.bad, fifo)).isFIFO(), 'the fifo itself is kept as evidence');
-    assert.deepEqual(entriesIn(box.new), []);
-    assert.deepEqual(ids(journaled(home, 'bob')), [message.id]);
-  });
+      const reader = spawnNode(READER, ['--home', home, '--agent', 'bob']);
+      await waitFor(() => reader.stdout().includes('ready'), 'the reader to drain past the fifo');
+      assert.equal(reader.stdout(), `set_aside ${join(box.bad, fifo)}: not a regular file: fifo\ndelivered 1\nready\n`);
+      assert.ok(lstatSync(join(box.bad, fifo)).isFIFO(), 'the fifo itself is kept as evidence');
+      assert.deepEqual(ids(journaled(home, 'bob')), [message.id]);
+    });
+  }
 
-  test('symlinks, dangling or not, are never followed: peek reports them and the consumer sets them aside once', async () => {
+  test('symlinks named like logs, dangling or not, are never followed: peek reports them and the consumer sets them aside once', async () => {
     const { transport, box } = freshTeam();
-    mkdirSync(box().new, { recursive: true });
-    // A teammate pointing an entry at a real message elsewhere, to have it read as if sent.
+    mkdirSync(box().logs, { recursive: true });
+    // Pointing a log at a file elsewhere, to have it read as if sent.
     const [elsewhere, real] = messages(2);
     assert.ok(elsewhere && real);
-    const target = join(box().dir, 'elsewhere.json');
-    writeFileSync(target, JSON.stringify(elsewhere));
-    const links = { pointing: `${elsewhere.id}.json`, dangling: `${newMessageId()}.json` };
-    symlinkSync(target, join(box().new, links.pointing));
-    symlinkSync(join(box().dir, 'nothing-here.json'), join(box().new, links.dangling));
+    const target = join(box().dir, 'elsewhere.log');
+    writeFileSync(target, line(elsewhere));
+    const links = { pointing: basename(logPath(box(), ENDED_WRITER, 0)), dangling: basename(logPath(box(), ENDED_WRITER, 1)) };
+    symlinkSync(target, join(box().logs, links.pointing));
+    symlinkSync(join(box().dir, 'nothing-here.log'), join(box().logs, links.dangling));
     await transport.deliver('bob', real);
 
     const peeked = await transport.peek('bob');
     assert.deepEqual(ids(peeked.messages), ids([real]), 'peek does not read through the link');
+    const reason = 'not a regular file: symlink';
     assert.deepEqual(
       peeked.problems.sort((a, b) => a.ref.localeCompare(b.ref)),
-      Object.values(links).sort().map((name) => ({ ref: join(box().new, name), reason: 'not a regular file: symlink' })),
+      Object.values(links).sort().map((name) => ({ ref: join(box().logs, name), reason })),
     );
 
     const seen = recorder();
@@ -83,23 +87,26 @@ describe('entries of new/ that are not regular files', () => {
       assert.deepEqual(ids(seen.delivered()), ids([real]));
       assert.deepEqual(
         seen.setAside().sort((a, b) => a.ref.localeCompare(b.ref)),
-        Object.values(links).sort().map((name) => ({ ref: join(box().bad, name), reason: 'not a regular file: symlink' })),
+        Object.values(links).sort().map((name) => ({ ref: join(box().bad, name), reason })),
       );
       assert.equal(readlinkSync(join(box().bad, links.pointing)), target, 'the link itself is kept as evidence');
-      assert.equal(readFileSync(target, 'utf8'), JSON.stringify(elsewhere), 'its target is untouched');
-      assert.deepEqual(entriesIn(box().new), []);
+      assert.equal(readFileSync(target, 'utf8'), line(elsewhere), 'its target is untouched');
       assert.deepEqual(ids(await historyOf(transport, 'bob')), ids([real]));
     });
   });
 
-  test('a directory named like a message is set aside as a directory', async () => {
+  test('a directory named like a log, and a file that is not named like one, are set aside under their own names', async () => {
     const { transport, box } = freshTeam();
-    const dir = `${newMessageId()}.json`;
-    mkdirSync(join(box().new, dir), { recursive: true });
+    const dir = basename(logPath(box(), ENDED_WRITER));
+    mkdirSync(join(box().logs, dir), { recursive: true });
+    writeFileSync(join(box().logs, 'notes.txt'), 'hello');
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
-      assert.deepEqual(seen.setAside(), [{ ref: join(box().bad, dir), reason: 'not a regular file: directory' }]);
-      assert.deepEqual(entriesIn(box().new), []);
+      assert.deepEqual(seen.setAside().sort((a, b) => a.ref.localeCompare(b.ref)), [
+        { ref: join(box().bad, dir), reason: 'not a regular file: directory' },
+        { ref: join(box().bad, 'notes.txt'), reason: NOT_A_LOG },
+      ]);
+      assert.deepEqual(entriesIn(box().logs), []);
     });
   });
 });

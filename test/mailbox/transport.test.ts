@@ -1,15 +1,12 @@
 import { historyOf } from '../helpers/history.js';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { newMessageId } from '../../src/protocol/ids.js';
+import { appendFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { MAX_MESSAGE_BYTES } from '../../src/protocol/messages.js';
 import { appendLines } from '../../src/files/jsonl.js';
 import { killAll } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { textMessage } from '../fixtures/mailbox-envelopes.js';
 import { entriesIn } from '../fixtures/mailbox-journal.js';
 import { ids, messages, recorder, teamMaker, withSubscription } from '../fixtures/mailbox-team.js';
 
@@ -29,18 +26,18 @@ describe('MaildirTransport', () => {
     assert.deepEqual(ids(first.messages), ids(sent));
     assert.deepEqual(first, second);
     assert.deepEqual(first.problems, []);
-    assert.equal(entriesIn(box().new).length, 3);
-    assert.deepEqual(entriesIn(box().tmp), []);
+    assert.equal(entriesIn(box().logs).length, 1, 'one log: this process is one writer');
+    assert.deepEqual(entriesIn(box().dir), ['logs'], 'nothing else is made by a delivery');
   });
 
-  test('subscribe hands over the backlog in send order, journals it and empties new/; later messages follow', async () => {
-    const { transport, box } = freshTeam();
+  test('subscribe hands over the backlog in send order, journals it and records it read; later messages follow', async () => {
+    const { transport } = freshTeam();
     const backlog = messages(5);
     for (const message of backlog) await transport.deliver('bob', message);
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids(backlog), 'the backlog is delivered before subscribe resolves');
-      assert.deepEqual(entriesIn(box().new), []);
+      assert.deepEqual((await transport.peek('bob')).messages, []);
       const later = messages(3, 'carol');
       for (const message of later) await transport.deliver('bob', message);
       await waitFor(() => seen.delivered().length === 8, 'the later messages');
@@ -50,70 +47,37 @@ describe('MaildirTransport', () => {
     });
   });
 
-  test('corrupt, schema-invalid, torn and misnamed entries are set aside; the messages around them arrive', async () => {
-    const { transport, box } = freshTeam();
-    const [before, after, later] = messages(3);
-    assert.ok(before && after && later);
-    await transport.deliver('bob', before);
-    mkdirSync(box().new, { recursive: true });
-    const torn = JSON.stringify(textMessage('alice', 'bob', 'cut short'));
-    const bad = {
-      corrupt: `${newMessageId()}.json`,
-      invalid: `${newMessageId()}.json`,
-      torn: `${newMessageId()}.json`,
-      misnamed: `${newMessageId()}.json`,
-      stray: 'notes.txt',
-    };
-    writeFileSync(join(box().new, bad.corrupt), '{"type": "message", nope');
-    writeFileSync(join(box().new, bad.invalid), JSON.stringify({ type: 'message', id: bad.invalid.slice(0, 20), from: 'Alice!' }));
-    writeFileSync(join(box().new, bad.torn), torn.slice(0, torn.length / 2));
-    writeFileSync(join(box().new, bad.misnamed), JSON.stringify(textMessage('alice', 'bob', 'wrong name')));
-    writeFileSync(join(box().new, bad.stray), 'hello');
-    await transport.deliver('bob', after);
-
-    const peeked = await transport.peek('bob');
-    assert.deepEqual(ids(peeked.messages), ids([before, after]));
-    assert.equal(peeked.problems.length, 5, 'peek reports the problems and throws nothing');
-
-    const seen = recorder();
-    await withSubscription(transport.subscribe('bob', seen.listener), async () => {
-      assert.deepEqual(ids(seen.delivered()), ids([before, after]));
-      const reasons = new Map(seen.setAside().map((p) => [p.ref.split('/').at(-1), p.reason]));
-      assert.match(reasons.get(bad.corrupt) ?? '', /not valid JSON/);
-      assert.match(reasons.get(bad.invalid) ?? '', /not a valid message: .*from/);
-      assert.match(reasons.get(bad.torn) ?? '', /not valid JSON/);
-      assert.match(reasons.get(bad.misnamed) ?? '', /file name says id/);
-      assert.match(reasons.get(bad.stray) ?? '', /not a message file name/);
-      assert.deepEqual(entriesIn(box().bad).sort(), Object.values(bad).sort(), 'kept in bad/ as evidence');
-      assert.deepEqual(entriesIn(box().new), []);
-
-      // The same while subscribed: an entry dropped straight into new/, then a real message.
-      const dropped = `${newMessageId()}.json`;
-      writeFileSync(join(box().new, dropped), '');
-      await transport.deliver('bob', later);
-      await waitFor(() => seen.delivered().length === 3, 'the message after the dropped entry');
-      assert.match(seen.setAside().find((p) => p.ref.endsWith(dropped))?.reason ?? '', /empty file/);
+  test('a restarted consumer resumes where its checkpoint says: nothing is delivered twice', async () => {
+    const { transport } = freshTeam();
+    const [first, second] = [messages(4), messages(2, 'carol')];
+    for (const message of first) await transport.deliver('bob', message);
+    const before = recorder();
+    await withSubscription(transport.subscribe('bob', before.listener), async () => undefined);
+    for (const message of second) await transport.deliver('bob', message);
+    const after = recorder();
+    await withSubscription(transport.subscribe('bob', after.listener), async () => {
+      assert.deepEqual(ids(before.delivered()), ids(first));
+      assert.deepEqual(ids(after.delivered()), ids(second));
     });
   });
 
-  test('a message whose id is already journaled is removed from new/ without being delivered again', async () => {
+  test('a message whose id is already journaled is not delivered again', async () => {
     const { transport, box } = freshTeam();
     const [handled, fresh] = messages(2);
     assert.ok(handled && fresh);
     mkdirSync(box().dir, { recursive: true });
-    // A consumer killed between its journal write and its unlink leaves exactly this behind.
+    // A consumer killed between its journal write and its checkpoint leaves exactly this behind.
     appendLines(box().journal, [handled]);
     await transport.deliver('bob', handled);
     await transport.deliver('bob', fresh);
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids([fresh]));
-      assert.deepEqual(entriesIn(box().new), []);
       assert.deepEqual(ids(await historyOf(transport, 'bob')), ids([handled, fresh]));
 
       // A sender retrying a message the consumer already handled: dropped too.
       await transport.deliver('bob', fresh);
-      await waitFor(() => entriesIn(box().new).length === 0, 'the resent duplicate to be removed');
+      await waitFor(async () => (await transport.peek('bob')).messages.length === 0, 'the resent duplicate to be read');
       assert.deepEqual(ids(seen.delivered()), ids([fresh]));
     });
   });
@@ -153,6 +117,17 @@ describe('MaildirTransport', () => {
     assert.deepEqual(ids(history), ids(sent.slice(-history.length)), 'the newest messages, oldest first');
   });
 
+  test('a backlog larger than a batch is handed over in bounded batches, in order', async () => {
+    const { transport } = freshTeam();
+    const sent = messages(2_500);
+    for (const message of sent) await transport.deliver('bob', message);
+    const seen = recorder();
+    await withSubscription(transport.subscribe('bob', seen.listener), async () => {
+      assert.deepEqual(ids(seen.delivered()), ids(sent));
+      assert.equal(seen.batches(), 3, '1,000 per batch at most');
+    });
+  });
+
   test('deliver refuses an id that is no message id, an oversized message and an invalid agent name', async () => {
     const { transport } = freshTeam();
     const [message] = messages(1);
@@ -163,29 +138,15 @@ describe('MaildirTransport', () => {
     await assert.rejects(transport.subscribe('Bob', () => undefined), /agent name/);
   });
 
-  test('durable mode (fsync of files, directories and journal) delivers and consumes the same way', async () => {
-    const { transport, box } = freshTeam({ durable: true });
+  test('durable mode (fsync of logs, their directory, checkpoint and journal) delivers and consumes the same way', async () => {
+    const { transport } = freshTeam({ durable: true });
     const sent = messages(3);
     for (const message of sent) await transport.deliver('bob', message);
     const seen = recorder();
     await withSubscription(transport.subscribe('bob', seen.listener), async () => {
       assert.deepEqual(ids(seen.delivered()), ids(sent));
       assert.deepEqual(ids(await historyOf(transport, 'bob')), ids(sent));
-      assert.deepEqual(entriesIn(box().new), []);
-    });
-  });
-
-  test('subscribe removes temporaries abandoned by senders that died an hour ago or more, and keeps recent ones', async () => {
-    const { transport, box } = freshTeam();
-    mkdirSync(box().tmp, { recursive: true });
-    const abandoned = join(box().tmp, `${newMessageId()}.json`);
-    const inFlight = join(box().tmp, `${newMessageId()}.json`);
-    writeFileSync(abandoned, '{"type":');
-    writeFileSync(inFlight, '{"type":');
-    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
-    await withSubscription(transport.subscribe('bob', () => undefined), async () => {
-      assert.deepEqual(entriesIn(box().tmp), [inFlight.split('/').at(-1)]);
+      assert.deepEqual((await transport.peek('bob')).messages, []);
     });
   });
 
