@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, unlinkSync } from 'node:fs';
+import { lstatSync, unlinkSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isMissing } from '../files/errno.js';
 import { failpoint } from '../files/failpoint.js';
@@ -9,7 +9,8 @@ import { LogBatch, type LineProblem } from './log-batch.js';
 import { logLines } from './log-lines.js';
 import { NOT_A_LOG, WriterLiveness } from './log-names.js';
 import { scanLogs, type ScannedLog } from './log-scan.js';
-import { describeError, kindOf, NotRegular, openRegular } from './open-entry.js';
+import { LogDescriptors, type OpenLog } from './log-descriptors.js';
+import { describeError, kindOf, NotRegular } from './open-entry.js';
 import { keepAside, moveAside } from './set-aside.js';
 import type { SetAside } from './transport.js';
 
@@ -28,6 +29,7 @@ export class LogDrain {
    */
   private readonly seen = new Map<string, { ino: number; size: number; partial: boolean }>();
   private readonly liveness = new WriterLiveness();
+  private readonly descriptors = new LogDescriptors();
   /** Entries that could not be set aside: reported once, then skipped until the consumer restarts. */
   private readonly stuck = new Set<string>();
   private batch: LogBatch;
@@ -52,6 +54,7 @@ export class LogDrain {
     const listed = new Set(scan.logs.map((log) => log.name));
     for (const name of this.positions.keys()) if (!listed.has(name)) this.positions.delete(name);
     for (const name of this.seen.keys()) if (!listed.has(name)) this.seen.delete(name);
+    this.descriptors.retain(listed);
     const done: string[] = [];
     for (const log of scan.logs) {
       if (stopping()) break;
@@ -65,6 +68,7 @@ export class LogDrain {
 
   /** Once no drain runs any more. */
   close(): void {
+    this.descriptors.closeAll();
     this.checkpoint.close();
   }
 
@@ -80,30 +84,26 @@ export class LogDrain {
     }
     const seen = this.seen.get(log.name);
     if (!log.finished && seen?.ino === stats.ino && seen.size === stats.size) return false;
-    let opened: ReturnType<typeof openRegular>;
+    let opened: OpenLog;
     try {
-      opened = openRegular(path);
+      opened = this.descriptors.get(log.name, path, stats.ino, stats.size);
     } catch (error) {
       if (!isMissing(error)) this.setAsideEntry(log.name, error instanceof NotRegular ? error.message : `unreadable: ${describeError(error)}`);
       return false;
     }
-    const { fd, stats: { ino, size } } = opened;
-    try {
-      const committed = this.positions.get(log.name);
-      // Another file put in the log's place is read from its start.
-      let reached = committed?.ino === ino ? committed.offset : 0;
-      for (const line of logLines(fd, reached, size, log.finished)) {
-        this.batch.take(log, path, ino, line);
-        reached = line.next;
-        if (!this.batch.full) continue;
-        this.commit();
-        if (stopping()) return false;
-      }
-      this.seen.set(log.name, { ino, size, partial: reached < size });
-      return log.finished && reached >= size;
-    } finally {
-      closeSync(fd);
+    const { fd, ino, size } = opened;
+    const committed = this.positions.get(log.name);
+    // Another file put in the log's place is read from its start.
+    let reached = committed?.ino === ino ? committed.offset : 0;
+    for (const line of logLines(fd, reached, size, log.finished)) {
+      this.batch.take(log, path, ino, line);
+      reached = line.next;
+      if (!this.batch.full) continue;
+      this.commit();
+      if (stopping()) return false;
     }
+    this.seen.set(log.name, { ino, size, partial: reached < size });
+    return log.finished && reached >= size;
   }
 
   private commit(): void {
@@ -134,6 +134,7 @@ export class LogDrain {
   /** An entry of logs/ that is no log: moved into bad/ whole, under its own name. */
   private setAsideEntry(name: string, reason: string): void {
     if (this.stuck.has(name)) return;
+    this.descriptors.close(name);
     const from = join(this.layout.logs, name);
     const moved = moveAside(from, this.layout.bad, name);
     if (moved.kind === 'moved') this.intake.emit({ type: 'set_aside', problem: { ref: moved.to, reason } });
@@ -145,6 +146,7 @@ export class LogDrain {
   }
 
   private remove(name: string): void {
+    this.descriptors.close(name);
     try {
       unlinkSync(join(this.layout.logs, name));
     } catch (error) {

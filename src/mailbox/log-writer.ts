@@ -50,19 +50,26 @@ function seal(logsDir: string, log: OpenLog): void {
   }
 }
 
+/** Write the rest of a line after a short write: as bytes, from where the first write stopped. */
+function finish(fd: number, line: string, written: number): void {
+  const bytes = Buffer.from(line, 'utf8');
+  for (let at = written; at < bytes.length; ) at += writeSync(fd, bytes, at);
+}
+
 /**
- * Append one message line (its JSON and a newline) to this process's log in `logsDir`, in one
- * write(2): once it returns, any reader can read the line whole. The log is never checked for
- * having been removed under us (a stat per message would cost more than the write): the
- * consumer removes only logs that are sealed or whose writer has ended, and a person who
- * removes a mailbox while its team runs loses what is sent to it.
+ * Append one message line (its JSON and a newline; `bytes` long in UTF-8) to this process's
+ * log in `logsDir`, in one write(2): once it returns, any reader can read the line whole. A
+ * string goes to write(2) without a Buffer made of it first, which costs more than the write.
+ * The log is never checked for having been removed under us (a stat per message would cost
+ * more still): the consumer removes only logs that are sealed or whose writer has ended, and a
+ * person who removes a mailbox while its team runs loses what is sent to it.
  */
-export function appendLine(logsDir: string, line: Buffer, durable: boolean): void {
+export function appendLine(logsDir: string, line: string, bytes: number, durable: boolean): void {
   const log = openLogs.get(logsDir) ?? create(logsDir, durable);
   try {
-    let written = writeSync(log.fd, line);
-    // A regular file takes the whole buffer in one call; a short write is finished by a second one.
-    while (written < line.length) written += writeSync(log.fd, line, written);
+    const written = writeSync(log.fd, line);
+    // A regular file takes the whole line in one call; a short write is finished by more.
+    if (written < bytes) finish(log.fd, line, written);
     if (durable) fsyncSync(log.fd);
   } catch (error) {
     // Part of the line may be there: a torn line, which the reader sets aside once it sees
@@ -70,6 +77,6 @@ export function appendLine(logsDir: string, line: Buffer, durable: boolean): voi
     seal(logsDir, log);
     throw error;
   }
-  log.bytes += line.length;
+  log.bytes += bytes;
   if (log.bytes >= SEAL_BYTES) seal(logsDir, log);
 }

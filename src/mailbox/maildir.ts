@@ -46,11 +46,10 @@ export class MaildirTransport implements Transport {
    */
   async deliver(agent: string, envelope: Envelope): Promise<void> {
     if (!MESSAGE_ID_PATTERN.test(envelope.id)) throw new Error(`refusing to deliver to ${agent}: '${envelope.id}' is not a message id`);
-    const data = JSON.stringify(envelope);
-    const line = Buffer.from(`${data}\n`, 'utf8');
-    const bytes = line.length - 1;
-    if (bytes > MAX_MESSAGE_BYTES) throw new Error(`refusing to deliver a ${bytes}-byte message to ${agent}: the limit is ${MAX_MESSAGE_BYTES} bytes`);
-    appendLine(this.logsOf(agent), line, this.durable);
+    const line = `${JSON.stringify(envelope)}\n`;
+    const bytes = Buffer.byteLength(line, 'utf8');
+    if (bytes - 1 > MAX_MESSAGE_BYTES) throw new Error(`refusing to deliver a ${bytes - 1}-byte message to ${agent}: the limit is ${MAX_MESSAGE_BYTES} bytes`);
+    appendLine(this.logsOf(agent), line, bytes, this.durable);
   }
 
   /** Each agent's logs directory, worked out (and its name checked) once: a delivery costs one write. */

@@ -14,10 +14,6 @@ export class MessageOrder<T> {
     this.items.push({ item, writer, key });
   }
 
-  get size(): number {
-    return this.items.length;
-  }
-
   /** Sorted by key, then writer; a stable sort keeps each writer's own order among equal keys. */
   sorted(): T[] {
     const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

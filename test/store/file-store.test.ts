@@ -2,8 +2,7 @@ import { after } from 'node:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mailboxDir } from '../../src/mailbox/layout.js';
-import { newMessageId } from '../../src/protocol/ids.js';
+import { mailboxDir, mailboxLayout } from '../../src/mailbox/layout.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { tempHome } from '../helpers/temp.js';
 import { storeConformance } from './conformance.js';
@@ -19,11 +18,12 @@ storeConformance('the file store', {
   },
   open: openStore,
   opener: fileURLToPath(new URL('./file-store-opener.js', import.meta.url)),
-  // A message file cut short, as a writer killed mid-write by hand would leave it.
+  // A line of a log cut short and then ended, as a writer killed mid-write and a torn disk
+  // block would leave it: a log of its own, from a writer that has ended.
   async injectUnreadable(descriptor, agent) {
     const { home, team } = FileDescriptor.parse(JSON.parse(descriptor));
-    const waiting = join(mailboxDir(teamPaths(home, team).root, agent), 'new');
-    mkdirSync(waiting, { recursive: true });
-    writeFileSync(join(waiting, `${newMessageId()}.json`), '{"type":"message","id":"');
+    const logs = mailboxLayout(mailboxDir(teamPaths(home, team).root, agent)).logs;
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(join(logs, '1-1-0123456789.0.log'), '{"type":"message","id":"\n');
   },
 });
