@@ -1,6 +1,6 @@
 import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Envelope, MessageId } from '../protocol/messages.js';
 import { appendLines, readLines, truncateTornTail } from '../store/jsonl.js';
 import { isMissing } from '../store/errno.js';

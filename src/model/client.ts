@@ -13,7 +13,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { MessageStreamParams } from '@anthropic-ai/sdk/resources/index';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenUsage } from './usage.js';
 
 /**

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
-import { z } from 'zod';
+import * as z from 'zod';
 import { OFFLINE_MODEL } from '../offline/server.js';
 import { describeIssues } from '../lib/zod-issues.js';
 

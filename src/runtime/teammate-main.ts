@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveModelSettings } from '../model/settings.js';
 import { PermissionMode } from '../protocol/messages.js';
 import { AgentName } from '../protocol/names.js';

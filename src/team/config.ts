@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Refused } from '../lib/refused.js';
 import { inertLine, quoted } from '../lib/terminal-text.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { newMessageId } from '../protocol/ids.js';
 import type { RequestKind } from '../protocol/messages.js';
 import { appendLines, readLines } from '../store/jsonl.js';

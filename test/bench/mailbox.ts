@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mailboxLayout } from '../../src/mailbox/layout.js';
 import { MessageId } from '../../src/protocol/messages.js';
 import { readLines } from '../../src/store/jsonl.js';

@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MaildirTransport } from '../../src/mailbox/maildir.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { teamPaths } from '../../src/team/paths.js';

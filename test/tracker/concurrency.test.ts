@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RequestTracker } from '../../src/tracker/tracker.js';
 import { RequestRecord } from '../../src/tracker/records.js';
 import { DIST, killAll, spawnNode } from '../helpers/children.js';
