@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
-import { OFFLINE_MODEL } from '../offline/server.js';
+import { OFFLINE_MODEL } from '../offline/model-id.js';
 import { describeIssues } from '../lib/zod-issues.js';
 
 /**
