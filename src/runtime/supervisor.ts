@@ -61,8 +61,6 @@ export class Supervisor {
     mkdirSync(logs, { recursive: true });
     const log = openSync(join(logs, `${spec.name}.log`), 'a');
     const args = [
-      // A stack trace names src/ files and lines, not the bundle's.
-      '--enable-source-maps',
       TEAMMATE_ENTRY,
       '--home', this.paths.home,
       '--team', this.paths.team,

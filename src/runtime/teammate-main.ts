@@ -7,6 +7,7 @@ import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
 import { runTeammate } from './teammate.js';
 import { describeIssues } from '../lib/zod-issues.js';
+import { mappedStack } from '../lib/mapped-stack.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -70,10 +71,16 @@ async function main(): Promise<number> {
   });
 }
 
+/** Into the teammate's log, with the stack in src/ terms (this runs as a bundle). */
+function fatal(error: unknown): never {
+  process.stderr.write(`teams teammate: ${mappedStack(error)}\n`);
+  process.exit(1);
+}
+process.on('uncaughtException', fatal);
+
 try {
   // The IPC channel would keep the process alive; everything else is closed by now.
   process.exit(await main());
 } catch (error) {
-  process.stderr.write(`teams teammate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  fatal(error);
 }
