@@ -75,7 +75,15 @@ export class LeadTeammates {
       subject: summarize(spec.prompt || spec.role),
       description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
     });
-    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings });
+    // The roster names the process from the start (so that, say, `teams member remove` sees it
+    // running), written here while the teammate loads rather than by the teammate before "ready".
+    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings }, (pid) => {
+      try {
+        setMemberStatus(this.paths, spec.name, 'starting', { pid });
+      } catch (error) {
+        this.problem(`recording ${spec.name}'s pid`, error);
+      }
+    });
   }
 
   async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {

@@ -53,8 +53,11 @@ export class Supervisor {
     private readonly options: { env: Record<string, string>; cwd: string; graceMs: number; keys: KeyRing; leadKey: string },
   ) {}
 
-  /** Start a teammate; resolves once it is ready (subscribed to its mailbox; its model loads after). */
-  async spawn(spec: TeammateSpec): Promise<{ pid: number }> {
+  /**
+   * Start a teammate; resolves once it is ready (subscribed to its mailbox; its model loads
+   * after). `started` hears its pid at once, while the process is still loading.
+   */
+  async spawn(spec: TeammateSpec, started: (pid: number) => void = () => undefined): Promise<{ pid: number }> {
     if (this.children.has(spec.name)) throw new Error(`${spec.name} is already running (pid ${this.children.get(spec.name)?.pid})`);
     if (!existsSync(TEAMMATE_ENTRY)) throw new Error(`cannot start ${spec.name}: ${TEAMMATE_ENTRY} is missing (npm run build writes it)`);
     const logs = join(this.paths.root, 'logs');
@@ -113,6 +116,7 @@ export class Supervisor {
       for (const seq of this.keysAcks.keys()) this.acked(seq, spec.name);
       this.exits.emit({ name: spec.name, pid, code, signal, expected: tracked.expected });
     });
+    started(pid);
     await ready;
     await this.shareKeys();
     return { pid };

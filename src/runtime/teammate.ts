@@ -20,6 +20,7 @@ import { runTool, teammateTools, toolSpecs } from '../tools/toolsets.js';
 import { realFileIO } from '../tools/files.js';
 import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
+import type { MailboxEvent } from '../mailbox/transport.js';
 import { ParentSignal, type ChildSignal } from './ipc.js';
 import { processStartTime } from './proc-start.js';
 import { Replies } from '../lib/replies.js';
@@ -87,7 +88,8 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     harness = next.state;
     for (const effect of next.effects) perform(effect);
   };
-  setMemberStatus(paths, name, 'starting', { pid: process.pid, model: options.settings.model });
+  // No roster write here: the lead recorded this process as starting, pid included, when it
+  // started it, and the first status change records the model too.
 
   // Answered by the lead's response or, at the deadline, by its expiry (also a response).
   const permissions = new Replies<PermissionAnswer>();
@@ -225,17 +227,27 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });
   });
 
-  const subscription = await transport.subscribe(name, (event) => {
+  const handle = (event: MailboxEvent) => {
     if (event.type === 'delivered') for (const envelope of event.messages) dispatch({ type: 'delivered', envelope, busy: loop.busy });
     else appendAudit(paths, { event: 'problem', agent: name, what: `set aside ${event.problem.entry}`, reason: event.problem.reason });
+  };
+  // Mail already waiting (the task, at least) is delivered while the subscription starts.
+  // It is handled once the lead has heard "ready": handling it starts a model turn, and that
+  // turn's roster write and model load need not hold up the start. It is journaled already.
+  let held: MailboxEvent[] | undefined = [];
+  const subscription = await transport.subscribe(name, (event) => (held ? held.push(event) : handle(event)), {
     // Believed only from its signature: a forged message is set aside, never handled.
-  }, { admit: (envelope) => verifySender(envelope, keys, name) });
+    admit: (envelope) => verifySender(envelope, keys, name),
+  });
 
   // A teammate never outlives its lead: the IPC channel closes however the lead dies.
   process.once('disconnect', () => dispatch({ type: 'stop', how: 'stopped', lastText: 'the lead went away' }));
   process.once('SIGTERM', () => dispatch({ type: 'stop', how: 'stopped', lastText: 'terminated' }));
-  dispatch({ type: 'ready' });
   tellLead({ type: 'ready' });
+  const waiting = held;
+  held = undefined;
+  for (const event of waiting) handle(event);
+  dispatch({ type: 'ready' });
   model.preload();
   return done;
 }
