@@ -88,13 +88,17 @@ export class Supervisor {
     const pid = child.pid;
     if (pid === undefined) throw new Error(`could not start ${spec.name}`);
     const tracked: Tracked = { child, pid, expected: false, commands: new Map(), exited: false };
+    let sharing: Promise<void> | undefined;
     const ready = new Promise<void>((resolve, reject) => {
       child.on('message', (raw) => {
         const signal = ChildSignal.safeParse(raw);
         if (!signal.success) return;
         const message = signal.data;
-        if (message.type === 'key') this.options.keys.set(spec.name, message.public_key);
-        else if (message.type === 'ready') resolve();
+        if (message.type === 'key') {
+          this.options.keys.set(spec.name, message.public_key);
+          // The team learns the new key while its owner finishes starting, not after.
+          sharing = this.shareKeys();
+        } else if (message.type === 'ready') resolve();
         else if (message.type === 'command_started') {
           tracked.commands.set(message.pgid, message.start_time);
           if (tracked.exited) endCommands(tracked);
@@ -118,7 +122,7 @@ export class Supervisor {
     });
     started(pid);
     await ready;
-    await this.shareKeys();
+    await (sharing ?? this.shareKeys());
     return { pid };
   }
 

@@ -5,7 +5,7 @@ import { PermissionMode } from '../protocol/messages.js';
 import { AgentName } from '../protocol/names.js';
 import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
-import { runTeammate } from './teammate.js';
+import { startTeammate, type TeammateOptions } from './teammate-start.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { mappedStack } from '../lib/mapped-stack.js';
 
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
     process.stderr.write(`teams teammate: ${describeIssues(args.error, 'arguments')}\n`);
     return 2;
   }
-  return runTeammate({
+  const options: TeammateOptions = {
     paths: teamPaths(args.data.home, args.data.team),
     name: args.data.name,
     settings: resolveModelSettings({}, process.env),
@@ -68,7 +68,11 @@ async function main(): Promise<number> {
     planMode: args.data.planMode,
     leadKey: args.data.leadKey,
     sandbox: args.data.sandbox,
-  });
+  };
+  const started = await startTeammate(options);
+  // The rest of a teammate (its model loop, tools, policy) is loaded only now, after "ready".
+  const { runTeammate } = await import('./teammate.js');
+  return runTeammate(options, started);
 }
 
 /** Into the teammate's log, with the stack in src/ terms (this runs as a bundle). */

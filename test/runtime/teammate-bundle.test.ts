@@ -32,15 +32,17 @@ describe('the teammate bundle', () => {
     assert.match(TEAMMATE_ENTRY, /[/]dist[/]bundle[/]teammate-main\.js$/);
   });
 
-  test('loads neither the model SDK nor node:http before "ready": both come in chunks imported later', () => {
+  test('loads before "ready" only what ready needs: not the SDK, node:http, the model loop, the tools or the policy', () => {
     const early = staticClosure(TEAMMATE_ENTRY);
     const earlySources = [...early].flatMap(sourcesOf);
-    assert.ok(earlySources.some((source) => source.endsWith('src/runtime/teammate.ts')), 'the closure holds the teammate itself');
-    assert.deepEqual(earlySources.filter((source) => SDK.test(source)), []);
+    assert.ok(earlySources.some((source) => source.endsWith('src/runtime/teammate-start.ts')), 'the closure holds the start');
+    const later = /node_modules\/@anthropic-ai\/sdk\/|src\/(agent|tools|policy|sandbox\/launcher|offline\/server)|src\/runtime\/teammate\.ts$/;
+    assert.deepEqual(earlySources.filter((source) => later.test(source)), []);
     for (const file of early) assert.doesNotMatch(readFileSync(file, 'utf8'), /from "node:https?"/, file);
-    // The SDK is in the bundle all the same, in a chunk outside that closure.
-    const later = readdirSync(BUNDLE).filter((name) => name.endsWith('.js')).map((name) => join(BUNDLE, name)).filter((file) => !early.has(file));
-    assert.ok(later.some((file) => sourcesOf(file).some((source) => SDK.test(source))), 'a chunk loaded later holds the SDK');
+    // They are in the bundle all the same, in chunks outside that closure.
+    const lateSources = readdirSync(BUNDLE).filter((name) => name.endsWith('.js')).map((name) => join(BUNDLE, name)).filter((file) => !early.has(file)).flatMap(sourcesOf);
+    assert.ok(lateSources.some((source) => SDK.test(source)), 'a chunk loaded later holds the SDK');
+    assert.ok(lateSources.some((source) => source.endsWith('src/runtime/teammate.ts')), 'a chunk loaded later holds the teammate');
   });
 
   test("a teammate's fatal error names src/ files and lines, not the bundle's", async () => {
@@ -51,7 +53,7 @@ describe('the teammate bundle', () => {
       });
       assert.equal((await child.exited).code, 1);
       assert.match(child.stderr(), /no team 'default'/);
-      assert.match(child.stderr(), /at runTeammate \(\/.*[/]src[/]runtime[/]teammate\.ts:\d+:\d+\)/);
+      assert.match(child.stderr(), /at startTeammate \(\/.*[/]src[/]runtime[/]teammate-start\.ts:\d+:\d+\)/);
       assert.doesNotMatch(child.stderr(), /dist[/]bundle/);
     } finally {
       cleanup();
