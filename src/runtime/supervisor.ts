@@ -16,7 +16,7 @@ import { processStartTime } from './proc-start.js';
  * the model SDK is a chunk of its own, loaded only after "ready". There is one teammate path,
  * the one the tests run; tsc's copy of the entry is never started.
  */
-export const TEAMMATE_ENTRY = join(PACKAGE_ROOT, 'dist', 'bundle', 'teammate-main.js');
+export const TEAMMATE_ENTRY = join(PACKAGE_ROOT, 'dist', 'bundle', 'runtime', 'teammate-main.js');
 
 export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode; sandbox: SandboxSettings };
 

@@ -3,22 +3,23 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
+import { PACKAGE_ROOT } from '../../src/lib/package-root.js';
 import { TEAMMATE_ENTRY } from '../../src/runtime/supervisor.js';
 import { killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 
 after(killAll);
 
-const BUNDLE = dirname(TEAMMATE_ENTRY);
+const BUNDLE = join(PACKAGE_ROOT, 'dist', 'bundle');
 const SDK = /node_modules\/@anthropic-ai\/sdk\//;
 const SourceMapSources = z.object({ sources: z.array(z.string()) });
 
-/** The bundle files a file imports statically (`import … from "./x.js"`, `import "./x.js"`), itself included. */
+/** The bundle files a file imports statically (`import … from "../x.js"`, `import "./x.js"`), itself included. */
 function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
-  for (const match of readFileSync(file, 'utf8').matchAll(/(?:\bfrom|^import)\s*"(\.\/[^"]+\.js)"/gm)) {
-    staticClosure(join(BUNDLE, match[1] ?? ''), seen);
+  for (const match of readFileSync(file, 'utf8').matchAll(/(?:\bfrom|^import)\s*"(\.\.?\/[^"]+\.js)"/gm)) {
+    staticClosure(join(dirname(file), match[1] ?? ''), seen);
   }
   return seen;
 }
@@ -29,7 +30,7 @@ function sourcesOf(file: string): string[] {
 
 describe('the teammate bundle', () => {
   test('is what the supervisor starts', () => {
-    assert.match(TEAMMATE_ENTRY, /[/]dist[/]bundle[/]teammate-main\.js$/);
+    assert.match(TEAMMATE_ENTRY, /[/]dist[/]bundle[/]runtime[/]teammate-main\.js$/);
   });
 
   test('loads before "ready" only what ready needs: not the SDK, node:http, the model loop, the tools or the policy', () => {
@@ -40,7 +41,7 @@ describe('the teammate bundle', () => {
     assert.deepEqual(earlySources.filter((source) => later.test(source)), []);
     for (const file of early) assert.doesNotMatch(readFileSync(file, 'utf8'), /from "node:https?"/, file);
     // They are in the bundle all the same, in chunks outside that closure.
-    const lateSources = readdirSync(BUNDLE).filter((name) => name.endsWith('.js')).map((name) => join(BUNDLE, name)).filter((file) => !early.has(file)).flatMap(sourcesOf);
+    const lateSources = readdirSync(BUNDLE, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js')).map((name) => join(BUNDLE, name)).filter((file) => !early.has(file)).flatMap(sourcesOf);
     assert.ok(lateSources.some((source) => SDK.test(source)), 'a chunk loaded later holds the SDK');
     assert.ok(lateSources.some((source) => source.endsWith('src/runtime/teammate.ts')), 'a chunk loaded later holds the teammate');
   });
