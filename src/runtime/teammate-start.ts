@@ -60,8 +60,10 @@ export async function startTeammate(options: TeammateOptions): Promise<StartedTe
     // Believed only from its signature: a forged message is set aside, never handled.
     admit: (envelope) => verifySender(envelope, keys, name),
   });
-  // A teammate never outlives its lead: the IPC channel closes however the lead dies.
-  process.once('disconnect', () => input.push({ type: 'stop', lastText: 'the lead went away' }));
+  // A teammate never outlives its lead: the IPC channel closes however the lead dies, before
+  // this line (then there is no event left to hear) or after it.
+  if (process.connected) process.once('disconnect', () => input.push({ type: 'stop', lastText: 'the lead went away' }));
+  else input.push({ type: 'stop', lastText: 'the lead went away' });
   process.once('SIGTERM', () => input.push({ type: 'stop', lastText: 'terminated' }));
   tellLead({ type: 'ready' });
   return { config, team, subscription, input };
