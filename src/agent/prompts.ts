@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../lib/package-root.js';
 
-/** prompts/ at the package root (this file runs from dist/src/agent/). */
-export const PROMPTS_DIR = fileURLToPath(new URL('../../../prompts/', import.meta.url));
+/** prompts/ at the package root. */
+export const PROMPTS_DIR = join(PACKAGE_ROOT, 'prompts');
 
 /**
  * Fill `{{placeholder}}`s in a prompt file. A placeholder with no value is an error, not an
  * empty string: a prompt that silently lost its rules is worse than one that fails to load.
  */
 export function renderPrompt(file: string, values: Record<string, string>): string {
-  const template = readFileSync(`${PROMPTS_DIR}${file}`, 'utf8');
+  const template = readFileSync(join(PROMPTS_DIR, file), 'utf8');
   return template.replace(/\{\{(\w+)\}\}/g, (_match, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`prompt ${file} uses {{${key}}}, which has no value`);
@@ -18,5 +19,5 @@ export function renderPrompt(file: string, values: Record<string, string>): stri
 }
 
 export function protocolRules(): string {
-  return readFileSync(`${PROMPTS_DIR}protocol-rules.md`, 'utf8').trim();
+  return readFileSync(join(PROMPTS_DIR, 'protocol-rules.md'), 'utf8').trim();
 }

@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../lib/package-root.js';
 import { inertText } from '../lib/terminal-text.js';
 import { CliContext, type ContextFor, type GlobalOptions } from './context.js';
 import { registerMemberCommands } from './commands/member.js';
@@ -13,7 +15,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerReplCommand } from './commands/repl.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 
-const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
+const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
 /** The `teams` program, and how to close what its command opened (the team's store) once it has run. */
 export function buildProgram(): { program: Command; close: () => Promise<void> } {

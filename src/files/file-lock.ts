@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errnoCode } from './errno.js';
 
 /**

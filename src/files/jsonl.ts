@@ -1,5 +1,5 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, writeSync, ftruncateSync } from 'node:fs';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describeIssues } from '../lib/zod-issues.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * A zod error as one line a person can act on: "path: message; …", the way API errors name

@@ -1,6 +1,6 @@
 import { closeSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppendOnlyFile } from '../files/append-file.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { isMissing } from '../files/errno.js';

@@ -1,6 +1,6 @@
 import { readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Envelope, MessageId } from '../protocol/messages.js';
 import { AppendOnlyFile } from '../files/append-file.js';
 import { readLines, truncateTornTail } from '../files/jsonl.js';

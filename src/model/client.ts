@@ -13,8 +13,9 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { MessageStreamParams } from '@anthropic-ai/sdk/resources/index';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenUsage } from './usage.js';
+import { httpFetch } from './http-fetch.js';
 
 /**
  * One model turn over the real SDK: streamed, with prompt caching, retries and
@@ -151,6 +152,7 @@ export class ModelClient {
       // null, not undefined: the SDK would otherwise read ANTHROPIC_BASE_URL itself, behind settings' back.
       baseURL: options.baseURL ?? null,
       maxRetries: this.maxRetries,
+      fetch: httpFetch,
       ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
     });
   }

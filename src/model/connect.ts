@@ -1,5 +1,6 @@
 import { loadScript } from '../offline/script.js';
-import { modelLabel, startOfflineServer } from '../offline/server.js';
+import { modelLabel } from '../offline/model-id.js';
+import { startOfflineServer } from '../offline/server.js';
 import { ModelClient, type ModelClientOptions } from './client.js';
 import type { ModelSettings } from './settings.js';
 

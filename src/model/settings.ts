@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
-import { z } from 'zod';
-import { OFFLINE_MODEL } from '../offline/server.js';
+import * as z from 'zod';
+import { OFFLINE_MODEL } from '../offline/model-id.js';
 import { describeIssues } from '../lib/zod-issues.js';
+import { PACKAGE_ROOT } from '../lib/package-root.js';
 
 /**
  * Which model an agent talks to and how. Every agent process resolves the same settings:
@@ -17,8 +17,8 @@ type KnownModel = Model extends infer M ? (M extends string ? (string extends M 
 /** The newest Sonnet the SDK names; typed so an SDK upgrade that drops it fails to compile. */
 export const DEFAULT_MODEL: KnownModel = 'claude-sonnet-5-5';
 
-/** The script the offline model plays unless told otherwise (dist/src/model → repo root). */
-export const DEFAULT_OFFLINE_SCRIPT = fileURLToPath(new URL('../../../prompts/offline/demo.json', import.meta.url));
+/** The script the offline model plays unless told otherwise. */
+export const DEFAULT_OFFLINE_SCRIPT = join(PACKAGE_ROOT, 'prompts', 'offline', 'demo.json');
 
 /** Why the scripted offline model answers, so the UI can say so. */
 export type OfflineReason = 'flag' | 'env' | 'model' | 'no-api-key';

@@ -1,4 +1,4 @@
-import { OFFLINE_MODEL } from '../offline/server.js';
+import { OFFLINE_MODEL } from '../offline/model-id.js';
 
 /**
  * Token usage and cost per agent. Field names match the protocol's Usage (messages.ts),

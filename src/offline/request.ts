@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The subset of a Messages API request body the offline model reads, validated the way

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { eachString, templateRefs, type JsonPath, type TemplateRef } from './template.js';
 import { describeIssues } from '../lib/zod-issues.js';
 

@@ -12,16 +12,6 @@ import { messageStartEvent, replyMessage, sseFrame, streamEvents, type ReplyMeta
  * real SDK code path (streaming, tool use, retries) runs with no API key and no network.
  */
 
-/** The offline model's id: what requests name and responses echo. */
-export const OFFLINE_MODEL = 'offline-demo';
-/** How the offline model must be shown to people, so nobody mistakes it for Claude. */
-export const OFFLINE_MODEL_LABEL = 'offline-demo (scripted offline demo model, not Claude)';
-
-/** A model id as it should be displayed. */
-export function modelLabel(model: string): string {
-  return model === OFFLINE_MODEL ? OFFLINE_MODEL_LABEL : model;
-}
-
 /** The API's own request size limit. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 

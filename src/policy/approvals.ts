@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PermissionMode } from '../protocol/messages.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import { assessCommand, showCommand } from './dangerous.js';

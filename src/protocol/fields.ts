@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentName, Recipient } from './names.js';
 import { MESSAGE_ID_PATTERN } from './ids.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVELOPE_FIELDS } from './fields.js';
 import { KIND_SPECS, type Kind } from './kinds/index.js';
 

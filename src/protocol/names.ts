@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { inertLine, quoted } from '../lib/terminal-text.js';
 
 /** The lead's fixed name. Every team has exactly one lead. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The states a request goes through are part of the protocol: the send rules refuse an answer
 // to a request that is no longer pending. The team store records and moves them.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A boolean tool argument that also accepts the strings "true" and "false": models send

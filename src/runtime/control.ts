@@ -2,7 +2,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentName, Recipient } from '../protocol/names.js';
 import { RequestId } from '../protocol/messages.js';
 import { writeFileAtomic } from '../files/atomic-file.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentName } from '../protocol/names.js';
 
 /**
@@ -26,3 +26,9 @@ export const ParentSignal = z.discriminatedUnion('type', [
   z.object({ type: z.literal('keys'), seq: z.number().int().nonnegative(), keys: z.record(AgentName, z.string().min(1)) }),
 ]);
 export type ParentSignal = z.infer<typeof ParentSignal>;
+
+/** To the supervisor, over the IPC channel that only the two processes share (a teammate's side). */
+export function tellLead(signal: ChildSignal): void {
+  // Once the lead is gone there is nobody to tell, and a send would fail as an uncaught error.
+  if (process.connected) process.send?.(signal);
+}

@@ -73,7 +73,18 @@ export class LeadTeammates {
       subject: summarize(spec.prompt || spec.role),
       description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
     });
-    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings });
+    // The roster names the process from the start (so that, say, `teams member remove` sees it
+    // running), written here while the teammate loads rather than by the teammate before "ready".
+    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings }, (pid) => {
+      // Only the pid, and only while the teammate has written no status of its own: its first
+      // status change may land first, and must not be turned back to "starting".
+      this.store.roster
+        .update((draft) => {
+          const started = draft.members.find((m) => m.name === spec.name);
+          if (started?.status === 'starting') started.pid = pid;
+        })
+        .catch((error: unknown) => this.problem(`recording ${spec.name}'s pid`, error));
+    });
   }
 
   async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {

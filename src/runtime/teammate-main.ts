@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveModelSettings } from '../model/settings.js';
 import { PermissionMode } from '../protocol/messages.js';
 import { AgentName } from '../protocol/names.js';
 import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
 import { openFileStore } from '../store/file/file-store.js';
-import { runTeammate } from './teammate.js';
+import { startTeammate, type TeammateOptions } from './teammate-start.js';
 import { describeIssues } from '../lib/zod-issues.js';
+import { mappedStack } from '../lib/mapped-stack.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -63,7 +64,7 @@ async function main(): Promise<number> {
   // The one store of this process: the team's shared state, where the lead keeps it.
   const store = openFileStore(paths);
   try {
-    return await runTeammate({
+    const options: TeammateOptions = {
       store,
       paths,
       name: args.data.name,
@@ -73,16 +74,26 @@ async function main(): Promise<number> {
       planMode: args.data.planMode,
       leadKey: args.data.leadKey,
       sandbox: args.data.sandbox,
-    });
+    };
+    const started = await startTeammate(options);
+    // The rest of a teammate (its model loop, tools, policy) is loaded only now, after "ready".
+    const { runTeammate } = await import('./teammate.js');
+    return await runTeammate(options, started);
   } finally {
     await store.close();
   }
 }
 
+/** Into the teammate's log, with the stack in src/ terms (this runs as a bundle). */
+function fatal(error: unknown): never {
+  process.stderr.write(`teams teammate: ${mappedStack(error)}\n`);
+  process.exit(1);
+}
+process.on('uncaughtException', fatal);
+
 try {
   // The IPC channel would keep the process alive; everything else is closed by now.
   process.exit(await main());
 } catch (error) {
-  process.stderr.write(`teams teammate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  fatal(error);
 }

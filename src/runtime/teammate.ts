@@ -2,80 +2,42 @@ import { AgentLoop } from '../agent/loop.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import type { AgentEvent } from '../agent/events.js';
 import { lazyModel } from '../model/lazy.js';
-import type { ModelSettings } from '../model/settings.js';
 import { newRequestId } from '../protocol/ids.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
-import type { PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
-import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
 import { alwaysKey, decideToolUse } from '../policy/approvals.js';
-import { TeamBus } from '../team/bus.js';
 import { budgetProblem, describeUsage } from '../team/budget.js';
 import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
 import { requireMember } from '../store/roster.js';
-import type { TeamStore } from '../store/team-store.js';
 import { createSerial } from '../lib/serial.js';
-import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
+import { hiddenFromAgents } from '../team/paths.js';
 import { launcherFor } from '../sandbox/launcher.js';
-import type { SandboxSettings } from '../sandbox/settings.js';
 import { runTool, teammateTools, toolSpecs } from '../tools/toolsets.js';
 import { realFileIO } from '../tools/files.js';
 import { realShellIO } from '../tools/shell.js';
 import type { ToolResult } from '../tools/tool.js';
-import { ParentSignal, type ChildSignal } from './ipc.js';
+import type { MailboxEvent } from '../mailbox/transport.js';
+import { tellLead } from './ipc.js';
 import { processStartTime } from '../files/proc-start.js';
 import { Replies } from '../lib/replies.js';
 import { resolveDeadlines } from '../tracker/expiry.js';
 import { interrupted, type PermissionAnswer } from './permission-answer.js';
 import { teammateTeamIO } from './teammate-io.js';
 import { initialHarness, step, type HarnessEffect, type HarnessEvent } from './teammate-harness.js';
-
-export type TeammateOptions = {
-  /** The team's shared state, opened by this process; trust is not in it (see leadKey). */
-  store: TeamStore;
-  /** This machine's own state of the team: what the agent's tools must not see. */
-  paths: TeamPaths;
-  name: string;
-  settings: ModelSettings;
-  cwd: string;
-  permissionMode: PermissionMode;
-  planMode: boolean;
-  /** The lead's public key, as the process that started this one handed it over. */
-  leadKey: string;
-  sandbox: SandboxSettings;
-};
+import type { StartedTeammate, TeammateOptions } from './teammate-start.js';
 
 /** How long past a permission's deadline a teammate still waits for the lead's expiry of it. */
 const NO_EXPIRY_GRACE_MS = 30_000;
 
-/** To the supervisor, over the IPC channel that only the two processes share. */
-function tellLead(signal: ChildSignal): void {
-  // Once the lead is gone there is nobody to tell, and a send would fail as an uncaught error.
-  if (process.connected) process.send?.(signal);
-}
-
 /**
- * One teammate process: its own model loop, woken by its mailbox, speaking only through the
- * bus. Protocol messages are handled here and reach the model as notices; the policy decides
- * every tool call; a decision that is not verifiably the lead's is refused and audited.
- * Resolves with the exit code once the teammate has stopped.
+ * One teammate process, once started (teammate-start.ts): its own model loop, woken by its
+ * mailbox, speaking only through the bus. Protocol messages are handled here and reach the
+ * model as notices; the policy decides every tool call; a decision that is not verifiably the
+ * lead's is refused and audited. Resolves with the exit code once the teammate has stopped.
  */
-export async function runTeammate(options: TeammateOptions): Promise<number> {
+export async function runTeammate(options: TeammateOptions, started: StartedTeammate): Promise<number> {
   const { store, paths, name, cwd } = options;
-  const config = await store.roster.load();
-  if (!config) throw new Error(`no team '${store.team}'`);
-  requireMember(config, name);
-  const keys = new KeyRing();
-  keys.set(LEAD, options.leadKey);
-  process.on('message', (raw) => {
-    const signal = ParentSignal.safeParse(raw);
-    if (!signal.success) return;
-    for (const [member, key] of Object.entries(signal.data.keys)) keys.set(member, key);
-    tellLead({ type: 'keys_ack', seq: signal.data.seq });
-  });
-  const signer = createSigner();
-  tellLead({ type: 'key', public_key: signer.publicKey });
-  const bus = new TeamBus(store, signer);
+  const { config, bus, subscription, input } = started;
   const model = lazyModel(options.settings);
 
   /** Something that failed on the way and is not the model's to handle: in the teammate's log, and audited. */
@@ -96,7 +58,8 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     harness = next.state;
     for (const effect of next.effects) perform(effect);
   };
-  await rosterWrites(() => setMemberStatus(store.roster, name, 'starting', { pid: process.pid, model: options.settings.model }));
+  // No roster write before "ready": the lead recorded this process as starting, pid included,
+  // when it started it, and the first status change records the model too.
 
   // Answered by the lead's response or, at the deadline, by its expiry (also a response).
   const permissions = new Replies<PermissionAnswer>();
@@ -237,17 +200,13 @@ export async function runTeammate(options: TeammateOptions): Promise<number> {
     if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });
   });
 
-  const subscription = await store.mailboxes.subscribe(name, (event) => {
+  const mail = (event: MailboxEvent) => {
     if (event.type === 'delivered') for (const envelope of event.messages) dispatch({ type: 'delivered', envelope, busy: loop.busy });
     else problem(`set aside ${event.problem.ref}`, event.problem.reason);
-    // Believed only from its signature: a forged message is set aside, never handled.
-  }, { admit: (envelope) => verifySender(envelope, keys, name) });
-
-  // A teammate never outlives its lead: the IPC channel closes however the lead dies.
-  process.once('disconnect', () => dispatch({ type: 'stop', how: 'stopped', lastText: 'the lead went away' }));
-  process.once('SIGTERM', () => dispatch({ type: 'stop', how: 'stopped', lastText: 'terminated' }));
+  };
+  // What came in since "ready" first (the task, at least), in order; then the rest as it comes.
+  input.attach((item) => (item.type === 'mail' ? mail(item.event) : dispatch({ type: 'stop', how: 'stopped', lastText: item.lastText })));
   dispatch({ type: 'ready' });
-  tellLead({ type: 'ready' });
   model.preload();
   return done;
 }

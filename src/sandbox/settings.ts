@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Where an agent's commands run. `bwrap`: inside bubblewrap, the only setting under which an

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind } from '../protocol/messages.js';
 import { AgentName, BROADCAST, Recipient } from '../protocol/names.js';
 import { RequestState } from '../tracker/records.js';

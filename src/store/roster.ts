@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Refused } from '../lib/refused.js';
 import { inertLine, quoted } from '../lib/terminal-text.js';
 import { RequestKindSchema, Usage } from '../protocol/messages.js';

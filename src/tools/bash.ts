@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolIO } from './io.js';
 import { DEFAULT_TIMEOUT_MS, type ExecResult } from './shell.js';
 import { defineTool, type ToolResult } from './tool.js';

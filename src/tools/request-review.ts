@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { newRequestId } from '../protocol/ids.js';
 import { codeReviewRequest } from '../protocol/kinds/code-review.js';
 import { AgentName } from '../protocol/names.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { codeReviewRequest } from '../protocol/kinds/code-review.js';
 import { RequestId } from '../protocol/messages.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';

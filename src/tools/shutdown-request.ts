@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentName } from '../protocol/names.js';
 import type { ToolIO } from './io.js';
 import type { LeadTeamIO } from './team-io.js';

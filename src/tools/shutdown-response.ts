@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RequestId } from '../protocol/messages.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import type { ToolIO } from './io.js';

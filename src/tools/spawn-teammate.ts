@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentName } from '../protocol/names.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import type { ToolIO } from './io.js';

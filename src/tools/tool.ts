@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolSpec } from '../model/client.js';
 import { describeIssues } from '../lib/zod-issues.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ToolSpec } from '../model/client.js';
 import { bashTool } from './bash.js';
 import { broadcastTool } from './broadcast.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RequestId, RequestKindSchema } from '../protocol/messages.js';
 import { AgentName, LEAD } from '../protocol/names.js';
 import { RequestState } from '../protocol/request-states.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mailboxDir, mailboxLayout } from '../../src/mailbox/layout.js';
 import { MaildirTransport } from '../../src/mailbox/maildir.js';
 import { MessageId } from '../../src/protocol/messages.js';

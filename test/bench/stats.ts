@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What a bench reader process reports on its last stdout line. */
 export const ReaderReport = z.object({

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { spawnNode, DIST, type Child } from './children.js';
 
-export const CLI = join(DIST, 'src', 'cli', 'main.js');
+/** The bundled command line, as bin/teams.js runs it. */
+export const CLI = join(DIST, 'bundle', 'cli', 'main.js');
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MaildirTransport } from '../../src/mailbox/maildir.js';
 import { NOT_A_LOG } from '../../src/mailbox/log-names.js';
 import { newMessageId } from '../../src/protocol/ids.js';

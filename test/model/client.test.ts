@@ -13,7 +13,8 @@ import { openModel } from '../../src/model/connect.js';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import type { MessagesRequest } from '../../src/offline/request.js';
 import { parseScript } from '../../src/offline/script.js';
-import { OFFLINE_MODEL, OFFLINE_MODEL_LABEL, startOfflineServer, type OfflineServer } from '../../src/offline/server.js';
+import { OFFLINE_MODEL, OFFLINE_MODEL_LABEL } from '../../src/offline/model-id.js';
+import { startOfflineServer, type OfflineServer } from '../../src/offline/server.js';
 import { waitFor } from '../helpers/wait.js';
 
 const TEXT = 'I will write the notes file now, then report back to the lead when it is done.';

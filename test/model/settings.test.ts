@@ -9,7 +9,7 @@ import {
   SettingsError,
   type ModelSettings,
 } from '../../src/model/settings.js';
-import { OFFLINE_MODEL } from '../../src/offline/server.js';
+import { OFFLINE_MODEL } from '../../src/offline/model-id.js';
 
 const KEY = { ANTHROPIC_API_KEY: 'sk-test' };
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addUsage, costOf, priceOf, UsageLedger, ZERO_USAGE, type TokenUsage } from '../../src/model/usage.js';
-import { OFFLINE_MODEL } from '../../src/offline/server.js';
+import { OFFLINE_MODEL } from '../../src/offline/model-id.js';
 
 const MILLION: TokenUsage = { input_tokens: 1_000_000, output_tokens: 1_000_000, cache_read_tokens: 1_000_000, cache_write_tokens: 1_000_000 };
 

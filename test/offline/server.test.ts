@@ -2,7 +2,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic, { BadRequestError } from '@anthropic-ai/sdk';
 import type { MessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { OFFLINE_MODEL, startOfflineServer, type OfflineServer } from '../../src/offline/server.js';
+import { OFFLINE_MODEL } from '../../src/offline/model-id.js';
+import { startOfflineServer, type OfflineServer } from '../../src/offline/server.js';
 import { parseScript } from '../../src/offline/script.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OpenRequest } from '../../src/store/team-store.js';
 import { RequestRecord, type RequestState } from '../../src/tracker/records.js';
 import { waitFor } from '../helpers/wait.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import { teamPaths } from '../../src/team/paths.js';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolClass } from '../../src/policy/tool-classes.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';

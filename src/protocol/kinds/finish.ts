@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
 import { defineKind, replyTo, type DraftOf } from './spec.js';
 import { colon, header, isBlank, sentence } from './text.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { envelopeOf, PermissionMode, RequestId } from '../fields.js';
 import { defineKind, replyTo, type DraftOf } from './spec.js';
 import { colon, header, sentence, summarize } from './text.js';

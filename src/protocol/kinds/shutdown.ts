@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
 import { LEAD } from '../names.js';
 import { defineKind } from './spec.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { envelopeOf } from '../fields.js';
 import { defineKind } from './spec.js';
 import { colon, header } from './text.js';

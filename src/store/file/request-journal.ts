@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { newMessageId } from '../../protocol/ids.js';
 import { appendLines, readLines } from '../../files/jsonl.js';
 import { transition as applyTransition, type TransitionResult } from '../../tracker/lifecycle.js';

@@ -1,0 +1,74 @@
+import { Held } from '../lib/held.js';
+import type { MailboxEvent, Subscription } from '../mailbox/transport.js';
+import type { ModelSettings } from '../model/settings.js';
+import type { PermissionMode } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
+import type { SandboxSettings } from '../sandbox/settings.js';
+import { requireMember, type TeamConfig } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
+import { TeamBus } from '../team/bus.js';
+import type { TeamPaths } from '../team/paths.js';
+import { ParentSignal, tellLead } from './ipc.js';
+
+export type TeammateOptions = {
+  /** The team's shared state, opened by this process; trust is not in it (see leadKey). */
+  store: TeamStore;
+  /** This machine's own state of the team: what the agent's tools must not see. */
+  paths: TeamPaths;
+  name: string;
+  settings: ModelSettings;
+  cwd: string;
+  permissionMode: PermissionMode;
+  planMode: boolean;
+  /** The lead's public key, as the process that started this one handed it over. */
+  leadKey: string;
+  sandbox: SandboxSettings;
+};
+
+/** What reaches a teammate from outside: its mail, and being told to stop. */
+export type TeammateInput = { type: 'mail'; event: MailboxEvent } | { type: 'stop'; lastText: string };
+
+export type StartedTeammate = {
+  config: TeamConfig;
+  bus: TeamBus;
+  subscription: Subscription;
+  /** Input from the moment the mailbox is watched, held until the rest of the teammate handles it. */
+  input: Held<TeammateInput>;
+};
+
+/**
+ * What a teammate does before it tells the lead it is ready, and no more, since the lead waits
+ * for it: its key handed over, the team's keys taken, its mailbox watched. Mail already
+ * waiting (the task, at least) and whatever follows is held, not handled: the model loop, the
+ * tools and the policy load after "ready" (teammate.ts, another chunk of the bundle).
+ */
+export async function startTeammate(options: TeammateOptions): Promise<StartedTeammate> {
+  const { store, name } = options;
+  const config = await store.roster.load();
+  if (!config) throw new Error(`no team '${store.team}'`);
+  requireMember(config, name);
+  const keys = new KeyRing();
+  keys.set(LEAD, options.leadKey);
+  process.on('message', (raw) => {
+    const signal = ParentSignal.safeParse(raw);
+    if (!signal.success) return;
+    for (const [member, key] of Object.entries(signal.data.keys)) keys.set(member, key);
+    tellLead({ type: 'keys_ack', seq: signal.data.seq });
+  });
+  const signer = createSigner();
+  tellLead({ type: 'key', public_key: signer.publicKey });
+  const bus = new TeamBus(store, signer);
+  const input = new Held<TeammateInput>();
+  const subscription = await store.mailboxes.subscribe(name, (event) => input.push({ type: 'mail', event }), {
+    // Believed only from its signature: a forged message is set aside, never handled.
+    admit: (envelope) => verifySender(envelope, keys, name),
+  });
+  // A teammate never outlives its lead: the IPC channel closes however the lead dies, before
+  // this line (then there is no event left to hear) or after it.
+  if (process.connected) process.once('disconnect', () => input.push({ type: 'stop', lastText: 'the lead went away' }));
+  else input.push({ type: 'stop', lastText: 'the lead went away' });
+  process.once('SIGTERM', () => input.push({ type: 'stop', lastText: 'terminated' }));
+  tellLead({ type: 'ready' });
+  return { config, bus, subscription, input };
+}
