@@ -37,7 +37,7 @@ function isDirectory(path: string): boolean {
  * misses a file that does not exist yet and goes deaf when the file is renamed over.
  */
 export async function watchForHints(
-  paths: string[],
+  paths: readonly string[],
   onHint: () => void,
   onError: (error: unknown) => void = (error) => process.emitWarning(error instanceof Error ? error : String(error)),
 ): Promise<StopWatching> {
@@ -174,6 +174,25 @@ export function createDrainRunner(drain: () => Promise<void> | void, onError: (e
     close() {
       closed = true;
       return idle();
+    },
+  };
+}
+
+/**
+ * Run `look` once the watch on `paths` is ready (before this resolves), then after every hint
+ * that one of them may have changed, one look at a time: a burst of writes costs two looks, not
+ * one per write. The paths' directories must exist; the paths need not yet.
+ */
+export async function lookOnChange(paths: readonly string[], look: () => Promise<void> | void): Promise<{ close(): Promise<void> }> {
+  const runner = createDrainRunner(look);
+  const stop = await watchForHints(paths, () => runner.hint());
+  // A change made before the watcher was ready gives no hint: this look covers it.
+  runner.hint();
+  await runner.idle();
+  return {
+    async close() {
+      await stop();
+      await runner.close();
     },
   };
 }

@@ -1,7 +1,8 @@
-import { closeSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { sep } from 'node:path';
 import { MAX_MESSAGE_BYTES, type Envelope } from '../protocol/messages.js';
 import { isMissing } from '../files/errno.js';
+import { namesIn } from '../files/names-in.js';
 import { parseEnvelope } from './envelope-text.js';
 import { describeError, NotRegular, openRegular } from './open-entry.js';
 
@@ -20,15 +21,6 @@ function senderOf(name: string): string {
   return match?.[1] === undefined ? name : match[1].slice(14);
 }
 
-function readNames(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch (error) {
-    if (isMissing(error)) return [];
-    throw error;
-  }
-}
-
 /**
  * The entries of new/ to consume next, oldest first, such that no sender's message is
  * taken before an earlier one of the same sender.
@@ -40,7 +32,7 @@ function readNames(dir: string): string[] {
  * the first: those were renamed in before it, hence before the second listing started.
  */
 export function listNew(dir: string): string[] {
-  const first = readNames(dir);
+  const first = namesIn(dir);
   if (first.length === 0) return [];
   const newestBySender = new Map<string, string>();
   for (const name of first) {
@@ -49,7 +41,7 @@ export function listNew(dir: string): string[] {
     if (newest === undefined || name > newest) newestBySender.set(sender, name);
   }
   const chosen = new Set(first);
-  for (const name of readNames(dir)) {
+  for (const name of namesIn(dir)) {
     const newest = newestBySender.get(senderOf(name));
     if (newest !== undefined && name < newest) chosen.add(name);
   }

@@ -1,5 +1,4 @@
-import { readdirSync } from 'node:fs';
-import { isMissing } from '../files/errno.js';
+import { namesIn } from '../files/names-in.js';
 import { parseLogName, type LogName, type WriterLiveness } from './log-names.js';
 
 /** A log, and whether anything may still be appended to it. */
@@ -11,15 +10,6 @@ export type LogScan = {
   /** Entries that are not logs at all: for the consumer to set aside. */
   strays: string[];
 };
-
-function namesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch (error) {
-    if (isMissing(error)) return [];
-    throw error;
-  }
-}
 
 /**
  * The logs of a mailbox and which of them are finished: sealed (its writer has opened a later

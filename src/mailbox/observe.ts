@@ -1,5 +1,5 @@
 import type { Envelope } from '../protocol/messages.js';
-import { createDrainRunner, watchForHints } from '../files/wakeup.js';
+import { lookOnChange } from '../files/wakeup.js';
 import { JournalFollower } from './journal.js';
 import { ensureMailboxDirs, type MailboxLayout } from './layout.js';
 import type { ObserveOptions, Subscription, Transport } from './transport.js';
@@ -28,15 +28,6 @@ export async function observeMailbox(
     for (const message of fresh) seen.add(message.id);
     if (fresh.length > 0) listener(fresh);
   };
-  const runner = createDrainRunner(look);
-  const stop = await watchForHints([layout.logs, layout.journal], () => runner.hint());
-  // The backlog, and anything that arrived before the watcher was ready.
-  runner.hint();
-  await runner.idle();
-  return {
-    async close() {
-      await stop();
-      await runner.close();
-    },
-  };
+  // The backlog (looked at before this resolves), then whatever arrives.
+  return lookOnChange([layout.logs, layout.journal], look);
 }

@@ -1,3 +1,4 @@
+import { asError } from '../lib/as-error.js';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { confinePath } from './confine.js';
@@ -22,7 +23,7 @@ function describe(error: unknown, path: string): Error {
   if (code === 'EISDIR') return new Error(`'${path}' is a directory, not a file`);
   if (code === 'ENOTDIR') return new Error(`'${path}': a parent of it is a file, not a directory`);
   if (code === 'EACCES' || code === 'EPERM') return new Error(`permission denied: '${path}'`);
-  return error instanceof Error ? error : new Error(String(error));
+  return asError(error);
 }
 
 /** File I/O confined to `root`, with `hidden` (the team's state) out of reach inside it. */

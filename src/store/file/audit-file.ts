@@ -2,7 +2,7 @@ import { appendLines, readLines } from '../../files/jsonl.js';
 import { AuditEntry, type AuditDraft } from '../audit.js';
 import type { AuditBatch, AuditLog, Subscription } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { lookOnChange } from './look-on-change.js';
+import { lookOnChange } from '../../files/wakeup.js';
 
 /** The audit log as `audit.jsonl`: one entry a line, each appended in one write(2). */
 export class FileAudit implements AuditLog {
@@ -24,7 +24,7 @@ export class FileAudit implements AuditLog {
 
   async follow(listener: (batch: AuditBatch) => void): Promise<Subscription> {
     let offset = 0;
-    return lookOnChange(this.path, () => {
+    return lookOnChange([this.path], () => {
       const { batch, nextOffset } = this.readFrom(offset);
       offset = nextOffset;
       if (batch.entries.length > 0 || batch.problems.length > 0) listener(batch);

@@ -2,7 +2,8 @@ import type { TransitionResult } from '../../tracker/lifecycle.js';
 import type { RequestRecord, RequestState } from '../../tracker/records.js';
 import type { OpenRequest, RequestFilter, RequestStore, Subscription, WatchProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { asError, lookOnChange } from './look-on-change.js';
+import { asError } from '../../lib/as-error.js';
+import { lookOnChange } from '../../files/wakeup.js';
 import { RequestJournal } from './request-journal.js';
 
 /** The request store over `requests.jsonl` (request-journal.ts folds it). */
@@ -30,7 +31,7 @@ export class FileRequests implements RequestStore {
   }
 
   async watch(listener: (records: RequestRecord[]) => void, onProblem: WatchProblem): Promise<Subscription> {
-    return lookOnChange(this.journal.path, () => {
+    return lookOnChange([this.journal.path], () => {
       let records: RequestRecord[];
       try {
         records = this.journal.list();

@@ -7,7 +7,8 @@ import { removeStrayTemporaries } from '../../files/stray-temporaries.js';
 import { newTeam, rosterIssues, TeamConfig, type CreateTeamOptions } from '../roster.js';
 import type { RosterStore, Subscription, WatchProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { asError, lookOnChange } from './look-on-change.js';
+import { asError } from '../../lib/as-error.js';
+import { lookOnChange } from '../../files/wakeup.js';
 
 /**
  * The roster as `config.json`. Every change is lock + read + mutate + atomic replace;
@@ -113,7 +114,7 @@ export class FileRoster implements RosterStore {
   }
 
   async watch(listener: (config: TeamConfig) => void, onProblem: WatchProblem): Promise<Subscription> {
-    return lookOnChange(fileLayout(this.location.root).config, () => {
+    return lookOnChange([fileLayout(this.location.root).config], () => {
       // Someone else's write may be half done by hand, or not the team's format at all: say so
       // and wait for the next change.
       let config: TeamConfig | undefined;
