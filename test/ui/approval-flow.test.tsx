@@ -102,7 +102,8 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
       text('not today');
       type(KEYS.enter);
       await waitFor(decided(remove.request_id, 'rejected'), 'the command denied');
-      assert.equal(store.getState().queue.length, 0);
+      // The queue is read again from the store after a decision: it empties a moment after the journal says so.
+      await waitFor(() => store.getState().queue.length === 0 || undefined, 'the queue to be empty');
       const alicePid = (await team.roster.load())?.members.find((m) => m.name === 'alice')?.pid;
       assert.ok(alicePid);
       await waitFor(() => screen().includes('alice exited (code 0)') || undefined, `alice to exit; screen:\n${screen()}`, 20_000);
