@@ -34,24 +34,31 @@ function renameToFreeName(from: string, bad: string, name: string): string {
 }
 
 /**
- * Move the entry `from` into the directory `bad` under a free name, never throwing: a bad entry
- * must not stop the drain it is found in (it would be found first again by every later one).
- * A bad/ that a person removed is made again.
+ * Put something into `bad` with `put`, never throwing: a bad entry must not stop the drain it is
+ * found in (it would be found first again by every later one). ENOENT may mean that a person
+ * removed bad/: unless `gone` says the thing itself has vanished, bad/ is made again and `put`
+ * tried once more.
  */
-export function moveAside(from: string, bad: string, name: string): MoveAside {
+function intoBad<T>(bad: string, put: () => T, gone: () => boolean): { ok: true; value: T } | { ok: false; vanished: boolean; error: string } {
   try {
-    return { kind: 'moved', to: renameToFreeName(from, bad, name) };
+    return { ok: true, value: put() };
   } catch (error) {
-    if (!isMissing(error)) return { kind: 'stuck', error: describeError(error) };
+    if (!isMissing(error)) return { ok: false, vanished: false, error: describeError(error) };
   }
-  // ENOENT: the entry is gone, or bad/ is.
   try {
-    if (!occupied(from)) return { kind: 'vanished' };
+    if (gone()) return { ok: false, vanished: true, error: '' };
     mkdirSync(bad, { recursive: true });
-    return { kind: 'moved', to: renameToFreeName(from, bad, name) };
+    return { ok: true, value: put() };
   } catch (error) {
-    return { kind: 'stuck', error: describeError(error) };
+    return { ok: false, vanished: false, error: describeError(error) };
   }
+}
+
+/** Move the entry `from` into the directory `bad` under a free name, never throwing. */
+export function moveAside(from: string, bad: string, name: string): MoveAside {
+  const result = intoBad(bad, () => renameToFreeName(from, bad, name), () => !occupied(from));
+  if (result.ok) return { kind: 'moved', to: result.value };
+  return result.vanished ? { kind: 'vanished' } : { kind: 'stuck', error: result.error };
 }
 
 export type KeepAside = { kind: 'kept'; to: string } | { kind: 'failed'; error: string };
@@ -98,16 +105,7 @@ function keep(bad: string, name: string, evidence: Buffer): string {
  * person removed is made again.
  */
 export function keepAside(bad: string, name: string, evidence: Buffer): KeepAside {
-  try {
-    return { kind: 'kept', to: keep(bad, name, evidence) };
-  } catch (error) {
-    if (!isMissing(error)) return { kind: 'failed', error: describeError(error) };
-  }
-  // ENOENT: bad/ is gone.
-  try {
-    mkdirSync(bad, { recursive: true });
-    return { kind: 'kept', to: keep(bad, name, evidence) };
-  } catch (error) {
-    return { kind: 'failed', error: describeError(error) };
-  }
+  // A copy has nothing of its own to vanish: only bad/ can be gone.
+  const result = intoBad(bad, () => keep(bad, name, evidence), () => false);
+  return result.ok ? { kind: 'kept', to: result.value } : { kind: 'failed', error: result.error };
 }
