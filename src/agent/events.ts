@@ -17,4 +17,5 @@ export type AgentEvent =
   | { type: 'idle'; reason: IdleReason; lastText: string }
   | { type: 'error'; message: string };
 
-export type IdleReason = 'end_turn' | 'turn_cap' | 'budget' | 'interrupted' | 'error';
+/** `waiting`: the turn ended after its tools, for a decision the agent asked for. */
+export type IdleReason = 'end_turn' | 'waiting' | 'turn_cap' | 'budget' | 'interrupted' | 'error';

@@ -1,8 +1,9 @@
-import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelClient, ToolSpec } from '../model/client.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream } from '../lib/event-stream.js';
+import { Conversation } from './conversation.js';
 
 /** Runs one tool call for the loop; policy and approvals live behind it, in the harness. */
 export type ToolExecutor = (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal) => Promise<ToolResult>;
@@ -16,6 +17,13 @@ export type LoopOptions = {
   maxModelCalls?: number;
   /** Asked before every model call: a reason not to make it (a spent budget), or undefined. */
   beforeModelCall?: () => Promise<string | undefined>;
+  /**
+   * Asked after each step's tools ran: true ends the turn there, to wait for a decision (a
+   * submitted plan, a finish request). Input that arrives later starts the next turn.
+   */
+  waiting?: () => boolean;
+  /** The conversation to go on with (a resumed session's) and where its records are journaled. */
+  conversation?: Conversation;
 };
 
 export const DEFAULT_MAX_MODEL_CALLS = 50;
@@ -28,13 +36,15 @@ export const DEFAULT_MAX_MODEL_CALLS = 50;
  */
 export class AgentLoop {
   readonly events = new EventStream<AgentEvent>();
-  private readonly messages: MessageParam[] = [];
+  readonly conversation: Conversation;
   private queue: string[] = [];
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
   private lastText = '';
 
-  constructor(private readonly options: LoopOptions) {}
+  constructor(private readonly options: LoopOptions) {
+    this.conversation = options.conversation ?? new Conversation();
+  }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
     return this.events.subscribe(listener);
@@ -45,8 +55,8 @@ export class AgentLoop {
   }
 
   /** The conversation so far (read-only view). */
-  get conversation(): readonly MessageParam[] {
-    return this.messages;
+  get messages(): readonly MessageParam[] {
+    return this.conversation.messages;
   }
 
   /** Queue input; starts a run when the loop is idle. */
@@ -74,16 +84,6 @@ export class AgentLoop {
     this.abort?.abort();
   }
 
-  private appendUser(blocks: ContentBlockParam[]): void {
-    const last = this.messages.at(-1);
-    // After an interrupted model call the conversation ends with a user message: extend it.
-    if (last?.role === 'user') {
-      last.content = [...(typeof last.content === 'string' ? [{ type: 'text', text: last.content } as TextBlockParam] : last.content), ...blocks];
-    } else {
-      this.messages.push({ role: 'user', content: blocks });
-    }
-  }
-
   private drainQueueAsBlocks(): TextBlockParam[] {
     const texts = this.queue;
     this.queue = [];
@@ -97,9 +97,9 @@ export class AgentLoop {
     let reason: IdleReason = 'end_turn';
     try {
       let calls = 0;
-      while (this.queue.length > 0 || this.messages.at(-1)?.role === 'user') {
+      while (this.queue.length > 0 || this.conversation.last?.role === 'user') {
         const pending = this.drainQueueAsBlocks();
-        if (pending.length > 0) this.appendUser(pending);
+        if (pending.length > 0) this.conversation.appendUser(pending);
         if (calls >= max) {
           reason = 'turn_cap';
           this.events.emit({ type: 'error', message: `turn cap reached: ${max} model calls without going idle` });
@@ -116,12 +116,18 @@ export class AgentLoop {
         if (toolCalls.length === 0) continue;
         const results = await this.runTools(toolCalls, abort.signal);
         if (abort.signal.aborted) {
-          this.messages.push({ role: 'user', content: results });
+          this.conversation.appendUser(results);
           reason = 'interrupted';
           break;
         }
         // New messages join at the tool-result boundary, after the results they follow.
-        this.appendUser([...results, ...this.drainQueueAsBlocks()]);
+        const news = this.drainQueueAsBlocks();
+        this.conversation.appendUser([...results, ...news]);
+        // A model told to wait may not: the loop waits for it, so no call is made until news comes.
+        if (news.length === 0 && this.options.waiting?.() === true) {
+          reason = 'waiting';
+          break;
+        }
       }
     } catch (error) {
       // Only our own signal aborts a turn: the model client's abort error is that, seen from inside.
@@ -139,14 +145,16 @@ export class AgentLoop {
 
   /** One model call; returns the tool calls it asked for (none when it ended its turn). */
   private async modelCall(call: number, signal: AbortSignal): Promise<{ id: string; name: string; input: Record<string, unknown> }[]> {
+    // Journaled before the call that uses it: a crash mid-call loses nothing the model saw.
+    await this.conversation.settled();
     this.events.emit({ type: 'turn_start', call });
     const turn = await this.options.model.turn(
-      { system: this.options.system, tools: this.options.tools, messages: this.messages, signal },
+      { system: this.options.system, tools: this.options.tools, messages: this.conversation.messages, signal },
       (event) => {
         if (event.type === 'text_delta') this.events.emit({ type: 'text_delta', text: event.text });
       },
     );
-    this.messages.push({ role: 'assistant', content: turn.content });
+    this.conversation.appendAssistant(turn.content);
     const text = turn.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     if (text.trim() !== '') this.lastText = text;
     this.events.emit({ type: 'turn_end', stopReason: turn.stop_reason, usage: turn.usage, text, model: turn.model });

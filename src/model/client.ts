@@ -27,7 +27,7 @@ export type ToolSpec = { name: string; description: string; input_schema: Tool.I
 export type TurnRequest = {
   system: string;
   tools: ToolSpec[];
-  messages: MessageParam[];
+  messages: readonly MessageParam[];
   maxTokens?: number;
   signal?: AbortSignal;
 };
@@ -193,7 +193,7 @@ export class ModelClient {
     return {
       model: this.model,
       max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-      messages: request.messages,
+      messages: [...request.messages],
       // Cache breakpoints: the tools, then tools + system, are the prefix every turn repeats.
       ...(request.system === '' ? {} : { system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }] }),
       ...(last < 0 ? {} : { tools: request.tools.map((tool, i) => (i === last ? { ...tool, cache_control: EPHEMERAL } : tool)) }),

@@ -138,7 +138,15 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
       ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval.'
       : '',
   });
-  const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: async () => budgetProblem(await store.roster.load()) });
+  const loop = new AgentLoop({
+    system,
+    tools: toolSpecs(tools),
+    model: model.client,
+    execute,
+    beforeModelCall: async () => budgetProblem(await store.roster.load()),
+    // After submitting a plan or asking to finish, the turn ends until the answer (or other news) comes.
+    waiting: () => harness.awaiting !== undefined,
+  });
 
   let finished: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finished = resolve));

@@ -31,6 +31,12 @@ const RULES: unknown[] = [
       ],
     },
   },
+  // First: the approval joins the plan's tool result when the turn waited for it.
+  {
+    name: 'mallory writes once approved',
+    when: { agent: 'mallory', last: 'Your plan was approved' },
+    reply: { text: 'Writing.', tool_uses: [{ name: 'bash', input: { command: 'echo approved > approved.txt' } }] },
+  },
   {
     name: 'mallory submits a plan',
     when: { agent: 'mallory', after_tool: 'bash' },
@@ -38,11 +44,6 @@ const RULES: unknown[] = [
     reply: { text: 'Here is my plan.', tool_uses: [{ name: 'plan_approval', input: { plan: '1. Write approved.txt' } }] },
   },
   { name: 'mallory waits for the decision', when: { agent: 'mallory', after_tool: 'plan_approval' }, reply: { text: 'Waiting for approval.' } },
-  {
-    name: 'mallory writes once approved',
-    when: { agent: 'mallory', last: 'Your plan was approved' },
-    reply: { text: 'Writing.', tool_uses: [{ name: 'bash', input: { command: 'echo approved > approved.txt' } }] },
-  },
   { name: 'mallory is done', when: { agent: 'mallory', after_tool: 'bash' }, reply: { text: 'Done.' } },
 ];
 

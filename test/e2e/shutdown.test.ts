@@ -73,9 +73,10 @@ describe('shutdown, end to end', () => {
   test('a request to be ended can be refused: the teammate is sent back with what to continue with', async (t) => {
     const session = await TeamSession.start({
       extraRules: [
+        // The answer joins the request's tool result: the turn waited for it.
+        { name: 'continue', when: { agent: 'teammate', last: 'The lead asks you to continue: (?<what>.*)' }, reply: { tool_uses: [{ name: 'send_message', input: { to: 'lead', content: 'Report: continuing with {{last.what}}' } }] } },
         { name: 'ask to be ended', when: { agent: 'teammate', after_tool: 'bash' }, times: 1, reply: { tool_uses: [{ name: 'request_shutdown', input: { summary: 'done' } }] } },
         { name: 'wait', when: { agent: 'teammate', after_tool: 'request_shutdown' }, reply: { text: 'Waiting.' } },
-        { name: 'continue', when: { agent: 'teammate', last: 'The lead asks you to continue: (?<what>.*)' }, reply: { tool_uses: [{ name: 'send_message', input: { to: 'lead', content: 'Report: continuing with {{last.what}}' } }] } },
       ],
     });
     t.after(() => session.cleanup());

@@ -1,0 +1,91 @@
+import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { AssistantBlock } from '../model/client.js';
+
+/**
+ * One agent's conversation, changed only through three operations, each of which is also
+ * told as a record. Replaying the records rebuilds the conversation exactly: that is what a
+ * session journal stores, and a compaction is one more record (`replaced`), not a rewrite.
+ */
+export type ConversationRecord =
+  /** Blocks the agent's side added: a new user message, or more blocks on the last one. */
+  | { type: 'user'; content: ContentBlockParam[] }
+  | { type: 'assistant'; content: AssistantBlock[] }
+  /** The whole conversation from here on (a compaction's result). */
+  | { type: 'replaced'; messages: MessageParam[] };
+
+/** Persists a record; the loop waits for every record before the model call that uses it. */
+export type RecordSink = (record: ConversationRecord) => Promise<void>;
+
+export class Conversation {
+  private readonly list: MessageParam[] = [];
+  private written: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  private readonly sink: RecordSink | undefined;
+
+  /**
+   * `earlier`: the records of a resumed session, replayed without being journaled again;
+   * `sink`: where new records go.
+   */
+  constructor(options: { sink?: RecordSink; earlier?: Iterable<ConversationRecord> } = {}) {
+    this.sink = options.sink;
+    for (const record of options.earlier ?? []) this.apply(record);
+  }
+
+  get messages(): readonly MessageParam[] {
+    return this.list;
+  }
+
+  get last(): MessageParam | undefined {
+    return this.list.at(-1);
+  }
+
+  appendUser(content: ContentBlockParam[]): void {
+    this.record({ type: 'user', content });
+  }
+
+  appendAssistant(content: AssistantBlock[]): void {
+    this.record({ type: 'assistant', content });
+  }
+
+  replace(messages: MessageParam[]): void {
+    this.record({ type: 'replaced', messages });
+  }
+
+  /** Resolves once every record so far is persisted; rejects with the first that was not. */
+  async settled(): Promise<void> {
+    await this.written;
+    if (this.failure !== undefined) throw this.failure instanceof Error ? this.failure : new Error(String(this.failure));
+  }
+
+  private record(record: ConversationRecord): void {
+    this.apply(record);
+    const sink = this.sink;
+    if (sink === undefined) return;
+    // In order, one after another: a journal's lines must be the conversation's order.
+    this.written = this.written.then(() => sink(record)).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+  }
+
+  private apply(record: ConversationRecord): void {
+    switch (record.type) {
+      case 'user': {
+        const last = this.list.at(-1);
+        // After an interrupted model call the conversation ends with a user message: extend it.
+        if (last?.role === 'user') last.content = [...asBlocks(last.content), ...record.content];
+        else this.list.push({ role: 'user', content: [...record.content] });
+        return;
+      }
+      case 'assistant':
+        this.list.push({ role: 'assistant', content: record.content });
+        return;
+      case 'replaced':
+        this.list.splice(0, this.list.length, ...record.messages);
+        return;
+    }
+  }
+}
+
+function asBlocks(content: MessageParam['content']): ContentBlockParam[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content } satisfies TextBlockParam] : content;
+}
