@@ -3,7 +3,7 @@ import { AgentLoop } from '../agent/loop.js';
 import { EventStream } from '../lib/event-stream.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import { openModel, type OpenModel } from '../model/connect.js';
-import { childModelEnv, type ModelSettings } from '../model/settings.js';
+import { childModelEnv, teammateModel, type ModelSettings } from '../model/settings.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
@@ -124,7 +124,7 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events);
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested));
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
     const team = leadTeamIO(bus, store, {
