@@ -12,7 +12,7 @@ import { probeSandbox } from '../sandbox/probe.js';
 import { bwrapProgram, describeStatus, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
 import { decideToolUse } from '../policy/approvals.js';
 import { TeamBus } from '../team/bus.js';
-import { budgetProblem } from '../team/budget.js';
+import { budgetProblem, pricedTurn } from '../team/budget.js';
 import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
 import type { Member } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
@@ -162,7 +162,7 @@ export class LeadRuntime {
     loop.subscribe((event) => {
       runtime.events.emit({ type: 'agent', event });
       if (event.type === 'turn_start') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
-      if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, event.usage));
+      if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));
       if (event.type === 'idle') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'idle'));
     });
     await runtime.wire();
