@@ -137,6 +137,19 @@ describe('ModelClient against the offline server', () => {
     }
   });
 
+  test('a step of more than 20 blocks (12 parallel tool calls and their results) still reads the previous call whole', async () => {
+    const question: MessageParam = { role: 'user', content: 'read all twelve files' };
+    const first = await client.turn({ system: LONG_SYSTEM, tools: TOOLS, messages: [question] }, () => undefined);
+    const ids = Array.from({ length: 12 }, (_, i) => `toolu_many_${i}`);
+    const step: MessageParam[] = [
+      { role: 'assistant', content: ids.map((id, i) => ({ type: 'tool_use' as const, id, name: 'read_file', input: { path: `f${i}.md` } })) },
+      { role: 'user', content: ids.map((id, i) => ({ type: 'tool_result' as const, tool_use_id: id, content: `file ${i}: ${'text '.repeat(40)}` })) },
+    ];
+    const second = await client.turn({ system: LONG_SYSTEM, tools: TOOLS, messages: [question, ...step] }, () => undefined);
+    assert.equal(second.usage.cache_read_tokens, first.usage.cache_read_tokens + first.usage.cache_write_tokens, 'found at the breakpoint where the previous call ended');
+    assert.equal(second.usage.input_tokens, 0);
+  });
+
   test('without conversation caching only the tools and the system prompt carry breakpoints', async () => {
     const plain = new ModelClient({ model: OFFLINE_MODEL, apiKey: 'offline', baseURL: server.url, maxRetries: 0, cacheConversation: false });
     await plain.turn(request('hello', { system: LONG_SYSTEM }), () => undefined);
