@@ -1,6 +1,5 @@
 import Anthropic, { AnthropicError, APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import type {
-  CacheControlEphemeral,
   Message,
   MessageParam,
   RawMessageStreamEvent,
@@ -16,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import type { TokenUsage } from './usage.js';
 import { httpFetch } from './http-fetch.js';
+import { EPHEMERAL, MAX_BREAKPOINTS, withConversationBreakpoints } from './cache-breakpoints.js';
 
 /**
  * One model turn over the real SDK: streamed, with prompt caching, retries and
@@ -57,11 +57,15 @@ export type ModelClientOptions = {
   /** First delay before retrying an error that arrived inside a 200 stream; doubles each time. */
   streamRetryDelayMs?: number;
   timeoutMs?: number;
+  /**
+   * Rolling cache breakpoints on the conversation (cache-breakpoints.ts); on unless false.
+   * Off, only the tools and the system prompt are cached: the benchmark's baseline.
+   */
+  cacheConversation?: boolean;
 };
 
 export const DEFAULT_MAX_TOKENS = 16_000;
 const DEFAULT_MAX_RETRIES = 4;
-const EPHEMERAL: CacheControlEphemeral = { type: 'ephemeral' };
 
 /** A turn that failed after retries; `retryable` says whether trying again later may help. */
 export class ModelError extends Error {
@@ -142,9 +146,11 @@ export class ModelClient {
   private readonly sdk: Anthropic;
   private readonly maxRetries: number;
   private readonly streamRetryDelayMs: number;
+  private readonly cacheConversation: boolean;
 
   constructor(options: ModelClientOptions) {
     this.model = options.model;
+    this.cacheConversation = options.cacheConversation ?? true;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.streamRetryDelayMs = options.streamRetryDelayMs ?? 1000;
     this.sdk = new Anthropic({
@@ -190,10 +196,11 @@ export class ModelClient {
 
   private params(request: TurnRequest): MessageStreamParams {
     const last = request.tools.length - 1;
+    const left = MAX_BREAKPOINTS - (last < 0 ? 0 : 1) - (request.system === '' ? 0 : 1);
     return {
       model: this.model,
       max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-      messages: [...request.messages],
+      messages: this.cacheConversation ? withConversationBreakpoints(request.messages, left) : [...request.messages],
       // Cache breakpoints: the tools, then tools + system, are the prefix every turn repeats.
       ...(request.system === '' ? {} : { system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }] }),
       ...(last < 0 ? {} : { tools: request.tools.map((tool, i) => (i === last ? { ...tool, cache_control: EPHEMERAL } : tool)) }),

@@ -3,12 +3,14 @@ import type { Model } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
 import { OFFLINE_MODEL } from '../offline/model-id.js';
 import { describeIssues } from '../lib/zod-issues.js';
+import { quoted } from '../lib/terminal-text.js';
 import { PACKAGE_ROOT } from '../lib/package-root.js';
 
 /**
  * Which model an agent talks to and how. Every agent process resolves the same settings:
  * the lead from its flags and environment, teammates from the environment the lead gives
- * them (childModelEnv), so a whole team runs on one model, online or offline.
+ * them (childModelEnv), so a whole team runs online or offline alike; online, each teammate
+ * may run a model of its own (teammateModel), given to it as TEAMS_MODEL.
  */
 
 /** The SDK's named models, without its open `string` escape hatch. */
@@ -45,7 +47,23 @@ export class SettingsError extends Error {
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/;
-const ModelId = z.string().regex(MODEL_ID, 'must be a model id such as claude-sonnet-5-5');
+/** A model id as --model, TEAMS_MODEL and a teammate's own model are checked. */
+export const ModelId = z.string().regex(MODEL_ID, 'must be a model id such as claude-sonnet-5-5');
+
+/** Why `id` is not a model id, or undefined when it is one. */
+export function modelIdProblem(id: string): string | undefined {
+  const parsed = ModelId.safeParse(id);
+  return parsed.success ? undefined : `invalid model id ${quoted(id)}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`;
+}
+
+/**
+ * The model a teammate runs: the one it was spawned with, else the lead's. Offline every
+ * agent is the offline model, whatever was asked for: a Claude id would be shown and priced
+ * as Claude while the script answered.
+ */
+export function teammateModel(settings: ModelSettings, requested: string | undefined): string {
+  return settings.offline ? settings.model : (requested ?? settings.model);
+}
 
 const Env = z.object({
   ANTHROPIC_API_KEY: optional(z.string().trim().min(1)),

@@ -9,7 +9,11 @@ import * as z from 'zod';
 const CacheControl = z.strictObject({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
 const cacheControl = CacheControl.nullish();
 
-const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
+const TextBlock = z
+  .looseObject({ type: z.literal('text'), text: z.string(), cache_control: cacheControl })
+  .refine((block) => !(block.cache_control && block.text === ''), 'cache_control cannot be set for empty text blocks');
+/** The API refuses a cache breakpoint on thinking: those blocks are cached with their turn or not at all. */
+const noCacheControl = z.undefined({ error: 'cache_control cannot be set for thinking blocks' }).optional();
 
 const ToolResultContent = z.union([
   z.string(),
@@ -35,8 +39,8 @@ const ContentBlock = z.discriminatedUnion('type', [
   // Blocks the offline model never reads but a conversation may legitimately carry.
   z.looseObject({ type: z.literal('image'), cache_control: cacheControl }),
   z.looseObject({ type: z.literal('document'), cache_control: cacheControl }),
-  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
-  z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
+  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string(), cache_control: noCacheControl }),
+  z.looseObject({ type: z.literal('redacted_thinking'), data: z.string(), cache_control: noCacheControl }),
 ]);
 export type ContentBlock = z.infer<typeof ContentBlock>;
 
@@ -52,6 +56,19 @@ const Tool = z.looseObject({
   input_schema: z.looseObject({ type: z.literal('object') }),
   cache_control: cacheControl,
 });
+
+/** The API's limit on cache_control blocks in one request. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+function breakpointCount(body: { tools?: { cache_control?: unknown }[]; system?: unknown; messages: { content: unknown }[] }): number {
+  const marked = (block: unknown) => typeof block === 'object' && block !== null && 'cache_control' in block && Boolean(block.cache_control);
+  const blocks = [
+    ...(body.tools ?? []),
+    ...(Array.isArray(body.system) ? body.system : []),
+    ...body.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
+  ];
+  return blocks.filter(marked).length;
+}
 
 export const MessagesRequest = z
   .looseObject({
@@ -70,6 +87,10 @@ export const MessagesRequest = z
       }
       seen.add(tool.name);
     });
+    const breakpoints = breakpointCount(body);
+    if (breakpoints > MAX_CACHE_BREAKPOINTS) {
+      ctx.addIssue({ code: 'custom', message: `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.` });
+    }
   });
 export type MessagesRequest = z.infer<typeof MessagesRequest>;
 

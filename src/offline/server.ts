@@ -4,7 +4,7 @@ import { matchScript, type ScriptedError, type ScriptedReply } from './match.js'
 import { MessagesRequest, systemText } from './request.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import type { Script } from './script.js';
-import { PromptCache } from './usage-estimate.js';
+import { PromptCache } from './prompt-cache.js';
 import { messageStartEvent, replyMessage, sseFrame, streamEvents, type ReplyMeta } from './wire.js';
 
 /**
@@ -21,6 +21,8 @@ export type OfflineServerOptions = {
   port?: number;
   /** Sees each valid request body as received (tests inspect cache_control with it). */
   onRequest?: (body: MessagesRequest) => void;
+  /** The prompt cache's clock (ms since the epoch): a test passes its 5 minutes without sleeping. */
+  now?: () => number;
 };
 
 export type OfflineServer = {
@@ -86,7 +88,7 @@ function writeStreamError(res: ServerResponse, error: ScriptedError, meta: Reply
 export async function startOfflineServer(options: OfflineServerOptions): Promise<OfflineServer> {
   const { script } = options;
   const fired = new Map<number, number>();
-  const cache = new PromptCache();
+  const cache = new PromptCache(options.now === undefined ? {} : { now: options.now });
   let hits = 0;
   let inFlight = 0;
 

@@ -8,6 +8,7 @@ import { RequestId } from '../protocol/messages.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { isMissing } from '../files/errno.js';
 import { describeIssues } from '../lib/zod-issues.js';
+import { ModelId } from '../model/settings.js';
 
 /**
  * The running lead's control socket: how `teams approve`, `teams spawn`, `teams send` and
@@ -19,7 +20,7 @@ import { describeIssues } from '../lib/zod-issues.js';
  */
 export const ControlCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
-  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional() }),
+  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional() }),
   z.object({ op: z.literal('shutdown'), name: AgentName, reason: z.string().optional() }),
   /** The human's message, sent and signed by the lead (`to: "*"` broadcasts). */
   z.object({ op: z.literal('send'), to: Recipient, text: z.string().min(1) }),

@@ -124,8 +124,8 @@ export class LeadDecisions {
           return { ok: true, message: `${command.approve ? 'approved' : 'rejected'} ${record.request_id} (${record.kind} request from ${record.from})` };
         }
         case 'spawn': {
-          const { pid } = await this.teammates.spawn({ name: command.name, role: command.role, prompt: command.prompt ?? '', planMode: command.plan_mode ?? false });
-          return { ok: true, message: `spawned ${command.name} (pid ${pid})` };
+          const { pid, model } = await this.teammates.spawn({ name: command.name, role: command.role, prompt: command.prompt ?? '', planMode: command.plan_mode ?? false, model: command.model });
+          return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid})` };
         }
         case 'shutdown': {
           const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);

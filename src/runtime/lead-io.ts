@@ -3,11 +3,11 @@ import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
 import { memberNames } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
-import type { LeadTeamIO } from '../tools/team-io.js';
+import type { LeadTeamIO, Spawned, SpawnSpec } from '../tools/team-io.js';
 
 /** The lead runtime's actions the lead's tools may take. */
 export type LeadActions = {
-  spawn(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
+  spawn(spec: SpawnSpec): Promise<Spawned>;
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   decide(requestId: string, decision: { approve: boolean; note?: string }): Promise<unknown>;
 };

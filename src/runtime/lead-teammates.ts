@@ -14,6 +14,8 @@ import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';
 import { reportProblem } from './report-problem.js';
+import { modelIdProblem } from '../model/settings.js';
+import type { Spawned, SpawnSpec } from '../tools/team-io.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -30,6 +32,8 @@ export class LeadTeammates {
     private readonly mode: PermissionMode,
     private readonly sandbox: SandboxStatus,
     private readonly events: EventStream<LeadEvent>,
+    /** The model a teammate runs, given the one it was spawned with (settings.ts teammateModel). */
+    private readonly modelFor: (requested: string | undefined) => string,
   ) {
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
@@ -50,9 +54,10 @@ export class LeadTeammates {
     else this.idle.delete(from);
   }
 
-  async spawn(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }> {
-    const problem = agentNameProblem(spec.name);
+  async spawn(spec: SpawnSpec): Promise<Spawned> {
+    const problem = agentNameProblem(spec.name) ?? (spec.model === undefined ? undefined : modelIdProblem(spec.model));
     if (problem) throw new Refused(problem);
+    const model = this.modelFor(spec.model);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
     const team = await this.store.roster.load();
@@ -62,8 +67,9 @@ export class LeadTeammates {
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     const member = team?.members.find((m) => m.name === spec.name);
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting' });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting');
+    // The model is on the roster from the start; the teammate writes the one it runs again as it works.
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model });
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     await this.bus.send({
       type: 'task_assignment',
@@ -75,7 +81,7 @@ export class LeadTeammates {
     });
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
-    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings }, (pid) => {
+    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, model }, (pid) => {
       // Only the pid, and only while the teammate has written no status of its own: its first
       // status change may land first, and must not be turned back to "starting".
       this.store.roster
@@ -85,6 +91,7 @@ export class LeadTeammates {
         })
         .catch((error: unknown) => this.problem(`recording ${spec.name}'s pid`, error));
     });
+    return { pid, model };
   }
 
   async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {

@@ -3,7 +3,7 @@ import { AgentLoop } from '../agent/loop.js';
 import { EventStream } from '../lib/event-stream.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import { openModel, type OpenModel } from '../model/connect.js';
-import { childModelEnv, type ModelSettings } from '../model/settings.js';
+import { childModelEnv, teammateModel, type ModelSettings } from '../model/settings.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
@@ -12,7 +12,7 @@ import { probeSandbox } from '../sandbox/probe.js';
 import { bwrapProgram, describeStatus, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
 import { decideToolUse } from '../policy/approvals.js';
 import { TeamBus } from '../team/bus.js';
-import { budgetProblem } from '../team/budget.js';
+import { budgetProblem, pricedTurn } from '../team/budget.js';
 import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
 import type { Member } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
@@ -124,7 +124,7 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events);
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested));
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
     const team = leadTeamIO(bus, store, {
@@ -162,7 +162,7 @@ export class LeadRuntime {
     loop.subscribe((event) => {
       runtime.events.emit({ type: 'agent', event });
       if (event.type === 'turn_start') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
-      if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, event.usage));
+      if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));
       if (event.type === 'idle') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'idle'));
     });
     await runtime.wire();

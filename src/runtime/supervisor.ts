@@ -18,7 +18,8 @@ import { processStartTime } from '../files/proc-start.js';
  */
 export const TEAMMATE_ENTRY = join(PACKAGE_ROOT, 'dist', 'bundle', 'runtime', 'teammate-main.js');
 
-export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode; sandbox: SandboxSettings };
+/** `model` is the teammate's own: it reaches the process as TEAMS_MODEL, over the lead's. */
+export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode; sandbox: SandboxSettings; model: string };
 
 export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
 
@@ -78,7 +79,7 @@ export class Supervisor {
     try {
       child = spawn(process.execPath, args, {
         cwd: this.options.cwd,
-        env: { ...process.env, ...this.options.env },
+        env: { ...process.env, ...this.options.env, TEAMS_MODEL: spec.model },
         detached: true,
         stdio: ['ignore', log, log, 'ipc'],
       });

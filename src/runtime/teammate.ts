@@ -6,7 +6,7 @@ import { newRequestId } from '../protocol/ids.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { LEAD } from '../protocol/names.js';
 import { alwaysKey, decideToolUse } from '../policy/approvals.js';
-import { budgetProblem, describeUsage } from '../team/budget.js';
+import { budgetProblem, describeUsage, pricedTurn } from '../team/budget.js';
 import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
 import { requireMember } from '../store/roster.js';
 import { createSerial } from '../lib/serial.js';
@@ -204,7 +204,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   loop.subscribe((event: AgentEvent) => {
     process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
     if (event.type === 'turn_start') dispatch({ type: 'turn_start' });
-    if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, name, event.usage));
+    if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, name, pricedTurn(event.model, event.usage)));
     if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });
   });
 

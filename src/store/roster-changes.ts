@@ -69,12 +69,23 @@ export async function setMemberStatus(
   return result;
 }
 
+/** One turn's usage; `cost_usd` is its price (null: its model's price is not known). */
+export type TurnUsage = Usage & { cost_usd?: number | null };
+
+/** Costs added up: unknown (undefined) or unpriced (null) as soon as either is. */
+function addCost(a: number | null | undefined, b: number | null | undefined): number | null | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return a === null || b === null ? null : a + b;
+}
+
 /** Add one turn's usage to a member's running totals. */
-export async function addMemberUsage(roster: RosterStore, name: string, usage: Usage): Promise<Member> {
+export async function addMemberUsage(roster: RosterStore, name: string, usage: TurnUsage): Promise<Member> {
   const { result } = await roster.update((team) => {
     const member = requireMember(team, name);
-    const totals = member.usage ?? { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 0, duration_ms: 0 };
+    const totals = member.usage ?? { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 0, duration_ms: 0, cost_usd: 0 };
+    const cost = addCost(totals.cost_usd, usage.cost_usd);
     member.usage = {
+      ...(cost === undefined ? {} : { cost_usd: cost }),
       input_tokens: totals.input_tokens + usage.input_tokens,
       output_tokens: totals.output_tokens + usage.output_tokens,
       cache_read_tokens: totals.cache_read_tokens + (usage.cache_read_tokens ?? 0),

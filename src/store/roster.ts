@@ -27,8 +27,12 @@ export type MemberStatus = z.infer<typeof MemberStatus>;
 
 const timestamp = z.iso.datetime({ offset: true });
 
-/** Running totals of a member's model usage. */
-export const UsageTotals = Usage.required();
+/**
+ * Running totals of a member's model usage. `cost_usd` adds up each turn priced as the model
+ * that answered it (a member respawned on another model keeps its earlier turns' price):
+ * null once a turn's model had no known price, absent in totals kept before it was recorded.
+ */
+export const UsageTotals = Usage.required().extend({ cost_usd: z.number().nonnegative().nullable().optional() });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
 export const Member = z.object({

@@ -4,12 +4,14 @@ import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import type { ToolIO } from './io.js';
 import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
+import { ModelId } from '../model/settings.js';
 
 const Input = z.strictObject({
   name: AgentName.describe('A new, unique name: lowercase letters, digits, - and _.'),
   role: z.string().trim().min(1, 'role is empty').describe("What the teammate is, e.g. 'tester' or 'frontend developer'."),
   prompt: z.string().trim().min(1, 'prompt is empty').describe('Its task: everything it needs to know to start, since it sees nothing of this conversation.'),
   plan_mode: semanticBoolean.optional().describe('Start in plan mode: it may only read until you approve a plan it submits. Default false.'),
+  model: ModelId.optional().describe("Its model id, e.g. 'claude-haiku-4-5' for simple work. Default: your own model."),
 });
 
 export const spawnTeammateTool = defineTool({
@@ -18,8 +20,8 @@ export const spawnTeammateTool = defineTool({
   input: Input,
   async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {
     const planMode = input.plan_mode ?? false;
-    const { pid } = await io.team.spawnTeammate({ name: input.name, role: input.role, prompt: input.prompt, planMode });
+    const { pid, model } = await io.team.spawnTeammate({ name: input.name, role: input.role, prompt: input.prompt, planMode, ...(input.model === undefined ? {} : { model: input.model }) });
     const note = planMode ? ' in plan mode: it will submit a plan for approval before changing anything' : '';
-    return { content: `Spawned ${input.name} (${input.role}, pid ${pid})${note}.` };
+    return { content: `Spawned ${input.name} (${input.role}, ${model}, pid ${pid})${note}.` };
   },
 });

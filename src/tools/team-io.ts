@@ -23,10 +23,15 @@ export interface TeamIO {
   requestStatus(requestId: string): Promise<RequestRecord | undefined>;
 }
 
+/** A teammate to start; `model` is its own model id, the lead's when left out. */
+export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string };
+/** The started process, and the model it runs (offline, always the offline model). */
+export type Spawned = { pid: number; model: string };
+
 /** The lead's team: it starts teammates, ends them, and may review their plans. */
 export interface LeadTeamIO extends TeamIO {
   /** Start a teammate process. */
-  spawnTeammate(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
+  spawnTeammate(spec: SpawnSpec): Promise<Spawned>;
   /** Ask a teammate to shut down. */
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   /** When the lead model reviews plans: decide a teammate's plan. */

@@ -39,8 +39,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
     case 'help':
       return [{ kind: 'output', text: helpText() }];
     case 'spawn': {
-      const { pid } = await runtime.teammates.spawn({ name: command.member, role: command.role, prompt: command.prompt, planMode: command.planMode });
-      return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${command.planMode ? ', plan mode' : ''}, pid ${pid})` }];
+      const { pid, model } = await runtime.teammates.spawn({ name: command.member, role: command.role, prompt: command.prompt, planMode: command.planMode, ...(command.model === undefined ? {} : { model: command.model }) });
+      return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${command.planMode ? ', plan mode' : ''}, ${model}, pid ${pid})` }];
     }
     case 'send': {
       const sent = await runtime.bus.send({ type: 'message', from: LEAD, to: command.to, text: command.text, summary: summarize(command.text) });

@@ -1,10 +1,11 @@
 import { agentNameProblem } from '../protocol/names.js';
 import { didYouMean } from '../protocol/suggest.js';
+import { modelIdProblem } from '../model/settings.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
   | { name: 'help' }
-  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean }
+  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean; model?: string }
   | { name: 'send'; to: string; text: string }
   | { name: 'broadcast'; text: string }
   | { name: 'team' }
@@ -22,7 +23,7 @@ export type CommandName = SlashCommand['name'];
 /** The reference /help prints, in this order; completion offers the same names. */
 export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
   { name: 'help', usage: '/help', what: 'this list and the keys' },
-  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode]', what: 'start a teammate' },
+  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>]', what: 'start a teammate' },
   { name: 'send', usage: '/send <to> <text>', what: 'a message from the lead to one member' },
   { name: 'broadcast', usage: '/broadcast <text>', what: 'a message from the lead to every member' },
   { name: 'team', usage: '/team', what: 'the roster: status, pid, time in state' },
@@ -119,17 +120,23 @@ export function parseCommand(line: string): Parsed {
 }
 
 function parseSpawn(rest: string): Parsed {
-  // The flag may come anywhere; what is left is name, role, then the prompt as typed.
+  // The flags may come anywhere; what is left is name, role, then the prompt as typed.
   const flag = /(^|\s)--plan-mode(?=\s|$)/;
   const planMode = flag.test(rest);
-  const withoutFlag = rest.replace(flag, ' ').trim();
+  const modelFlag = /(^|\s)--model(?:(?:\s+|=)(?<id>[^\s-]\S*)|=)?(?=\s|$)/;
+  const model = modelFlag.exec(rest);
+  if (model && model.groups?.id === undefined) return fail('/spawn: --model needs a model id, e.g. --model claude-haiku-4-5');
+  const modelProblem = model?.groups?.id === undefined ? undefined : modelIdProblem(model.groups.id);
+  if (modelProblem) return fail(`/spawn: ${modelProblem}`);
+  const withoutFlag = rest.replace(flag, ' ').replace(modelFlag, ' ').trim();
   const [member, afterName] = split(withoutFlag);
   const [role, prompt] = split(afterName);
   if (member === '' || role === '') return fail(usage('spawn'));
   // Only name and role are checked: the prompt is free text and may well contain dashes.
   const option = [member, role].find((word) => word.startsWith('-'));
-  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode)`);
+  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode and --model <id>)`);
   const problem = nameError('spawn', 'name', member);
   if (problem) return fail(problem);
-  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode });
+  const id = model?.groups?.id;
+  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }) });
 }

@@ -4,6 +4,7 @@ import type { HumanDecision } from '../runtime/lead-decisions.js';
 import type { LeadEvent } from '../runtime/lead-events.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { RequestRecord } from '../tracker/records.js';
+import type { Spawned, SpawnSpec } from '../tools/team-io.js';
 
 /** What the REPL reads of the team's shared state: for its slash commands and its first screen. */
 export type ReplStore = {
@@ -31,7 +32,7 @@ export interface ReplRuntime {
     pendingForHuman(): Promise<RequestRecord[]>;
   };
   readonly teammates: {
-    spawn(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
+    spawn(spec: SpawnSpec): Promise<Spawned>;
     requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }>;
   };
   readonly bus: { send(draft: Draft): Promise<Envelope> };

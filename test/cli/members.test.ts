@@ -43,6 +43,8 @@ describe('teams member / status', () => {
       [['member', 'remove', 'alcie'], /did you mean 'alice'/],
       [['--team', 'Bad.Team', 'status'], /team name 'Bad.Team'/],
       [['nosuchcommand'], /unknown command 'nosuchcommand'/],
+      // Checked before any lead is asked: the id's rule is the one --model and TEAMS_MODEL follow.
+      [['spawn', 'hal', '--role', 'checker', '--model', 'haiku please'], /invalid model id 'haiku please': must be a model id such as claude-sonnet-5-5/],
     ];
     for (const [args, pattern] of cases) {
       const result = await runCli(home, args);

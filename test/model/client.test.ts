@@ -9,7 +9,9 @@ import {
   type ToolSpec,
   type TurnRequest,
 } from '../../src/model/client.js';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { openModel } from '../../src/model/connect.js';
+import type { TokenUsage } from '../../src/model/usage.js';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import type { MessagesRequest } from '../../src/offline/request.js';
 import { parseScript } from '../../src/offline/script.js';
@@ -35,6 +37,9 @@ const script = parseScript({
     { reply: { text: TEXT } },
   ],
 });
+
+/** Long enough (with the tools) for the API's 1024-token minimum cacheable prefix. */
+const LONG_SYSTEM = 'You are the lead. You keep the team on task and answer briefly. '.repeat(70);
 
 const TOOLS: ToolSpec[] = [
   { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
@@ -86,21 +91,69 @@ describe('ModelClient against the offline server', () => {
     assert.deepEqual(events.at(-1), { type: 'turn_end', stop_reason: 'tool_use', usage: turn.usage });
   });
 
-  test('marks the system block and the last tool for prompt caching, and only those', async () => {
+  test('marks the last tool, the system block and the latest message for prompt caching, and only those', async () => {
+    const system = LONG_SYSTEM;
     const events: ModelEvent[] = [];
-    await client.turn(request('hello'), (event) => events.push(event));
+    await client.turn(request('hello', { system }), (event) => events.push(event));
     const body = received.at(-1);
     assert.ok(body);
-    assert.deepEqual(body.system, [{ type: 'text', text: 'You are the lead.', cache_control: { type: 'ephemeral' } }]);
+    assert.deepEqual(body.system, [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }]);
     assert.deepEqual(
       body.tools?.map((tool) => tool.cache_control),
       [undefined, { type: 'ephemeral' }],
     );
+    assert.deepEqual(body.messages, [{ role: 'user', content: [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }] }]);
     assert.equal(body.stream, true);
-    // The second turn with the same prefix reads the cache the first one wrote.
-    const second = await client.turn(request('hello again'), () => undefined);
+    // The second turn with the same tools and system reads the cache the first one wrote.
+    const second = await client.turn(request('hello again', { system }), () => undefined);
     assert.ok(second.usage.cache_read_tokens > 0);
-    assert.equal(second.usage.cache_write_tokens, 0);
+    assert.ok(second.usage.cache_write_tokens > 0, 'its own new message is written');
+  });
+
+  test('a conversation: the latest block and the end of the previous call carry breakpoints, four in all; each call reads the one before', async () => {
+    const system = LONG_SYSTEM;
+    const messages: MessageParam[] = [{ role: 'user', content: 'write the notes' }];
+    const before = received.length;
+    const usages: TokenUsage[] = [];
+    for (let call = 0; call < 3; call++) {
+      const turn = await client.turn({ system, tools: TOOLS, messages }, () => undefined);
+      usages.push(turn.usage);
+      const use = turn.content.find((block) => block.type === 'tool_use');
+      assert.ok(use);
+      messages.push({ role: 'assistant', content: turn.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: `write more, part ${call}` }] });
+    }
+    const bodies = received.slice(before);
+    const third = bodies[2];
+    assert.ok(third);
+    const marked = third.messages.flatMap((message, m) => (typeof message.content === 'string' ? [] : message.content.flatMap((block, b) => (block.cache_control ? [`${m}.${b}`] : []))));
+    assert.deepEqual(marked, ['2.0', '4.0'], 'the previous call ended with message 2, this one with message 4');
+    assert.equal(typeof messages[0]?.content, 'string', 'the caller’s messages are not changed');
+    assert.ok(messages.every((message) => typeof message.content === 'string' || message.content.every((block) => !('cache_control' in block))));
+    usages.forEach((usage, call) => assert.equal(usage.input_tokens, 0, `call ${call + 1}: everything up to the latest block is cached`));
+    for (const call of [1, 2]) {
+      const [previous, current] = [usages[call - 1], usages[call]];
+      assert.ok(previous && current);
+      assert.equal(current.cache_read_tokens, previous.cache_read_tokens + previous.cache_write_tokens, `call ${call + 1} reads all of call ${call}`);
+    }
+  });
+
+  test('a step of more than 20 blocks (12 parallel tool calls and their results) still reads the previous call whole', async () => {
+    const question: MessageParam = { role: 'user', content: 'read all twelve files' };
+    const first = await client.turn({ system: LONG_SYSTEM, tools: TOOLS, messages: [question] }, () => undefined);
+    const ids = Array.from({ length: 12 }, (_, i) => `toolu_many_${i}`);
+    const step: MessageParam[] = [
+      { role: 'assistant', content: ids.map((id, i) => ({ type: 'tool_use' as const, id, name: 'read_file', input: { path: `f${i}.md` } })) },
+      { role: 'user', content: ids.map((id, i) => ({ type: 'tool_result' as const, tool_use_id: id, content: `file ${i}: ${'text '.repeat(40)}` })) },
+    ];
+    const second = await client.turn({ system: LONG_SYSTEM, tools: TOOLS, messages: [question, ...step] }, () => undefined);
+    assert.equal(second.usage.cache_read_tokens, first.usage.cache_read_tokens + first.usage.cache_write_tokens, 'found at the breakpoint where the previous call ended');
+    assert.equal(second.usage.input_tokens, 0);
+  });
+
+  test('without conversation caching only the tools and the system prompt carry breakpoints', async () => {
+    const plain = new ModelClient({ model: OFFLINE_MODEL, apiKey: 'offline', baseURL: server.url, maxRetries: 0, cacheConversation: false });
+    await plain.turn(request('hello', { system: LONG_SYSTEM }), () => undefined);
+    assert.deepEqual(received.at(-1)?.messages, [{ role: 'user', content: 'hello' }]);
   });
 
   test('retries a 529 overloaded, a 500 and a 429 once, then succeeds (the SDK retries)', async () => {

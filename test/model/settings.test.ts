@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import {
   childModelEnv,
   DEFAULT_MODEL,
+  modelIdProblem,
+  teammateModel,
   DEFAULT_OFFLINE_SCRIPT,
   resolveModelSettings,
   SettingsError,
@@ -75,6 +77,25 @@ describe('model settings', () => {
       assert.deepEqual({ ...child, offlineReason: undefined }, { ...parent, offlineReason: undefined });
       assert.equal(child.offlineReason, parent.offline ? 'env' : undefined);
     }
+  });
+
+  test("a teammate's own model: online it runs the id it was given (as TEAMS_MODEL over the lead's), offline the offline model", () => {
+    const online = resolveModelSettings({ model: 'claude-sonnet-5-5' }, KEY);
+    assert.equal(teammateModel(online, 'claude-haiku-4-5'), 'claude-haiku-4-5');
+    assert.equal(teammateModel(online, undefined), 'claude-sonnet-5-5', "the lead's by default");
+    const child = resolveModelSettings({}, { ...KEY, ...childModelEnv(online), TEAMS_MODEL: teammateModel(online, 'claude-haiku-4-5') });
+    assert.equal(child.model, 'claude-haiku-4-5');
+    const offline = resolveModelSettings({ offline: true }, KEY);
+    assert.equal(teammateModel(offline, 'claude-haiku-4-5'), OFFLINE_MODEL);
+    assert.equal(resolveModelSettings({}, { ...KEY, ...childModelEnv(offline), TEAMS_MODEL: 'claude-haiku-4-5' }).model, OFFLINE_MODEL);
+  });
+
+  test('a model id is checked by the rule --model and TEAMS_MODEL use, with a message naming it', () => {
+    assert.equal(modelIdProblem('claude-haiku-4-5-20251001'), undefined);
+    assert.equal(modelIdProblem('us.anthropic.claude-sonnet-4-6:0'), undefined);
+    assert.equal(modelIdProblem('haiku please'), "invalid model id 'haiku please': must be a model id such as claude-sonnet-5-5");
+    assert.equal(modelIdProblem('-m'), "invalid model id '-m': must be a model id such as claude-sonnet-5-5");
+    assert.equal(modelIdProblem('\u001b[2Jx')?.includes('\u001b'), false, 'quoted inert');
   });
 
   test('teammates share the lead\'s offline endpoint, and only a loopback one', () => {

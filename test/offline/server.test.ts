@@ -82,7 +82,7 @@ describe('offline server, driven by the real SDK', () => {
   });
 
   test('simulates prompt caching: the first request writes the prefix, the next reads it', async () => {
-    const system = [{ type: 'text' as const, text: 'A system prompt long enough to count. '.repeat(20), cache_control: { type: 'ephemeral' as const } }];
+    const system = [{ type: 'text' as const, text: 'A system prompt long enough to be cached: over 1024 tokens. '.repeat(80), cache_control: { type: 'ephemeral' as const } }];
     const ask = (content: string) => sdk.messages.create({ model: OFFLINE_MODEL, max_tokens: 50, system, messages: [{ role: 'user', content }] });
     const first = await ask('hello');
     const second = await ask('a different question');

@@ -78,3 +78,14 @@ test('addMemberUsage keeps running totals', async () => {
   assert.deepEqual(member.usage, { input_tokens: 11, output_tokens: 7, cache_read_tokens: 7, cache_write_tokens: 0, tool_uses: 1, duration_ms: 30 });
   assert.deepEqual((await store.roster.load())?.members[0]?.usage, member.usage);
 });
+
+test('addMemberUsage adds up each turn\'s price; null once a turn had none', async () => {
+  const store = await freshTeam();
+  await addMemberUsage(store.roster, 'lead', { input_tokens: 10, output_tokens: 5, cost_usd: 0.25 });
+  const priced = await addMemberUsage(store.roster, 'lead', { input_tokens: 10, output_tokens: 5, cost_usd: 0.5 });
+  assert.equal(priced.usage?.cost_usd, 0.75);
+  const unpriced = await addMemberUsage(store.roster, 'lead', { input_tokens: 1, output_tokens: 1, cost_usd: null });
+  assert.equal(unpriced.usage?.cost_usd, null);
+  assert.equal((await addMemberUsage(store.roster, 'lead', { input_tokens: 1, output_tokens: 1, cost_usd: 1 })).usage?.cost_usd, null, 'stays unknown');
+  assert.equal((await store.roster.load())?.members[0]?.usage?.cost_usd, null, 'as stored');
+});

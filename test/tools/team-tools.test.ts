@@ -4,7 +4,7 @@ import type { Member } from '../../src/store/roster.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
-import type { LeadTeamIO, TeammateTeamIO } from '../../src/tools/team-io.js';
+import type { LeadTeamIO, Spawned, SpawnSpec, TeammateTeamIO } from '../../src/tools/team-io.js';
 import type { OutgoingDraft } from '../../src/protocol/messages.js';
 import { leadTools, runTool, teammateTools, type LeadToolIO, type TeammateToolIO } from '../../src/tools/toolsets.js';
 
@@ -34,8 +34,8 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   listTeammates() {
     return this.record('listTeammates', [], this.members);
   }
-  spawnTeammate(spec: { name: string; role: string; prompt: string; planMode: boolean }) {
-    return this.record('spawnTeammate', [spec], { pid: 4242 });
+  spawnTeammate(spec: SpawnSpec): Promise<Spawned> {
+    return this.record('spawnTeammate', [spec], { pid: 4242, model: spec.model ?? 'claude-sonnet-5-5' });
   }
   requestShutdown(teammate: string, reason: string | undefined) {
     return this.record('requestShutdown', [teammate, reason], { requestId: 'shutdown-1' });
@@ -109,15 +109,25 @@ describe('messaging tools', () => {
 describe("the lead's tools", () => {
   test('spawn_teammate, plan_mode as a boolean or a string', async () => {
     const { team, run } = setup('lead');
-    assert.deepEqual(await run('spawn_teammate', { name: 'alice', role: 'tester', prompt: 'test it' }), { content: 'Spawned alice (tester, pid 4242).' });
+    assert.deepEqual(await run('spawn_teammate', { name: 'alice', role: 'tester', prompt: 'test it' }), { content: 'Spawned alice (tester, claude-sonnet-5-5, pid 4242).' });
     assert.deepEqual(await run('spawn_teammate', { name: 'bob', role: 'dev', prompt: 'p', plan_mode: 'true' }), {
-      content: 'Spawned bob (dev, pid 4242) in plan mode: it will submit a plan for approval before changing anything.',
+      content: 'Spawned bob (dev, claude-sonnet-5-5, pid 4242) in plan mode: it will submit a plan for approval before changing anything.',
     });
     assert.deepEqual(team.calls, [
       ['spawnTeammate', { name: 'alice', role: 'tester', prompt: 'test it', planMode: false }],
       ['spawnTeammate', { name: 'bob', role: 'dev', prompt: 'p', planMode: true }],
     ]);
     assert.equal((await run('spawn_teammate', { name: 'c', role: 'r', prompt: 'p', plan_mode: 'yes' })).isError, true);
+  });
+
+  test('spawn_teammate with a model of its own; a malformed id is refused, naming the rule', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('spawn_teammate', { name: 'hal', role: 'checker', prompt: 'check', model: 'claude-haiku-4-5' }), { content: 'Spawned hal (checker, claude-haiku-4-5, pid 4242).' });
+    assert.deepEqual(team.calls, [['spawnTeammate', { name: 'hal', role: 'checker', prompt: 'check', planMode: false, model: 'claude-haiku-4-5' }]]);
+    const bad = await run('spawn_teammate', { name: 'x', role: 'r', prompt: 'p', model: 'haiku please' });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content, /model: must be a model id such as claude-sonnet-5-5/);
+    assert.equal(team.calls.length, 1, 'nothing was spawned');
   });
 
   test('shutdown_request, then shutdown_response looks its state up', async () => {

@@ -56,7 +56,7 @@ describe('the App with a stand-in runtime', () => {
     const { runtime, screen, type, until } = mount();
     typeText(type, '/spawn bob tester --plan-mode');
     type(KEYS.enter);
-    await until('the spawn answer', () => screen().includes('· spawned bob (tester, plan mode, pid 4242)'));
+    await until('the spawn answer', () => screen().includes('· spawned bob (tester, plan mode, offline-demo, pid 4242)'));
     assert.deepEqual(runtime.called('spawn'), [[{ name: 'bob', role: 'tester', prompt: '', planMode: true }]]);
     typeText(type, '/nope');
     type(KEYS.enter);

@@ -33,6 +33,15 @@ describe('slash commands: parsing', () => {
     assert.deepEqual(parsed('/spawn --plan-mode bob tester "check -v output"'), { name: 'spawn', member: 'bob', role: 'tester', prompt: 'check -v output', planMode: true });
   });
 
+  test('/spawn --model <id> (or --model=<id>) anywhere; a missing or malformed id is refused', () => {
+    assert.deepEqual(parsed('/spawn alice coder --model claude-haiku-4-5 Write the notes'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'Write the notes', planMode: false, model: 'claude-haiku-4-5' });
+    assert.deepEqual(parsed('/spawn --model=claude-opus-5 bob tester --plan-mode'), { name: 'spawn', member: 'bob', role: 'tester', prompt: '', planMode: true, model: 'claude-opus-5' });
+    refused('/spawn alice coder --model', /^\/spawn: --model needs a model id/);
+    refused('/spawn alice coder --model --plan-mode', /^\/spawn: --model needs a model id/);
+    refused('/spawn alice coder --model=', /^\/spawn: --model needs a model id/);
+    refused('/spawn alice coder --model claude!haiku', /^\/spawn: invalid model id 'claude!haiku': must be a model id such as claude-sonnet-5-5$/);
+  });
+
   test('/send and /broadcast keep the text, quotes removed', () => {
     assert.deepEqual(parsed('/send bob hi   there'), { name: 'send', to: 'bob', text: 'hi   there' });
     assert.deepEqual(parsed('/send bob "hi there"'), { name: 'send', to: 'bob', text: 'hi there' });

@@ -34,12 +34,13 @@ describe('Header', () => {
 });
 
 describe('TeamPanel', () => {
-  test('name, role, status, time in state, pending requests, activity', () => {
-    const members = [member('lead'), member('alice', 'awaiting_approval'), member('bob', 'working', { role: 'tester' })];
+  test('name, role, model, status, time in state, pending requests, activity', () => {
+    const members = [member('lead', 'idle', { model: 'claude-sonnet-5-5' }), member('alice', 'awaiting_approval', { model: 'claude-haiku-4-5' }), member('bob', 'working', { role: 'tester' })];
     const text = frame(<TeamPanel members={members} activity={{ alice: 'asks to approve a plan', bob: 'running the tests' }} pending={new Map([['alice', 2]])} now={NOW} />);
     const alice = text.split('\n').find((l) => l.startsWith('alice')) ?? '';
-    assert.match(alice, /^alice\s+coder\s+awaiting_approval\s+30s\s+2 pending\s+asks to approve a plan$/);
-    assert.match(text, /^bob\s+tester\s+working\s+30s\s+running the tests$/m);
+    assert.match(alice, /^alice\s+coder\s+claude-haiku-4-5\s+awaiting_approval\s+30s\s+2 pending\s+asks to approve a plan$/);
+    assert.match(text, /^lead\s+lead\s+claude-sonnet-5-5\s+idle\s+30s\s*$/m);
+    assert.match(text, /^bob\s+tester\s+-\s+working\s+30s\s+running the tests$/m, 'no model known yet');
     assert.doesNotMatch(text, /No teammates yet/);
   });
 

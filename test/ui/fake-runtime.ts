@@ -4,6 +4,7 @@ import type { HumanDecision } from '../../src/runtime/lead-decisions.js';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { ReplRuntime, ReplStore } from '../../src/ui/runtime.js';
+import type { Spawned, SpawnSpec } from '../../src/tools/team-io.js';
 
 /**
  * A stand-in for the lead runtime: events are emitted by the test, and every call the REPL
@@ -57,9 +58,9 @@ export class FakeRuntime implements ReplRuntime {
   };
 
   readonly teammates = {
-    spawn: async (spec: { name: string; role: string; prompt: string; planMode: boolean }) => {
+    spawn: async (spec: SpawnSpec): Promise<Spawned> => {
       this.record('spawn', spec);
-      return { pid: 4242 };
+      return { pid: 4242, model: spec.model ?? this.options.settings.model };
     },
     requestShutdown: async (name: string, reason: string | undefined) => {
       this.record('requestShutdown', name, reason);

@@ -300,6 +300,18 @@ describe('selectors', () => {
     assert.equal(sessionUsage({ ...s, model: 'some-unpriced-model' }).cost, undefined);
   });
 
+  test('session usage: each teammate priced as its own model, not the lead\'s', () => {
+    const totals = { input_tokens: 1000, output_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 1, duration_ms: 5 };
+    const s = state({ leadUsage: usage, model: 'claude-sonnet-5-5', members: [member('lead'), member('hal', 'idle', { model: 'claude-haiku-4-5', usage: totals })] });
+    const lead = (100 * 2 + 20 * 10 + 5 * 0.1) / 1e6;
+    assert.equal(sessionUsage(s).cost, lead + (1000 * 1 + 500 * 5) / 1e6, 'Haiku at Haiku prices');
+    // Turns priced as they were answered win over the model the member runs now (a respawn on another model).
+    const respawned = member('hal', 'idle', { model: 'claude-haiku-4-5', usage: { ...totals, cost_usd: 0.5 } });
+    assert.equal(sessionUsage({ ...s, members: [member('lead'), respawned] }).cost, lead + 0.5);
+    const unpriced = member('hal', 'idle', { model: 'claude-haiku-4-5', usage: { ...totals, cost_usd: null } });
+    assert.equal(sessionUsage({ ...s, members: [member('lead'), unpriced] }).cost, undefined);
+  });
+
   test('still running and pending per sender', () => {
     assert.deepEqual(stillRunning([member('lead'), member('a', 'working'), member('b', 'shutdown'), member('c', 'shutting_down')]), ['a', 'c']);
     assert.deepEqual([...pendingBySender({ queue: [request('1'), request('2'), request('3', 'plan', 'bob')] })], [['alice', 2], ['bob', 1]]);

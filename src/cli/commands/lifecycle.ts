@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { agentNameProblem } from '../../protocol/names.js';
+import { modelIdProblem } from '../../model/settings.js';
 import { askLead, noLead } from '../lead-client.js';
 import { UsageError } from '../errors.js';
 import { inertText } from '../../lib/terminal-text.js';
@@ -12,11 +13,12 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
     .requiredOption('--role <role>', "the teammate's role")
     .option('--prompt <text>', 'its task')
     .option('--plan-mode', 'read-only until its plan is approved')
-    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean }, command: Command) => {
-      const problem = agentNameProblem(name);
+    .option('--model <id>', "its own model (default: the lead's; offline, every agent is the offline model)")
+    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean; model?: string }, command: Command) => {
+      const problem = agentNameProblem(name) ?? (options.model === undefined ? undefined : modelIdProblem(options.model));
       if (problem) throw new UsageError(problem);
       const context = contextFor(command);
-      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode });
+      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode, model: options.model });
       if (message === undefined) noLead(context, 'spawning a teammate');
       process.stdout.write(`${inertText(message)}\n`);
     });

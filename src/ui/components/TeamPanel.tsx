@@ -30,11 +30,13 @@ const pad = (raw: string, width: number) => {
 /** Rows the panel takes at most: the live area must stay shorter than the screen. */
 const MAX_ROWS = 12;
 
-/** One line per member: name, role, status, what it last did, its pending requests, time in state. */
+/** One line per member: name, role, model, status, time in state, its pending requests, what it last did. */
 export const TeamPanel = memo(function TeamPanel({ members: all, activity, pending, now }: TeamPanelProps) {
   const members = all.length > MAX_ROWS ? all.slice(0, MAX_ROWS - 1) : all;
   const nameWidth = Math.max(4, ...members.map((m) => m.name.length));
   const roleWidth = Math.min(14, Math.max(4, ...members.map((m) => inertLine(m.role).length)));
+  // Each member's own model (teammates may run another than the lead's); '-' until it is known.
+  const modelWidth = Math.min(20, Math.max(1, ...members.map((m) => inertLine(m.model ?? '-').length)));
   return (
     <Box flexDirection="column">
       {all.length <= 1 ? <Text dimColor>No teammates yet: ask the lead, or /spawn {'<name> <role>'}.</Text> : null}
@@ -44,6 +46,7 @@ export const TeamPanel = memo(function TeamPanel({ members: all, activity, pendi
           <Text key={m.name} wrap="truncate-end">
             <Text color={senderColor(m.name)} bold>{pad(m.name, nameWidth)}</Text>
             <Text dimColor>{pad(m.role, roleWidth)}</Text>
+            <Text dimColor>{pad(m.model ?? '-', modelWidth)}</Text>
             <Text color={STATUS_COLORS[m.status]} dimColor={STATUS_COLORS[m.status] === undefined}>{pad(m.status, 17)}</Text>
             {/* A change stamped after the last tick is "0s", not "in 0s". */}
             <Text dimColor>{pad(age(m.status_since, Math.max(now, Date.parse(m.status_since))), 4)}</Text>

@@ -1,5 +1,6 @@
 import { addUsage, costOf, ZERO_USAGE, type TokenUsage } from '../../model/usage.js';
 import { LEAD } from '../../protocol/names.js';
+import { memberCost } from '../../team/budget.js';
 import type { Member } from '../../store/roster.js';
 import type { State } from './types.js';
 
@@ -7,16 +8,21 @@ export type SessionUsage = { tokens: number; cost: number | undefined };
 
 /**
  * The session's tokens and cost: the lead's from its turns, each teammate's from the running
- * totals it keeps in the roster. Cost is undefined when the model's price is not known.
+ * totals it keeps in the roster, priced as the model it ran (a teammate on Haiku is not
+ * charged at the lead's price). Cost is undefined when a model's price is not known.
  */
 export function sessionUsage(state: Pick<State, 'leadUsage' | 'members' | 'model'>): SessionUsage {
   let total: TokenUsage = state.leadUsage;
+  let cost = costOf(state.model, state.leadUsage);
   for (const member of state.members) {
     if (member.name === LEAD || !member.usage) continue;
     total = addUsage(total, { ...ZERO_USAGE, ...member.usage });
+    // A teammate that recorded no model yet runs the lead's, the default.
+    const spent = memberCost({ ...member, model: member.model ?? state.model });
+    cost = cost === undefined || spent === undefined ? undefined : cost + spent;
   }
   const tokens = total.input_tokens + total.output_tokens + total.cache_read_tokens + total.cache_write_tokens;
-  return { tokens, cost: costOf(state.model, total) };
+  return { tokens, cost };
 }
 
 const GONE: readonly Member['status'][] = ['shutdown', 'crashed', 'registered'];
