@@ -14,6 +14,11 @@ import type { ChildExit, Supervisor } from './supervisor.js';
 import { Refused } from '../lib/refused.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';
 import { reportProblem } from './report-problem.js';
+import { isProcessAlive } from '../files/file-lock.js';
+import { memberNames } from '../store/roster.js';
+import { didYouMean } from '../protocol/suggest.js';
+import type { LeadSession } from './lead-session.js';
+import { respawnTask } from './respawn.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -30,6 +35,8 @@ export class LeadTeammates {
     private readonly mode: PermissionMode,
     private readonly sandbox: SandboxStatus,
     private readonly events: EventStream<LeadEvent>,
+    /** The lead's session: every teammate journals its conversation in it. */
+    private readonly session: LeadSession,
   ) {
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
@@ -55,6 +62,48 @@ export class LeadTeammates {
     if (problem) throw new Refused(problem);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    return this.start(spec, {
+      task_id: newRequestId('task'),
+      subject: summarize(spec.prompt || spec.role),
+      description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
+    }, false);
+  }
+
+  /**
+   * Start a teammate that crashed or was shut down again, in a new process with its journaled
+   * conversation. Its requests still pending are cancelled first (the process that asked is
+   * gone), and its first input names every request cancelled since its last record.
+   */
+  async respawn(name: string): Promise<{ pid: number; cancelled: string[] }> {
+    const problem = agentNameProblem(name);
+    if (problem) throw new Refused(problem);
+    if (name === LEAD) throw new Refused(`'${LEAD}' is the lead itself: resume its session with --continue or --resume <id>`);
+    if (this.supervisor.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
+    const team = await this.store.roster.load();
+    const member = team?.members.find((m) => m.name === name);
+    if (!member) {
+      const hint = didYouMean(name, team ? memberNames(team).filter((m) => m !== LEAD) : []);
+      throw new Refused(`no teammate '${name}' in team '${this.store.team}'${hint ? `; ${hint}` : ''}`);
+    }
+    if (member.pid && isProcessAlive(member.pid)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+    const journal = await this.store.sessions.read(this.session.id, name);
+    const last = journal.entries.at(-1);
+    if (!last) throw new Refused(`${name} has no conversation journaled in session ${this.session.id}: spawn it afresh (with a role and a task)`);
+    await this.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);
+    const since = Date.parse(last.at);
+    const cancelled = (await this.store.requests.list({ state: 'cancelled', involving: name }))
+      .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
+      .map((r) => r.request_id);
+    const { pid } = await this.start({ name, role: member.role, planMode: false }, respawnTask(cancelled), true);
+    return { pid, cancelled };
+  }
+
+  /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */
+  private async start(
+    spec: { name: string; role: string; planMode: boolean },
+    task: { task_id: string; subject: string; description: string },
+    resume: boolean,
+  ): Promise<{ pid: number }> {
     const team = await this.store.roster.load();
     const spent = budgetProblem(team);
     if (spent) throw new Refused(spent);
@@ -65,17 +114,13 @@ export class LeadTeammates {
     if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting' });
     else await setMemberStatus(this.store.roster, spec.name, 'starting');
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
-    await this.bus.send({
-      type: 'task_assignment',
-      from: LEAD,
-      to: spec.name,
-      task_id: newRequestId('task'),
-      subject: summarize(spec.prompt || spec.role),
-      description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
-    });
+    await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...task });
+    // Its journal goes into the lead's session, which exists from the first teammate on.
+    await this.session.ensure();
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
-    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings }, (pid) => {
+    const journal = { session: this.session.id, resume };
+    return this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, journal }, (pid) => {
       // Only the pid, and only while the teammate has written no status of its own: its first
       // status change may land first, and must not be turned back to "starting".
       this.store.roster

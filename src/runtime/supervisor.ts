@@ -18,7 +18,14 @@ import { processStartTime } from '../files/proc-start.js';
  */
 export const TEAMMATE_ENTRY = join(PACKAGE_ROOT, 'dist', 'bundle', 'runtime', 'teammate-main.js');
 
-export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode; sandbox: SandboxSettings };
+export type TeammateSpec = {
+  name: string;
+  planMode: boolean;
+  permissionMode: PermissionMode;
+  sandbox: SandboxSettings;
+  /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
+  journal: { session: string; resume: boolean };
+};
 
 export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
 
@@ -71,9 +78,11 @@ export class Supervisor {
       // Trust is handed over here, by the process that starts the teammate, never read from a file.
       '--lead-key', this.options.leadKey,
       '--sandbox', JSON.stringify(spec.sandbox),
+      '--session', spec.journal.session,
       spec.name,
     ];
     if (spec.planMode) args.push('--plan-mode');
+    if (spec.journal.resume) args.push('--resume');
     let child: ChildProcess;
     try {
       child = spawn(process.execPath, args, {
