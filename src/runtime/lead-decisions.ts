@@ -14,6 +14,7 @@ import { alwaysKey } from '../policy/approvals.js';
 import type { LeadEvent } from './lead-events.js';
 import type { PlanReviewer } from './lead-routing.js';
 import type { LeadTeammates } from './lead-teammates.js';
+import { describeRespawn } from './respawn.js';
 import { Replies } from '../lib/replies.js';
 import { interrupted, type PermissionAnswer } from './permission-answer.js';
 
@@ -126,6 +127,10 @@ export class LeadDecisions {
         case 'spawn': {
           const { pid } = await this.teammates.spawn({ name: command.name, role: command.role, prompt: command.prompt ?? '', planMode: command.plan_mode ?? false });
           return { ok: true, message: `spawned ${command.name} (pid ${pid})` };
+        }
+        case 'respawn': {
+          const { pid, cancelled } = await this.teammates.respawn(command.name);
+          return { ok: true, message: describeRespawn(command.name, pid, cancelled) };
         }
         case 'shutdown': {
           const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);

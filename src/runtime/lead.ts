@@ -138,6 +138,7 @@ export class LeadRuntime {
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
     const team = leadTeamIO(bus, store, {
       spawn: (spec) => teammates.spawn(spec),
+      respawn: (name) => teammates.respawn(name),
       requestShutdown: (name, reason) => teammates.requestShutdown(name, reason),
       decide: (requestId, decision) => decisions.decide(requestId, decision),
     });

@@ -1,5 +1,10 @@
 import { newRequestId } from '../protocol/ids.js';
 
+/** What the human is told of a respawn, wherever it was asked for (/respawn, `teams respawn`, the spawn tool). */
+export function describeRespawn(name: string, pid: number, cancelled: readonly string[]): string {
+  return `respawned ${name} (pid ${pid}) with its conversation; ${cancelled.length === 0 ? 'no request of its was cancelled' : `told its cancelled requests: ${cancelled.join(', ')}`}`;
+}
+
 /**
  * What a respawned teammate finds in its mailbox: a task whose words are its first input after
  * its old conversation, saying it was restarted and which of its requests were cancelled, by

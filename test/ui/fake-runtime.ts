@@ -65,6 +65,10 @@ export class FakeRuntime implements ReplRuntime {
       this.record('requestShutdown', name, reason);
       return { requestId: 'shutdown-1' };
     },
+    respawn: async (name: string) => {
+      this.record('respawn', name);
+      return { pid: 4343, cancelled: [] };
+    },
   };
 
   readonly bus = {
