@@ -26,11 +26,13 @@ const ToolResultBlock = z.looseObject({
   is_error: z.boolean().optional(),
 });
 const ThinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
-const KNOWN = new Set(['text', 'tool_use', 'tool_result', 'thinking']);
-/** A kind of block the agents never make, kept whole (an image, a newer API's block). */
-const OtherBlock = z.looseObject({ type: z.string().min(1).refine((type) => !KNOWN.has(type), 'a known block kind in the wrong shape') });
+const KNOWN = new Map<string, z.ZodType>([['text', TextBlock], ['tool_use', ToolUseBlock], ['tool_result', ToolResultBlock], ['thinking', ThinkingBlock]]);
 
-export const ContentBlock = z.union([TextBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock, OtherBlock]);
+/** A block of a kind the agents use, in that kind's shape; any other kind (an image, a newer API's block) is kept whole. */
+export const ContentBlock = z.looseObject({ type: z.string().min(1) }).superRefine((block, ctx) => {
+  const parsed = KNOWN.get(block.type)?.safeParse(block);
+  for (const issue of parsed?.error?.issues ?? []) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});
 export type ContentBlock = z.infer<typeof ContentBlock>;
 
 const Message = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.union([z.string(), z.array(ContentBlock)]) });
