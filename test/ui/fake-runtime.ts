@@ -17,6 +17,8 @@ export class FakeRuntime implements ReplRuntime {
   readonly options;
   readonly calls: { method: string; args: unknown[] }[] = [];
   pending: RequestRecord[] = [];
+  /** A resumed session's start, when a test sets one (before `stateFor`). */
+  session: ReplRuntime['session'];
   /** Resolves the stop() in progress; tests decide when the team "has stopped". */
   finishStop: () => void = () => undefined;
 
