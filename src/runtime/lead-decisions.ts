@@ -129,8 +129,7 @@ export class LeadDecisions {
           return { ok: true, message: `spawned ${command.name} (pid ${pid})` };
         }
         case 'respawn': {
-          const { pid, cancelled } = await this.teammates.respawn(command.name);
-          return { ok: true, message: describeRespawn(command.name, pid, cancelled) };
+          return { ok: true, message: describeRespawn(command.name, await this.teammates.respawn(command.name)) };
         }
         case 'shutdown': {
           const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);

@@ -8,7 +8,7 @@ import type { LeadTeamIO } from '../tools/team-io.js';
 /** The lead runtime's actions the lead's tools may take. */
 export type LeadActions = {
   spawn(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
-  respawn(name: string): Promise<{ pid: number; cancelled: string[] }>;
+  respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   decide(requestId: string, decision: { approve: boolean; note?: string }): Promise<unknown>;
 };

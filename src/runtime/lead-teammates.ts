@@ -27,6 +27,8 @@ export class LeadTeammates {
    * anything. Per-sender order means everything they sent before it has arrived too.
    */
   private readonly idle = new Set<string>();
+  /** Teammates this lead started in plan mode: a respawn keeps them in it until a plan of theirs is approved. */
+  private readonly planMode = new Set<string>();
 
   constructor(
     private readonly store: TeamStore,
@@ -62,6 +64,8 @@ export class LeadTeammates {
     if (problem) throw new Refused(problem);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    if (spec.planMode) this.planMode.add(spec.name);
+    else this.planMode.delete(spec.name);
     return this.start(spec, {
       task_id: newRequestId('task'),
       subject: summarize(spec.prompt || spec.role),
@@ -74,7 +78,7 @@ export class LeadTeammates {
    * conversation. Its requests still pending are cancelled first (the process that asked is
    * gone), and its first input names every request cancelled since its last record.
    */
-  async respawn(name: string): Promise<{ pid: number; cancelled: string[] }> {
+  async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
     const problem = agentNameProblem(name);
     if (problem) throw new Refused(problem);
     if (name === LEAD) throw new Refused(`'${LEAD}' is the lead itself: resume its session with --continue or --resume <id>`);
@@ -94,8 +98,11 @@ export class LeadTeammates {
     const cancelled = (await this.store.requests.list({ state: 'cancelled', involving: name }))
       .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
       .map((r) => r.request_id);
-    const { pid } = await this.start({ name, role: member.role, planMode: false }, respawnTask(cancelled), true);
-    return { pid, cancelled };
+    // A crash must not be a way out of plan mode; one started by an earlier lead process starts without it.
+    const approved = (await this.store.requests.list({ kind: 'plan', state: 'approved', involving: name })).some((r) => r.from === name);
+    const planMode = this.planMode.has(name) && !approved;
+    const { pid } = await this.start({ name, role: member.role, planMode }, respawnTask(cancelled), true);
+    return { pid, cancelled, planMode };
   }
 
   /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */

@@ -1,8 +1,9 @@
 import { newRequestId } from '../protocol/ids.js';
 
 /** What the human is told of a respawn, wherever it was asked for (/respawn, `teams respawn`, the spawn tool). */
-export function describeRespawn(name: string, pid: number, cancelled: readonly string[]): string {
-  return `respawned ${name} (pid ${pid}) with its conversation; ${cancelled.length === 0 ? 'no request of its was cancelled' : `told its cancelled requests: ${cancelled.join(', ')}`}`;
+export function describeRespawn(name: string, started: { pid: number; cancelled: readonly string[]; planMode: boolean }): string {
+  const { pid, cancelled } = started;
+  return `respawned ${name} (pid ${pid}${started.planMode ? ', plan mode' : ''}) with its conversation; ${cancelled.length === 0 ? 'no request of its was cancelled' : `told its cancelled requests: ${cancelled.join(', ')}`}`;
 }
 
 /**

@@ -44,9 +44,10 @@ export const spawnTeammateTool = defineTool({
   input: Input,
   async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {
     if (input.respawn) {
-      const { pid, cancelled } = await io.team.respawnTeammate(input.name);
+      const { pid, cancelled, planMode } = await io.team.respawnTeammate(input.name);
       const told = cancelled.length === 0 ? 'none of its requests was cancelled' : `it was told these requests were cancelled: ${cancelled.join(', ')}`;
-      return { content: `Respawned ${input.name} (pid ${pid}) with its earlier conversation; ${told}.` };
+      // Kept in plan mode when it was started in it and no plan of its was approved.
+      return { content: `Respawned ${input.name} (pid ${pid})${planMode ? ' in plan mode,' : ''} with its earlier conversation; ${told}.` };
     }
     const { pid } = await io.team.spawnTeammate({ name: input.name, role: input.role, prompt: input.prompt, planMode: input.planMode });
     const note = input.planMode ? ' in plan mode: it will submit a plan for approval before changing anything' : '';

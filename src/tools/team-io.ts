@@ -28,7 +28,7 @@ export interface LeadTeamIO extends TeamIO {
   /** Start a teammate process. */
   spawnTeammate(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
   /** Start a teammate that crashed or was shut down again, with its conversation; the requests cancelled meanwhile are named. */
-  respawnTeammate(name: string): Promise<{ pid: number; cancelled: string[] }>;
+  respawnTeammate(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   /** Ask a teammate to shut down. */
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   /** When the lead model reviews plans: decide a teammate's plan. */

@@ -76,8 +76,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
       return [{ kind: 'info', text: `asked ${command.member} to shut down (${requestId})` }];
     }
     case 'respawn': {
-      const { pid, cancelled } = await runtime.teammates.respawn(command.member);
-      return [{ kind: 'info', text: describeRespawn(command.member, pid, cancelled) }];
+      return [{ kind: 'info', text: describeRespawn(command.member, await runtime.teammates.respawn(command.member)) }];
     }
     case 'log': {
       if (command.agent) await requireMember(runtime, command.agent);

@@ -34,7 +34,7 @@ export interface ReplRuntime {
   readonly teammates: {
     spawn(spec: { name: string; role: string; prompt: string; planMode: boolean }): Promise<{ pid: number }>;
     requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }>;
-    respawn(name: string): Promise<{ pid: number; cancelled: string[] }>;
+    respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   };
   /** The session the lead journals into; a resumed one's earlier conversation opens the transcript. */
   readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems'>;

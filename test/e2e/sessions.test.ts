@@ -116,7 +116,7 @@ describe('sessions, end to end', () => {
     await waitFor(async () => (await session.requests()).find((r) => r.request_id === plan.request_id && r.state === 'cancelled'), 'the plan request to be cancelled');
     const respawned = await session.cli(['respawn', 'alice']);
     assert.equal(respawned.code, 0, `${respawned.stderr}; lead: ${session.lead.stdout().slice(-3000)}`);
-    assert.match(respawned.stdout, new RegExp(`^respawned alice \\(pid \\d+\\) with its conversation; told its cancelled requests: ${plan.request_id}\\n$`));
+    assert.match(respawned.stdout, new RegExp(`^respawned alice \\(pid \\d+, plan mode\\) with its conversation; told its cancelled requests: ${plan.request_id}\\n$`));
 
     const reply = await waitFor(async () => {
       const entries = (await session.store.sessions.read(id, 'alice')).entries;

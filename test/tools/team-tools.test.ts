@@ -38,7 +38,7 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
     return this.record('spawnTeammate', [spec], { pid: 4242 });
   }
   respawnTeammate(name: string) {
-    return this.record('respawnTeammate', [name], { pid: 4343, cancelled: ['permission-0123456789'] });
+    return this.record('respawnTeammate', [name], { pid: 4343, cancelled: ['permission-0123456789'], planMode: true });
   }
   requestShutdown(teammate: string, reason: string | undefined) {
     return this.record('requestShutdown', [teammate, reason], { requestId: 'shutdown-1' });
@@ -126,7 +126,7 @@ describe("the lead's tools", () => {
   test('spawn_teammate with respawn: the name alone; a missing role or an extra field is named', async () => {
     const { team, run } = setup('lead');
     assert.deepEqual(await run('spawn_teammate', { name: 'alice', respawn: true }), {
-      content: 'Respawned alice (pid 4343) with its earlier conversation; it was told these requests were cancelled: permission-0123456789.',
+      content: 'Respawned alice (pid 4343) in plan mode, with its earlier conversation; it was told these requests were cancelled: permission-0123456789.',
     });
     assert.deepEqual(team.calls, [['respawnTeammate', 'alice']]);
     const extra = await run('spawn_teammate', { name: 'alice', respawn: 'true', role: 'tester', prompt: 'again' });

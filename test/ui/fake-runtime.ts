@@ -69,7 +69,7 @@ export class FakeRuntime implements ReplRuntime {
     },
     respawn: async (name: string) => {
       this.record('respawn', name);
-      return { pid: 4343, cancelled: [] };
+      return { pid: 4343, cancelled: [], planMode: false };
     },
   };
 
