@@ -14,6 +14,7 @@ import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerReplCommand } from './commands/repl.js';
 import { registerDoctorCommand } from './commands/doctor.js';
+import { registerSessionsCommand } from './commands/sessions.js';
 
 const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
@@ -43,6 +44,7 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerLogCommand(program, contextFor);
   registerLifecycleCommands(program, contextFor);
   registerRunCommand(program, contextFor);
+  registerSessionsCommand(program, contextFor);
   registerDoctorCommand(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.

@@ -53,3 +53,10 @@ export function newRequestId(kind: string): string {
 }
 
 export const REQUEST_ID_PATTERN = /^[a-z]+-[0-9a-hjkmnp-tv-z]{10}$/;
+
+/** A session id a human can type (`teams run --resume <id>`), shaped like a request id. */
+export function newSessionId(): string {
+  return newRequestId('session');
+}
+
+export const SESSION_ID_PATTERN = /^session-[0-9a-hjkmnp-tv-z]{10}$/;

@@ -22,6 +22,8 @@ export const ControlCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
   z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional() }),
   z.object({ op: z.literal('shutdown'), name: AgentName, reason: z.string().optional() }),
+  /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
+  z.object({ op: z.literal('respawn'), name: AgentName }),
   /** The human's message, sent and signed by the lead (`to: "*"` broadcasts). */
   z.object({ op: z.literal('send'), to: Recipient, text: z.string().min(1) }),
   /** Expire what is overdue: only the process holding the lead's key writes those decisions. */

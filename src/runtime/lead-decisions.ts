@@ -14,6 +14,7 @@ import { alwaysKey } from '../policy/approvals.js';
 import type { LeadEvent } from './lead-events.js';
 import type { PlanReviewer } from './lead-routing.js';
 import type { LeadTeammates } from './lead-teammates.js';
+import { describeRespawn } from './respawn.js';
 import { Replies } from '../lib/replies.js';
 import { interrupted, type PermissionAnswer } from './permission-answer.js';
 
@@ -126,6 +127,9 @@ export class LeadDecisions {
         case 'spawn': {
           const { pid, model } = await this.teammates.spawn({ name: command.name, role: command.role, prompt: command.prompt ?? '', planMode: command.plan_mode ?? false, model: command.model });
           return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid})` };
+        }
+        case 'respawn': {
+          return { ok: true, message: describeRespawn(command.name, await this.teammates.respawn(command.name)) };
         }
         case 'shutdown': {
           const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);

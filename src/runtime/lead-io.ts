@@ -8,6 +8,7 @@ import type { LeadTeamIO, Spawned, SpawnSpec } from '../tools/team-io.js';
 /** The lead runtime's actions the lead's tools may take. */
 export type LeadActions = {
   spawn(spec: SpawnSpec): Promise<Spawned>;
+  respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   decide(requestId: string, decision: { approve: boolean; note?: string }): Promise<unknown>;
 };
@@ -29,6 +30,7 @@ export function leadTeamIO(bus: TeamBus, store: TeamStore, actions: LeadActions)
     },
     listTeammates: async () => ((await store.roster.load())?.members ?? []).filter((m) => m.name !== LEAD),
     spawnTeammate: (spec) => actions.spawn(spec),
+    respawnTeammate: (name) => actions.respawn(name),
     requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),
     requestStatus: (requestId) => store.requests.get(requestId),
     async reviewPlan(requestId, approve, feedback) {

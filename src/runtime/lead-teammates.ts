@@ -16,6 +16,11 @@ import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';
 import { reportProblem } from './report-problem.js';
 import { modelIdProblem } from '../model/settings.js';
 import type { Spawned, SpawnSpec } from '../tools/team-io.js';
+import { isProcessAlive } from '../files/file-lock.js';
+import { memberNames } from '../store/roster.js';
+import { didYouMean } from '../protocol/suggest.js';
+import type { LeadSession } from './lead-session.js';
+import { respawnTask } from './respawn.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -24,6 +29,8 @@ export class LeadTeammates {
    * anything. Per-sender order means everything they sent before it has arrived too.
    */
   private readonly idle = new Set<string>();
+  /** Teammates this lead started in plan mode: a respawn keeps them in it until a plan of theirs is approved. */
+  private readonly planMode = new Set<string>();
 
   constructor(
     private readonly store: TeamStore,
@@ -34,6 +41,8 @@ export class LeadTeammates {
     private readonly events: EventStream<LeadEvent>,
     /** The model a teammate runs, given the one it was spawned with (settings.ts teammateModel). */
     private readonly modelFor: (requested: string | undefined) => string,
+    /** The lead's session: every teammate journals its conversation in it. */
+    private readonly session: LeadSession,
   ) {
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
@@ -60,6 +69,54 @@ export class LeadTeammates {
     const model = this.modelFor(spec.model);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    if (spec.planMode) this.planMode.add(spec.name);
+    else this.planMode.delete(spec.name);
+    return this.start({ ...spec, model }, {
+      task_id: newRequestId('task'),
+      subject: summarize(spec.prompt || spec.role),
+      description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
+    }, false);
+  }
+
+  /**
+   * Start a teammate that crashed or was shut down again, in a new process with its journaled
+   * conversation. Its requests still pending are cancelled first (the process that asked is
+   * gone), and its first input names every request cancelled since its last record.
+   */
+  async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
+    const problem = agentNameProblem(name);
+    if (problem) throw new Refused(problem);
+    if (name === LEAD) throw new Refused(`'${LEAD}' is the lead itself: resume its session with --continue or --resume <id>`);
+    if (this.supervisor.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
+    const team = await this.store.roster.load();
+    const member = team?.members.find((m) => m.name === name);
+    if (!member) {
+      const hint = didYouMean(name, team ? memberNames(team).filter((m) => m !== LEAD) : []);
+      throw new Refused(`no teammate '${name}' in team '${this.store.team}'${hint ? `; ${hint}` : ''}`);
+    }
+    if (member.pid && isProcessAlive(member.pid)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+    const journal = await this.store.sessions.read(this.session.id, name);
+    const last = journal.entries.at(-1);
+    if (!last) throw new Refused(`${name} has no conversation journaled in session ${this.session.id}: spawn it afresh (with a role and a task)`);
+    await this.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);
+    const since = Date.parse(last.at);
+    const cancelled = (await this.store.requests.list({ state: 'cancelled', involving: name }))
+      .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
+      .map((r) => r.request_id);
+    // A crash must not be a way out of plan mode; one started by an earlier lead process starts without it.
+    const approved = (await this.store.requests.list({ kind: 'plan', state: 'approved', involving: name })).some((r) => r.from === name);
+    const planMode = this.planMode.has(name) && !approved;
+    // It keeps the model it ran before (the lead's, when the roster never named one).
+    const { pid } = await this.start({ name, role: member.role, planMode, model: this.modelFor(member.model ?? undefined) }, respawnTask(cancelled), true);
+    return { pid, cancelled, planMode };
+  }
+
+  /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */
+  private async start(
+    spec: { name: string; role: string; planMode: boolean; model: string },
+    task: { task_id: string; subject: string; description: string },
+    resume: boolean,
+  ): Promise<Spawned> {
     const team = await this.store.roster.load();
     const spent = budgetProblem(team);
     if (spent) throw new Refused(spent);
@@ -68,20 +125,16 @@ export class LeadTeammates {
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     const member = team?.members.find((m) => m.name === spec.name);
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model });
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model });
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
-    await this.bus.send({
-      type: 'task_assignment',
-      from: LEAD,
-      to: spec.name,
-      task_id: newRequestId('task'),
-      subject: summarize(spec.prompt || spec.role),
-      description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
-    });
+    await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...task });
+    // Its journal goes into the lead's session, which exists from the first teammate on.
+    await this.session.ensure();
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
-    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, model }, (pid) => {
+    const journal = { session: this.session.id, resume };
+    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, model: spec.model, journal }, (pid) => {
       // Only the pid, and only while the teammate has written no status of its own: its first
       // status change may land first, and must not be turned back to "starting".
       this.store.roster
@@ -91,7 +144,7 @@ export class LeadTeammates {
         })
         .catch((error: unknown) => this.problem(`recording ${spec.name}'s pid`, error));
     });
-    return { pid, model };
+    return { pid, model: spec.model };
   }
 
   async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {

@@ -31,6 +31,9 @@ import { LeadTeammates } from './lead-teammates.js';
 import { reportProblem } from './report-problem.js';
 import { Supervisor } from './supervisor.js';
 import { isProcessAlive } from '../files/file-lock.js';
+import { newSessionId } from '../protocol/ids.js';
+import { LeadSession, type LeadSessionStart, type SessionChoice } from './lead-session.js';
+import { openConversation } from './session-journal.js';
 
 export type LeadOptions = {
   /** Where everything the team shares is kept: opened by the caller, who closes it after the lead has stopped. */
@@ -47,6 +50,8 @@ export type LeadOptions = {
   tokenBudget?: number;
   /** `off`: --no-sandbox, approvals advisory. Default: bubblewrap with the network on. */
   sandbox?: { kind: 'bwrap'; network: SandboxNetwork } | { kind: 'off' };
+  /** The session to journal into: a new one unless an earlier one is resumed. */
+  session?: SessionChoice;
 };
 
 /** Whether this machine can sandbox commands, decided once at the lead's start. */
@@ -94,6 +99,7 @@ export class LeadRuntime {
     readonly sandbox: SandboxStatus,
     /** The lead's own roster writes, in the order its turns make them. */
     private readonly rosterWrites: Serial,
+    readonly session: LeadSessionStart,
   ) {}
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
@@ -117,6 +123,9 @@ export class LeadRuntime {
     await setMemberStatus(store.roster, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
 
     const events = new EventStream<LeadEvent>();
+    const session = new LeadSession(store.sessions, options.session ?? { id: newSessionId(), resume: false });
+    const { resume } = session.choice;
+    const opened = await openConversation({ sessions: store.sessions, id: session.id, agent: LEAD, resume, sink: session.sink, journalExists: resume });
     const supervisor = new Supervisor(paths, {
       env: childModelEnv(options.settings, model.offlineURL),
       cwd: options.cwd,
@@ -124,11 +133,12 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested));
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
     const team = leadTeamIO(bus, store, {
       spawn: (spec) => teammates.spawn(spec),
+      respawn: (name) => teammates.respawn(name),
       requestShutdown: (name, reason) => teammates.requestShutdown(name, reason),
       decide: (requestId, decision) => decisions.decide(requestId, decision),
     });
@@ -157,8 +167,11 @@ export class LeadRuntime {
           ? 'You review teammates\' plans yourself with plan_approval.'
           : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
     });
-    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: async () => budgetProblem(await store.roster.load()) });
-    const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites);
+    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: async () => budgetProblem(await store.roster.load()), conversation: opened.conversation });
+    const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems };
+    const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started);
+    // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
+    for (const problem of opened.problems) reportProblem(store, events, `set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
       runtime.events.emit({ type: 'agent', event });
       if (event.type === 'turn_start') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));

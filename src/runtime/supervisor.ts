@@ -18,8 +18,16 @@ import { processStartTime } from '../files/proc-start.js';
  */
 export const TEAMMATE_ENTRY = join(PACKAGE_ROOT, 'dist', 'bundle', 'runtime', 'teammate-main.js');
 
-/** `model` is the teammate's own: it reaches the process as TEAMS_MODEL, over the lead's. */
-export type TeammateSpec = { name: string; planMode: boolean; permissionMode: PermissionMode; sandbox: SandboxSettings; model: string };
+export type TeammateSpec = {
+  name: string;
+  planMode: boolean;
+  permissionMode: PermissionMode;
+  sandbox: SandboxSettings;
+  /** Its own model: it reaches the process as TEAMS_MODEL, over the lead's. */
+  model: string;
+  /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
+  journal: { session: string; resume: boolean };
+};
 
 export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
 
@@ -72,9 +80,11 @@ export class Supervisor {
       // Trust is handed over here, by the process that starts the teammate, never read from a file.
       '--lead-key', this.options.leadKey,
       '--sandbox', JSON.stringify(spec.sandbox),
+      '--session', spec.journal.session,
       spec.name,
     ];
     if (spec.planMode) args.push('--plan-mode');
+    if (spec.journal.resume) args.push('--resume');
     let child: ChildProcess;
     try {
       child = spawn(process.execPath, args, {

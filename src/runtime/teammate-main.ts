@@ -9,6 +9,7 @@ import { openFileStore } from '../store/file/file-store.js';
 import { startTeammate, type TeammateOptions } from './teammate-start.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { mappedStack } from '../lib/mapped-stack.js';
+import { SessionId } from '../store/sessions.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -21,6 +22,8 @@ const Args = z.object({
   permissionMode: PermissionMode,
   planMode: z.boolean(),
   leadKey: z.string().min(1),
+  session: SessionId,
+  resume: z.boolean(),
   sandbox: z.string().transform((text, ctx) => {
     try {
       return SandboxSettings.parse(JSON.parse(text));
@@ -44,6 +47,8 @@ async function main(): Promise<number> {
       'plan-mode': { type: 'boolean' },
       'lead-key': { type: 'string' },
       sandbox: { type: 'string' },
+      session: { type: 'string' },
+      resume: { type: 'boolean' },
     },
     allowPositionals: true,
   });
@@ -55,6 +60,8 @@ async function main(): Promise<number> {
     planMode: values['plan-mode'] ?? false,
     leadKey: values['lead-key'],
     sandbox: values.sandbox,
+    session: values.session,
+    resume: values.resume ?? false,
   });
   if (!args.success) {
     process.stderr.write(`teams teammate: ${describeIssues(args.error, 'arguments')}\n`);
@@ -74,6 +81,7 @@ async function main(): Promise<number> {
       planMode: args.data.planMode,
       leadKey: args.data.leadKey,
       sandbox: args.data.sandbox,
+      journal: { session: args.data.session, resume: args.data.resume },
     };
     const started = await startTeammate(options);
     // The rest of a teammate (its model loop, tools, policy) is loaded only now, after "ready".

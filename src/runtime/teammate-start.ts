@@ -24,6 +24,8 @@ export type TeammateOptions = {
   /** The lead's public key, as the process that started this one handed it over. */
   leadKey: string;
   sandbox: SandboxSettings;
+  /** The lead's session, where this teammate's conversation is journaled; `resume`: go on with it. */
+  journal: { session: string; resume: boolean };
 };
 
 /** What reaches a teammate from outside: its mail, and being told to stop. */

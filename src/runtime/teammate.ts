@@ -25,6 +25,7 @@ import { interrupted, type PermissionAnswer } from './permission-answer.js';
 import { teammateTeamIO } from './teammate-io.js';
 import { initialHarness, step, type HarnessEffect, type HarnessEvent } from './teammate-harness.js';
 import type { StartedTeammate, TeammateOptions } from './teammate-start.js';
+import { journalSink, openConversation } from './session-journal.js';
 
 /** How long past a permission's deadline a teammate still waits for the lead's expiry of it. */
 const NO_EXPIRY_GRACE_MS = 30_000;
@@ -138,7 +139,13 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
       ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval.'
       : '',
   });
+  // Its conversation, journaled as it goes; a respawned teammate goes on with the old one.
+  const { session, resume } = options.journal;
+  const sink = journalSink(store.sessions, session, name);
+  const opened = await openConversation({ sessions: store.sessions, id: session, agent: name, resume, sink, journalExists: true });
+  for (const bad of opened.problems) problem(`set aside ${bad.ref}`, bad.reason);
   const loop = new AgentLoop({
+    conversation: opened.conversation,
     system,
     tools: toolSpecs(tools),
     model: model.client,

@@ -4,6 +4,7 @@ import type { TransitionResult } from '../tracker/lifecycle.js';
 import type { RequestRecord, RequestState } from '../tracker/records.js';
 import type { AuditDraft, AuditEntry } from './audit.js';
 import type { CreateTeamOptions, TeamConfig } from './roster.js';
+import type { JournalEntry, RecordDraft, SessionMeta, SessionSummary } from './sessions.js';
 
 export type { Subscription } from '../mailbox/transport.js';
 
@@ -26,6 +27,8 @@ export interface TeamStore {
   readonly audit: AuditLog;
   /** The members' mailboxes. */
   readonly mailboxes: Transport;
+  /** The sessions: each agent's conversation, journaled as it goes. */
+  readonly sessions: SessionStore;
   /** Let go of whatever the store holds open (a connection); close its watches first. */
   close(): Promise<void>;
 }
@@ -89,4 +92,27 @@ export interface AuditLog {
   read(): Promise<AuditBatch>;
   /** The whole log, then every later append, each once and in order. */
   follow(listener: (batch: AuditBatch) => void): Promise<Subscription>;
+}
+
+/** An agent's journal as read back: its good records in order, and the lines left out. */
+export type JournalRead = { entries: JournalEntry[]; problems: StoredProblem[] };
+
+/**
+ * The sessions of the team (src/store/sessions.ts): one journal per agent and session, only
+ * ever appended to, by that agent's one process, before the model call that uses the record.
+ */
+export interface SessionStore {
+  /** Record a new session. Throws on an id already taken. */
+  create(meta: Omit<SessionMeta, 'team'>): Promise<SessionMeta>;
+  get(id: string): Promise<SessionMeta | undefined>;
+  /** Every session, oldest first, with what its journals hold; unreadable sessions are reported. */
+  list(): Promise<{ sessions: SessionSummary[]; problems: StoredProblem[] }>;
+  /**
+   * Add a record to `agent`'s journal, stamped now. Throws when the session does not exist or
+   * the record is malformed (the caller's bug: nothing is written). A line torn by a writer
+   * killed mid-append is never glued onto: it stays one bad line, reported when read.
+   */
+  append(id: string, agent: string, record: RecordDraft): Promise<void>;
+  /** `agent`'s journal, oldest first (empty when it has none); lines that cannot be read are left out and reported. */
+  read(id: string, agent: string): Promise<JournalRead>;
 }

@@ -6,22 +6,55 @@ import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 import { ModelId } from '../model/settings.js';
 
-const Input = z.strictObject({
-  name: AgentName.describe('A new, unique name: lowercase letters, digits, - and _.'),
-  role: z.string().trim().min(1, 'role is empty').describe("What the teammate is, e.g. 'tester' or 'frontend developer'."),
-  prompt: z.string().trim().min(1, 'prompt is empty').describe('Its task: everything it needs to know to start, since it sees nothing of this conversation.'),
-  plan_mode: semanticBoolean.optional().describe('Start in plan mode: it may only read until you approve a plan it submits. Default false.'),
-  model: ModelId.optional().describe("Its model id, e.g. 'claude-haiku-4-5' for simple work. Default: your own model."),
-});
+const NOT_WITH_RESPAWN = 'not given with respawn: a respawned teammate keeps its role and model, and its conversation holds its task';
+const FOR_A_NEW_ONE = 'required for a new teammate (or set respawn: true to restart one that crashed or was shut down)';
+
+/**
+ * Two ways in, one schema: a new teammate needs a role and a task; a respawn needs only the
+ * name, and is refused anything else rather than ignore it. Each missing or extra field is
+ * its own error, named by path, so the model can correct exactly that.
+ */
+const Input = z
+  .strictObject({
+    name: AgentName.describe('A new, unique name: lowercase letters, digits, - and _. With respawn: the teammate to start again.'),
+    role: z.string().trim().min(1, 'role is empty').optional().describe("What the teammate is, e.g. 'tester' or 'frontend developer'. Required unless respawn."),
+    prompt: z.string().trim().min(1, 'prompt is empty').optional().describe('Its task: everything it needs to know to start, since it sees nothing of this conversation. Required unless respawn.'),
+    plan_mode: semanticBoolean.optional().describe('Start in plan mode: it may only read until you approve a plan it submits. Default false.'),
+    model: ModelId.optional().describe("Its model id, e.g. 'claude-haiku-4-5' for simple work. Default: your own model. A respawned teammate keeps its own."),
+    respawn: semanticBoolean
+      .optional()
+      .describe('Start again a teammate that crashed or was shut down, with its whole earlier conversation; give only its name. Default false.'),
+  })
+  .transform((input, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (input.respawn === true) {
+      if (input.role !== undefined) issue('role', NOT_WITH_RESPAWN);
+      if (input.prompt !== undefined) issue('prompt', NOT_WITH_RESPAWN);
+      if (input.plan_mode !== undefined) issue('plan_mode', NOT_WITH_RESPAWN);
+      if (input.model !== undefined) issue('model', NOT_WITH_RESPAWN);
+      return { respawn: true as const, name: input.name };
+    }
+    if (input.role === undefined) issue('role', FOR_A_NEW_ONE);
+    if (input.prompt === undefined) issue('prompt', FOR_A_NEW_ONE);
+    if (input.role === undefined || input.prompt === undefined) return z.NEVER;
+    return { respawn: false as const, name: input.name, role: input.role, prompt: input.prompt, planMode: input.plan_mode ?? false, model: input.model };
+  });
 
 export const spawnTeammateTool = defineTool({
   name: 'spawn_teammate',
-  description: 'Start a teammate: a separate agent process with its own model, working in the same directory. It reports back by message.',
+  description:
+    'Start a teammate: a separate agent process with its own model, working in the same directory. It reports back by message. With respawn: true, start one that crashed or was shut down again, with its conversation.',
   input: Input,
   async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {
-    const planMode = input.plan_mode ?? false;
-    const { pid, model } = await io.team.spawnTeammate({ name: input.name, role: input.role, prompt: input.prompt, planMode, ...(input.model === undefined ? {} : { model: input.model }) });
+    if (input.respawn) {
+      const { pid, cancelled, planMode } = await io.team.respawnTeammate(input.name);
+      const told = cancelled.length === 0 ? 'none of its requests was cancelled' : `it was told these requests were cancelled: ${cancelled.join(', ')}`;
+      // Kept in plan mode when it was started in it and no plan of its was approved.
+      return { content: `Respawned ${input.name} (pid ${pid})${planMode ? ' in plan mode,' : ''} with its earlier conversation; ${told}.` };
+    }
+    const { name, role, prompt, planMode } = input;
+    const { pid, model } = await io.team.spawnTeammate({ name, role, prompt, planMode, ...(input.model === undefined ? {} : { model: input.model }) });
     const note = planMode ? ' in plan mode: it will submit a plan for approval before changing anything' : '';
-    return { content: `Spawned ${input.name} (${input.role}, ${model}, pid ${pid})${note}.` };
+    return { content: `Spawned ${name} (${role}, ${model}, pid ${pid})${note}.` };
   },
 });

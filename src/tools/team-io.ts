@@ -32,6 +32,8 @@ export type Spawned = { pid: number; model: string };
 export interface LeadTeamIO extends TeamIO {
   /** Start a teammate process. */
   spawnTeammate(spec: SpawnSpec): Promise<Spawned>;
+  /** Start a teammate that crashed or was shut down again, with its conversation; the requests cancelled meanwhile are named. */
+  respawnTeammate(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   /** Ask a teammate to shut down. */
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   /** When the lead model reviews plans: decide a teammate's plan. */

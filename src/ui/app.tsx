@@ -9,8 +9,10 @@ import { ReplController } from './controller.js';
 import type { ReplRuntime } from './runtime.js';
 import { describeStatus } from '../sandbox/settings.js';
 import { initialState } from './state/initial.js';
+import { append } from './state/items.js';
+import { resumedItems } from './state/resumed.js';
 import { pendingBySender, sessionUsage, stillRunning } from './state/selectors.js';
-import type { State } from './state/types.js';
+import type { NewItem, State } from './state/types.js';
 import { createStore, type Store } from './store.js';
 
 /** Erase the screen and its scrollback, then home the cursor: /clear. */
@@ -61,11 +63,11 @@ export function App({ store, controller }: AppProps) {
   );
 }
 
-/** The state a fresh REPL starts from: the roster and the queue as they are now. */
+/** The state a fresh REPL starts from: the roster and the queue as they are now, after a resumed session's conversation. */
 export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<State> {
   const { cwd, settings } = runtime.options;
   const [team, queue] = await Promise.all([runtime.store.roster.load(), runtime.decisions.pendingForHuman()]);
-  return initialState({
+  const state = initialState({
     team: runtime.store.team,
     modelLabel: runtime.model.label,
     model: settings.model,
@@ -76,6 +78,10 @@ export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<
     queue,
     now,
   });
+  const session = runtime.session;
+  if (!session?.resumed) return state;
+  const problems: NewItem[] = session.problems.map((p) => ({ kind: 'error', text: `set aside ${p.ref}: ${p.reason}` }));
+  return append(state, ...resumedItems(session.id, session.earlier), ...problems);
 }
 
 export type Repl = { store: Store; controller: ReplController; element: React.JSX.Element };

@@ -6,6 +6,7 @@ import { requireMember as requireTeamMember } from '../store/roster.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
+import { describeRespawn } from '../runtime/respawn.js';
 
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
 const RECENT = 30;
@@ -73,6 +74,9 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
     case 'shutdown': {
       const { requestId } = await runtime.teammates.requestShutdown(command.member, command.reason);
       return [{ kind: 'info', text: `asked ${command.member} to shut down (${requestId})` }];
+    }
+    case 'respawn': {
+      return [{ kind: 'info', text: describeRespawn(command.member, await runtime.teammates.respawn(command.member)) }];
     }
     case 'log': {
       if (command.agent) await requireMember(runtime, command.agent);

@@ -14,6 +14,7 @@ export type SlashCommand =
   | { name: 'approve'; requestId: string; feedback: string | undefined }
   | { name: 'reject'; requestId: string; reason: string }
   | { name: 'shutdown'; member: string; reason: string | undefined }
+  | { name: 'respawn'; member: string }
   | { name: 'log'; agent: string | undefined }
   | { name: 'clear' }
   | { name: 'quit' };
@@ -32,6 +33,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'approve', usage: '/approve <id> [feedback]', what: 'approve a plan, permission or finish request' },
   { name: 'reject', usage: '/reject <id> <reason>', what: 'reject one, saying why' },
   { name: 'shutdown', usage: '/shutdown <name> [reason]', what: 'ask a teammate to shut down' },
+  { name: 'respawn', usage: '/respawn <name>', what: 'start a crashed or shut-down teammate again, with its conversation' },
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C)' },
@@ -113,6 +115,11 @@ export function parseCommand(line: string): Parsed {
       if (first === '') return fail(usage(command));
       const problem = nameError(command, 'teammate', first);
       return problem ? fail(problem) : ok({ name: 'shutdown', member: first, reason: afterFirst === '' ? undefined : unquote(afterFirst) });
+    }
+    case 'respawn': {
+      if (first === '' || afterFirst !== '') return fail(usage(command));
+      const problem = nameError(command, 'teammate', first);
+      return problem ? fail(problem) : ok({ name: 'respawn', member: first });
     }
     case 'spawn':
       return parseSpawn(rest);

@@ -5,6 +5,7 @@ import type { LeadEvent } from '../runtime/lead-events.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Spawned, SpawnSpec } from '../tools/team-io.js';
+import type { LeadSessionStart } from '../runtime/lead-session.js';
 
 /** What the REPL reads of the team's shared state: for its slash commands and its first screen. */
 export type ReplStore = {
@@ -34,7 +35,10 @@ export interface ReplRuntime {
   readonly teammates: {
     spawn(spec: SpawnSpec): Promise<Spawned>;
     requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }>;
+    respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   };
+  /** The session the lead journals into; a resumed one's earlier conversation opens the transcript. */
+  readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems'>;
   readonly bus: { send(draft: Draft): Promise<Envelope> };
   prompt(text: string): void;
   stop(reason?: string): Promise<void>;

@@ -27,6 +27,8 @@ export type SessionOptions = {
    */
   layout?: 'workdir-in-state' | 'state-in-workdir' | 'apart';
   env?: Record<string, string>;
+  /** Go on in this state root (an earlier TeamSession's `home`, whose owner cleans it up) rather than a fresh one. */
+  home?: string;
 };
 
 /** A state root and a working directory for one session, laid out as asked. */
@@ -80,7 +82,7 @@ export class TeamSession {
   }
 
   static start(options: SessionOptions = {}): Promise<TeamSession> {
-    return TeamSession.begin(options, lay(options.layout));
+    return TeamSession.begin(options, options.home === undefined ? lay(options.layout) : { home: options.home, cleanup: () => undefined });
   }
 
   private static async begin(options: SessionOptions, laid: { home: string; workdir?: string; cleanup: () => void }): Promise<TeamSession> {

@@ -8,6 +8,7 @@ import { mailboxCases } from './conformance-mailboxes.js';
 import { mailboxRaceCases } from './conformance-mailbox-races.js';
 import { requestCases } from './conformance-requests.js';
 import { rosterCases } from './conformance-roster.js';
+import { sessionCases } from './conformance-sessions.js';
 
 /** A team store backend under test. */
 export type StoreFactory = {
@@ -91,6 +92,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     auditCases(kit);
     mailboxCases(kit);
     mailboxRaceCases(kit);
+    sessionCases(kit);
   });
 }
 

@@ -37,6 +37,9 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   spawnTeammate(spec: SpawnSpec): Promise<Spawned> {
     return this.record('spawnTeammate', [spec], { pid: 4242, model: spec.model ?? 'claude-sonnet-5-5' });
   }
+  respawnTeammate(name: string) {
+    return this.record('respawnTeammate', [name], { pid: 4343, cancelled: ['permission-0123456789'], planMode: true });
+  }
   requestShutdown(teammate: string, reason: string | undefined) {
     return this.record('requestShutdown', [teammate, reason], { requestId: 'shutdown-1' });
   }
@@ -128,6 +131,23 @@ describe("the lead's tools", () => {
     assert.equal(bad.isError, true);
     assert.match(bad.content, /model: must be a model id such as claude-sonnet-5-5/);
     assert.equal(team.calls.length, 1, 'nothing was spawned');
+  });
+
+  test('spawn_teammate with respawn: the name alone; a missing role or an extra field is named', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('spawn_teammate', { name: 'alice', respawn: true }), {
+      content: 'Respawned alice (pid 4343) in plan mode, with its earlier conversation; it was told these requests were cancelled: permission-0123456789.',
+    });
+    assert.deepEqual(team.calls, [['respawnTeammate', 'alice']]);
+    const extra = await run('spawn_teammate', { name: 'alice', respawn: 'true', role: 'tester', prompt: 'again' });
+    assert.equal(extra.isError, true);
+    assert.match(extra.content, /role: not given with respawn/);
+    assert.match(extra.content, /prompt: not given with respawn/);
+    const missing = await run('spawn_teammate', { name: 'bob', prompt: 'p' });
+    assert.equal(missing.isError, true);
+    assert.match(missing.content, /role: required for a new teammate \(or set respawn: true/);
+    assert.doesNotMatch(missing.content, /prompt/);
+    assert.equal(team.calls.length, 1, 'nothing more was started');
   });
 
   test('shutdown_request, then shutdown_response looks its state up', async () => {

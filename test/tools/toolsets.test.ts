@@ -20,7 +20,8 @@ const REQUIRED: Record<string, string[]> = {
   send_message: ['to', 'content'],
   broadcast: ['content'],
   list_teammates: [],
-  spawn_teammate: ['name', 'role', 'prompt'],
+  // role and prompt are required of a new teammate only: the schema's refinement says so, by field (team-tools.test.ts).
+  spawn_teammate: ['name'],
   shutdown_request: ['teammate'],
   'lead shutdown_response': ['request_id'],
   'lead plan_approval': ['request_id', 'approve'],
@@ -71,6 +72,7 @@ describe('toolsets', () => {
     const spawn = toolSpecs(leadTools({ reviewPlans: false })).find((s) => s.name === 'spawn_teammate');
     const properties = spawn?.input_schema.properties as Record<string, { type?: string }>;
     assert.equal(properties.plan_mode?.type, 'boolean');
+    assert.equal(properties.respawn?.type, 'boolean');
   });
 
   test('every tool has a class in the permission policy', () => {

@@ -60,6 +60,7 @@ describe('slash commands: parsing', () => {
     assert.deepEqual(parsed('/approve plan-123 go ahead'), { name: 'approve', requestId: 'plan-123', feedback: 'go ahead' });
     assert.deepEqual(parsed("/reject perm-1 'not in prod'"), { name: 'reject', requestId: 'perm-1', reason: 'not in prod' });
     assert.deepEqual(parsed('/shutdown alice'), { name: 'shutdown', member: 'alice', reason: undefined });
+    assert.deepEqual(parsed('/respawn alice'), { name: 'respawn', member: 'alice' });
     assert.deepEqual(parsed('/shutdown alice work is done'), { name: 'shutdown', member: 'alice', reason: 'work is done' });
   });
 
@@ -79,6 +80,9 @@ describe('slash commands: parsing', () => {
     refused('/approve', /usage: \/approve <id>/);
     refused('/reject perm-1', /a rejection says why/);
     refused('/shutdown', /usage/);
+    refused('/respawn', /usage: \/respawn <name>/);
+    refused('/respawn alice now', /usage: \/respawn <name>/);
+    refused('/respawn Alice', /teammate 'Alice'/);
     refused('/inbox alice bob', /usage: \/inbox/);
     refused('/log ../etc', /agent '..\/etc'/);
   });
@@ -86,7 +90,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 13);
+    assert.equal(COMMAND_NAMES.length, 14);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -109,7 +113,7 @@ describe('slash commands: running', () => {
     store,
     loop: { busy: false, interrupt: () => undefined },
     decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: async () => [] },
-    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running') },
+    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned') },
     bus: { send: failing('no member named bob') },
     prompt: () => undefined,
     stop: async () => undefined,
@@ -122,6 +126,7 @@ describe('slash commands: running', () => {
       ['/send bob hi', /^\/send: no member named bob$/],
       ['/approve x', /^\/approve: request 'x' is not pending/],
       ['/shutdown bob', /^\/shutdown: bob is not running$/],
+      ['/respawn alice', /^\/respawn: alice is running: only a teammate that crashed/],
       ['/inbox zed', /^\/inbox: no member named 'zed'/],
       ['/log zed', /^\/log: no member named 'zed'/],
     ];

@@ -18,6 +18,8 @@ export class FakeRuntime implements ReplRuntime {
   readonly options;
   readonly calls: { method: string; args: unknown[] }[] = [];
   pending: RequestRecord[] = [];
+  /** A resumed session's start, when a test sets one (before `stateFor`). */
+  session: ReplRuntime['session'];
   /** Resolves the stop() in progress; tests decide when the team "has stopped". */
   finishStop: () => void = () => undefined;
 
@@ -65,6 +67,10 @@ export class FakeRuntime implements ReplRuntime {
     requestShutdown: async (name: string, reason: string | undefined) => {
       this.record('requestShutdown', name, reason);
       return { requestId: 'shutdown-1' };
+    },
+    respawn: async (name: string) => {
+      this.record('respawn', name);
+      return { pid: 4343, cancelled: [], planMode: false };
     },
   };
 

@@ -1,7 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../src/files/file-lock.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
@@ -10,6 +10,7 @@ import type { RequestRecord } from '../../src/tracker/records.js';
 import { REPO_ROOT } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
+import { runCli } from '../helpers/cli.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -178,6 +179,45 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
       assert.equal((await hangup.roster.load())?.members.find((m) => m.name === 'lead')?.status, 'shutdown');
     } finally {
       closing.kill();
+    }
+  });
+
+  test('teams --continue shows the earlier conversation, and the lead goes on with it', async () => {
+    const team = 'continued';
+    const script = join(home, 'continue-script.json');
+    const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'prompts', 'offline', 'demo.json'), 'utf8')) as { rules: unknown[] };
+    const rules = [
+      { when: { agent: 'lead', last: 'What was the code word\\?' }, reply: { text: 'You told me first: {{first}}' } },
+      { when: { agent: 'lead', last: 'code word is' }, reply: { text: 'Noted the word.' } },
+    ];
+    writeFileSync(script, JSON.stringify({ ...demo, rules: [...rules, ...demo.rules] }));
+    const first = await runCli(home, ['--team', team, 'run', '--offline', '--script', script, 'The code word is HERON.']);
+    assert.equal(first.code, 0, first.stderr);
+    const id = /session (session-[0-9a-z]{10})/.exec(first.stdout)?.[1];
+    assert.ok(id, first.stdout);
+
+    const again = new Terminal(join(home, 'tmux-continue.sock'));
+    const stderr = join(home, 'continue.stderr');
+    again.stderrPath = stderr;
+    const teams = `env -u TEAMS_HOME -u TEAMS_TEAM node ${join(REPO_ROOT, 'bin', 'teams.js')} --home ${home} --team ${team} --offline --script ${script} --continue 2>${stderr}`;
+    again.start(`${teams}; echo "teams exited with $?"; sleep 300`);
+    try {
+      await again.shows(`resumed session ${id}; its conversation so far:`);
+      await again.shows('The code word is HERON.');
+      await again.shows('Noted the word.');
+      const lead = (await openFileStore(teamPaths(home, team)).roster.load())?.members.find((m) => m.name === 'lead')?.pid;
+      assert.ok(lead);
+      pids.push(lead);
+      again.text('What was the code word?');
+      again.keys('Enter');
+      await again.shows('You told me first: The code word is HERON.');
+      again.text('/respawn zed');
+      again.keys('Enter');
+      await again.shows(`/respawn: no teammate 'zed' in team '${team}'`);
+      again.keys('C-c');
+      await again.shows('teams exited with 0');
+    } finally {
+      again.kill();
     }
   });
 });

@@ -24,6 +24,18 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
     });
 
   program
+    .command('respawn <name>')
+    .description('start a teammate that crashed or was shut down again, with its conversation (the running lead does it)')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const problem = agentNameProblem(name);
+      if (problem) throw new UsageError(problem);
+      const context = contextFor(command);
+      const message = await askLead(context, { op: 'respawn', name });
+      if (message === undefined) noLead(context, 'respawning a teammate');
+      process.stdout.write(`${inertText(message)}\n`);
+    });
+
+  program
     .command('shutdown <name>')
     .description('ask a teammate to shut down (the shutdown handshake)')
     .option('--reason <text>', 'why')

@@ -3,6 +3,7 @@ import { exitAfterClosedTerminal } from '../closed-terminal.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
 import { addLeadOptions, agentsWorkdir, leadOptionsFrom, type LeadFlags } from './run.js';
+import { chooseSession } from '../session-choice.js';
 
 /**
  * `teams` alone (and `npm start`) opens the REPL. It is the default command, `teams repl`,
@@ -23,6 +24,7 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     const context = contextFor(command);
     const options = leadOptionsFrom(flags);
     const cwd = agentsWorkdir(flags, context.paths, options.settings.offline);
+    const session = await chooseSession(context.store, flags);
     // Ink renders only its last frame when it believes it runs in CI (it reads CI once, when
     // loaded). The REPL is on a real terminal here, so it must be interactive whatever CI says.
     delete process.env.CI;
@@ -30,7 +32,7 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     // Loaded on use: plain commands stay fast without React, Ink and the model SDK.
     const { LeadRuntime } = await import('../../runtime/lead.js');
     const { startRepl } = await import('../../ui/start.js');
-    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, ...options });
+    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, session, ...options });
     const end = await startRepl({ runtime });
     if (end.terminalClosed) exitAfterClosedTerminal(EXIT_OK);
   });

@@ -8,8 +8,10 @@ import { createEventPrinter } from '../print-events.js';
 import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/settings.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
+import { chooseSession, type SessionFlags } from '../session-choice.js';
+import { inertJson, inertLine } from '../../lib/terminal-text.js';
 
-export type LeadFlags = {
+export type LeadFlags = SessionFlags & {
   model?: string;
   offline?: boolean;
   script?: string;
@@ -35,7 +37,9 @@ export function addLeadOptions(command: Command): Command {
     .option('--token-budget <tokens>', 'tokens the whole team may use; once spent, no new work starts')
     .option('--sandbox-network <on|none>', "agents' commands may reach the network (on) or not (none)", 'on')
     .option('--workdir <dir>', "the agents' working directory (default: the current one; offline: the team's scratch workspace)")
-    .option('--no-sandbox', 'run agents\' commands without bubblewrap: approvals become advisory');
+    .option('--no-sandbox', 'run agents\' commands without bubblewrap: approvals become advisory')
+    .option('--continue', "go on with the team's most recent session: the lead sees its whole earlier conversation")
+    .option('--resume <id>', 'go on with the session <id> (`teams sessions` lists them)');
 }
 
 export function leadOptionsFrom(flags: LeadFlags) {
@@ -79,11 +83,15 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     const context = contextFor(command);
     const options = leadOptionsFrom(flags);
     const cwd = agentsWorkdir(flags, context.paths, options.settings.offline);
+    const session = await chooseSession(context.store, flags);
     // Loaded on use: the model SDK is the heaviest import, and only running agents need it.
     const { LeadRuntime } = await import('../../runtime/lead.js');
-    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, ...options });
+    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, session, ...options });
     const print = createEventPrinter(flags.json ?? false, (line) => process.stdout.write(`${line}\n`));
-    if (!flags.json) process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd}\n`);
+    const { id, resumed, earlier, problems } = runtime.session;
+    if (flags.json) process.stdout.write(`${inertJson({ type: 'session', id, resumed, earlier_records: earlier.length, problems })}\n`);
+    else process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd} · session ${id}${resumed ? ` (resumed, ${earlier.length} earlier records)` : ''}\n`);
+    for (const problem of problems) process.stderr.write(`teams: set aside ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
     await new Promise<void>((resolve, reject) => {
       let stopping = false;
       // Stops the team once. A failure to stop, or to tell whether the work is done, ends the

@@ -4,6 +4,7 @@ import { FileAudit } from './audit-file.js';
 import type { FileLocation } from './layout.js';
 import { FileRequests } from './requests-file.js';
 import { FileRoster } from './roster-file.js';
+import { FileSessions } from './sessions-file.js';
 
 /**
  * The team store as files under the team's directory, shared by every process on this
@@ -17,6 +18,7 @@ export function openFileStore(location: FileLocation): TeamStore {
     requests: new FileRequests(location),
     audit: new FileAudit(location),
     mailboxes: new MaildirTransport(location.root),
+    sessions: new FileSessions(location),
     close: async () => undefined,
   };
 }

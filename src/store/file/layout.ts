@@ -14,5 +14,7 @@ export function fileLayout(root: string) {
     configLock: `${config}.lock`,
     requests: join(root, 'requests.jsonl'),
     audit: join(root, 'audit.jsonl'),
+    /** sessions/<id>/meta.json and sessions/<id>/<agent>.jsonl, one journal per agent. */
+    sessions: join(root, 'sessions'),
   };
 }

@@ -1,0 +1,87 @@
+import * as z from 'zod';
+import { SESSION_ID_PATTERN } from '../protocol/ids.js';
+import { AgentName } from '../protocol/names.js';
+
+/**
+ * Sessions: what survives a restart of the lead. Each agent's conversation is journaled as
+ * records (the agent layer's `ConversationRecord`: user, assistant, replaced), one a line,
+ * written before the model call that uses them. Here: the schemas a journal is read back
+ * with; the store keeps the journals.
+ *
+ * The content blocks are checked loosely but for real: the shape the Messages API gives each
+ * kind the agents use, and any other kind (one a newer API adds) kept as it is, so a journal
+ * from a newer version still resumes.
+ */
+
+export const SessionId = z.string().regex(SESSION_ID_PATTERN, 'not a session id (session- and 10 letters or digits)');
+
+const at = z.iso.datetime({ offset: true });
+
+const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
+const ToolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.record(z.string(), z.unknown()) });
+const ToolResultBlock = z.looseObject({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]).optional(),
+  is_error: z.boolean().optional(),
+});
+const ThinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
+const KNOWN = new Map<string, z.ZodType>([['text', TextBlock], ['tool_use', ToolUseBlock], ['tool_result', ToolResultBlock], ['thinking', ThinkingBlock]]);
+
+/** A block of a kind the agents use, in that kind's shape; any other kind (an image, a newer API's block) is kept whole. */
+export const ContentBlock = z.looseObject({ type: z.string().min(1) }).superRefine((block, ctx) => {
+  const parsed = KNOWN.get(block.type)?.safeParse(block);
+  for (const issue of parsed?.error?.issues ?? []) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});
+export type ContentBlock = z.infer<typeof ContentBlock>;
+
+const Message = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.union([z.string(), z.array(ContentBlock)]) });
+
+/** One change to a conversation, as the agent layer's `ConversationRecord` tells it. */
+export const SessionRecord = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user'), content: z.array(ContentBlock).min(1) }),
+  z.object({ type: z.literal('assistant'), content: z.array(ContentBlock) }),
+  z.object({ type: z.literal('replaced'), messages: z.array(Message) }),
+]);
+export type SessionRecord = z.infer<typeof SessionRecord>;
+
+/**
+ * A record as an agent hands it over: any blocks with a kind, since the agent layer's are the
+ * SDK's types, which this layer may not name. It is checked (SessionRecord) as it is written.
+ */
+export type RecordDraft =
+  | { type: 'user' | 'assistant'; content: readonly { type: string }[] }
+  | { type: 'replaced'; messages: readonly { role: string; content: string | readonly { type: string }[] }[] };
+
+/** A journal's line: the record, stamped when it was written. */
+export const JournalEntry = z.object({ at, record: SessionRecord });
+export type JournalEntry = z.infer<typeof JournalEntry>;
+
+/** What a session is recorded with when it starts. */
+export const SessionMeta = z.object({
+  id: SessionId,
+  team: AgentName,
+  started_at: at,
+  /** The start of the human's first prompt, one line (empty when a teammate came first). */
+  first_prompt: z.string(),
+});
+export type SessionMeta = z.infer<typeof SessionMeta>;
+
+/** A session as `teams sessions` lists it. */
+export type SessionSummary = SessionMeta & {
+  /** The newest record's time (the start when there is none). */
+  last_active: string;
+  /** The agents with a journal, the lead first. */
+  agents: string[];
+  /** Records in every journal, unreadable lines not counted. */
+  records: number;
+};
+
+/** How long a first-prompt preview is. */
+export const PREVIEW_CHARS = 80;
+
+/** The start of a prompt, as one line of at most PREVIEW_CHARS characters. */
+export function promptPreview(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= PREVIEW_CHARS ? line : `${line.slice(0, PREVIEW_CHARS - 1)}…`;
+}
