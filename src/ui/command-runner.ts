@@ -74,6 +74,12 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
       const { requestId } = await runtime.teammates.requestShutdown(command.member, command.reason);
       return [{ kind: 'info', text: `asked ${command.member} to shut down (${requestId})` }];
     }
+    case 'compact': {
+      if (command.agent) await requireMember(runtime, command.agent);
+      runtime.compact(command.agent);
+      // What it came to is reported when it is done: a compaction takes a model call.
+      return [{ kind: 'info', text: `asked ${command.agent ?? LEAD} to compact its context (now if idle, else before its next model call)` }];
+    }
     case 'log': {
       if (command.agent) await requireMember(runtime, command.agent);
       const { entries } = await store.audit.read();

@@ -14,6 +14,7 @@ export type SlashCommand =
   | { name: 'reject'; requestId: string; reason: string }
   | { name: 'shutdown'; member: string; reason: string | undefined }
   | { name: 'log'; agent: string | undefined }
+  | { name: 'compact'; agent: string | undefined }
   | { name: 'clear' }
   | { name: 'quit' };
 
@@ -32,6 +33,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'reject', usage: '/reject <id> <reason>', what: 'reject one, saying why' },
   { name: 'shutdown', usage: '/shutdown <name> [reason]', what: 'ask a teammate to shut down' },
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
+  { name: 'compact', usage: '/compact [name]', what: "summarise an agent's older turns to free its context (the lead's by default)" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C)' },
 ];
@@ -89,7 +91,8 @@ export function parseCommand(line: string): Parsed {
     case 'quit':
       return noArgs({ name: command });
     case 'inbox':
-    case 'log': {
+    case 'log':
+    case 'compact': {
       if (afterFirst !== '') return fail(usage(command));
       const agent = first === '' ? undefined : first;
       const problem = agent && nameError(command, 'agent', agent);

@@ -36,6 +36,8 @@ export interface ReplRuntime {
   };
   readonly bus: { send(draft: Draft): Promise<Envelope> };
   prompt(text: string): void;
+  /** /compact: the lead's conversation (no name, or 'lead') or a running teammate's. */
+  compact(name: string | undefined): void;
   stop(reason?: string): Promise<void>;
   forceStop(): Promise<void>;
 }

@@ -74,10 +74,17 @@ describe('slash commands: parsing', () => {
     refused('/log ../etc', /agent '..\/etc'/);
   });
 
+  test('/compact: the lead by default, or one member', () => {
+    assert.deepEqual(parsed('/compact'), { name: 'compact', agent: undefined });
+    assert.deepEqual(parsed('/compact alice'), { name: 'compact', agent: 'alice' });
+    refused('/compact alice bob', /usage: \/compact \[name\]/);
+    refused('/compact ../x', /agent '..\/x'/);
+  });
+
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 13);
+    assert.equal(COMMAND_NAMES.length, 14);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -92,7 +99,9 @@ describe('slash commands: running', () => {
   const failing = (message: string) => async (): Promise<never> => {
     throw new Refused(message);
   };
+  const compacted: (string | undefined)[] = [];
   const runtime: ReplRuntime = {
+    compact: (name) => void compacted.push(name),
     events: { subscribe: () => () => undefined },
     model: { label: 'offline-demo' },
     sandbox: { kind: 'off' },
@@ -115,6 +124,7 @@ describe('slash commands: running', () => {
       ['/shutdown bob', /^\/shutdown: bob is not running$/],
       ['/inbox zed', /^\/inbox: no member named 'zed'/],
       ['/log zed', /^\/log: no member named 'zed'/],
+      ['/compact zed', /^\/compact: no member named 'zed'/],
     ];
     for (const [line, pattern] of cases) {
       const command = parsed(line);
@@ -138,5 +148,12 @@ describe('slash commands: running', () => {
     assert.equal(await answer('/requests'), 'no requests');
     assert.match(await answer('/log'), /member\s+lead|the audit log is empty/);
     assert.match(await answer('/help'), /Commands:/);
+  });
+
+  test('/compact tells the runtime whose context to compact, and says what it asked', async () => {
+    const [item] = await runCommand({ name: 'compact', agent: undefined }, runtime);
+    assert.deepEqual(item, { kind: 'info', text: 'asked lead to compact its context (now if idle, else before its next model call)' });
+    await runCommand({ name: 'compact', agent: 'lead' }, runtime);
+    assert.deepEqual(compacted, [undefined, 'lead'], 'an unknown member never reaches the runtime');
   });
 });
