@@ -94,6 +94,12 @@ export function summaryRequest(messages: readonly MessageParam[], dropped: numbe
 }
 
 /** The API's answer to a request longer than the model's window: 400 "prompt is too long: N tokens > M maximum". */
-export function isContextOverflow(error: unknown): boolean {
+export function isContextOverflow(error: unknown): error is ModelError {
   return error instanceof ModelError && error.status === 400 && /prompt is too long/i.test(error.message);
+}
+
+/** The window the API named in its refusal (M), when it named one: truer than any catalog. */
+export function overflowLimit(error: ModelError): number | undefined {
+  const match = /(\d+) tokens > (\d+) maximum/.exec(error.message);
+  return match ? Number(match[2]) : undefined;
 }

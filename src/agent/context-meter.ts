@@ -11,10 +11,19 @@ export class ContextMeter {
 
   /** `fixedChars`: the system prompt and tools, which every call repeats. */
   constructor(
-    readonly window: number,
+    private windowTokens: number,
     readonly threshold: number,
     private readonly fixedChars: number,
   ) {}
+
+  get window(): number {
+    return this.windowTokens;
+  }
+
+  /** The API refused a request as longer than a smaller window than believed: go by the API's. */
+  learnWindow(limit: number): void {
+    if (limit > 0 && limit < this.windowTokens) this.windowTokens = limit;
+  }
 
   /** After a model call: `chars` is the conversation's size with its reply included. */
   measure(usage: TokenUsage, chars: number): void {
@@ -30,7 +39,7 @@ export class ContextMeter {
 
   /** Past the threshold: compact before the next call. */
   full(chars: number): boolean {
-    return this.estimate(chars) >= this.window * this.threshold;
+    return this.estimate(chars) >= this.windowTokens * this.threshold;
   }
 
   /**

@@ -6,7 +6,7 @@ import { EventStream } from '../lib/event-stream.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../model/context-window.js';
 import { capToolResult } from '../tools/capped-output.js';
 import { Conversation } from './conversation.js';
-import { buildReplacement, chooseCut, isContextOverflow, sizeOf, type CompactReason } from './compaction.js';
+import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf, type CompactReason } from './compaction.js';
 import { summarise } from './compactor.js';
 import { ContextMeter } from './context-meter.js';
 import { renderPrompt } from './prompts.js';
@@ -198,6 +198,8 @@ export class AgentLoop {
       return await this.modelCall(call, signal);
     } catch (error) {
       if (signal.aborted || !isContextOverflow(error)) throw error;
+      const limit = overflowLimit(error);
+      if (limit !== undefined) this.meter.learnWindow(limit);
       if (!(await this.compactNow('overflow', signal))) throw error;
       return this.modelCall(call, signal);
     }

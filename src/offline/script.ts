@@ -139,6 +139,11 @@ export type Rule = z.infer<typeof Rule>;
 export const Script = z.strictObject({
   version: z.literal(1),
   description: z.string().optional(),
+  /**
+   * The model's context window in (estimated) tokens: a longer request is refused as the API
+   * refuses one, 400 "prompt is too long", before any rule is tried. Unset: no limit.
+   */
+  context_window: z.number().int().positive().optional(),
   rules: z.array(Rule),
 });
 export type Script = z.infer<typeof Script>;

@@ -37,6 +37,11 @@ function segments(body: MessagesRequest): Segment[] {
   return out;
 }
 
+/** The whole request's estimated input tokens: what the API would count against the window. */
+export function estimateRequestTokens(body: MessagesRequest): number {
+  return segments(body).reduce((sum, segment) => sum + estimateTokens(segment.text), 0);
+}
+
 /** Past this many remembered prefixes the cache starts over: a bound, not an eviction policy. */
 const MAX_CACHED_PREFIXES = 4096;
 
