@@ -51,6 +51,8 @@ const When = z.strictObject({
   system: Pattern.optional(),
   /** Searched in the last user message: its text and tool_result contents. */
   last: Pattern.optional(),
+  /** Searched in the first user message, the same way: after a compaction, the summary of earlier work. */
+  first: Pattern.optional(),
   /** The last user message answers a call to this tool (it holds that tool's tool_result). */
   after_tool: z.string().min(1).optional(),
   /** 1 for the agent's first reply: the number of assistant messages so far, plus one. */

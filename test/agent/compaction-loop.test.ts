@@ -135,14 +135,18 @@ describe('AgentLoop compaction, against the offline server', () => {
     assert.deepEqual(loneEvents, [{ type: 'error', message: 'nothing to compact: the conversation is only its latest turn' }]);
 
     const tool = growing();
-    let loop: AgentLoop | undefined;
-    const steps = { execute: async () => {
-      const result = await tool.execute();
-      // Asked mid-turn, after the first tool: done before the second model call.
-      if (result.content.startsWith('step 1:')) loop?.compact();
-      return result;
-    } };
-    loop = new AgentLoop({ system: SYSTEM, tools: TOOLS, model, ...steps, context: { window: 200_000 } });
+    const loop: AgentLoop = new AgentLoop({
+      system: SYSTEM,
+      tools: TOOLS,
+      model,
+      execute: async () => {
+        const result = await tool.execute();
+        // Asked mid-turn, after the first tool: done before the second model call.
+        if (result.content.startsWith('step 1:')) loop.compact();
+        return result;
+      },
+      context: { window: 200_000 },
+    });
     const events = recorder(loop);
     loop.push('begin');
     await loop.idle();
