@@ -70,7 +70,7 @@ function withStatus(state: HarnessState, status: MemberStatus, effects: HarnessE
 
 function stop(state: HarnessState, how: 'completed' | 'stopped', lastText: string): Step {
   if (state.stopped) return { state, effects: [] };
-  return { state: { ...state, stopped: true }, effects: [{ type: 'stop', how, lastText, task: state.task }] };
+  return { state: { ...state, stopped: true }, effects: [{ type: 'stop', how, lastText, task: { id: state.task.id, subject: state.task.subject } }] };
 }
 
 /** Pure: the harness's next state and what it must do, for one event. */
