@@ -120,7 +120,7 @@ export class AgentLoop {
     try {
       await this.compactNow('manual', abort.signal);
     } catch {
-      // Only an interrupt gets here; the conversation is as it was.
+      // Only an interrupt gets here (compactNow reports its own failures); the conversation is as it was.
     } finally {
       this.abort = undefined;
     }
@@ -212,14 +212,14 @@ export class AgentLoop {
    */
   private async compactNow(reason: CompactReason, signal: AbortSignal): Promise<boolean> {
     this.compactRequested = false;
-    await this.conversation.settled();
-    const messages = this.conversation.messages;
-    const cut = chooseCut(messages, this.meter.window * KEEP_SHARE * 4);
-    if (cut === undefined) {
-      if (reason === 'manual') this.events.emit({ type: 'error', message: 'nothing to compact: the conversation is only its latest turn' });
-      return false;
-    }
     try {
+      await this.conversation.settled();
+      const messages = this.conversation.messages;
+      const cut = chooseCut(messages, this.meter.window * KEEP_SHARE * 4);
+      if (cut === undefined) {
+        if (reason === 'manual') this.events.emit({ type: 'error', message: 'nothing to compact: the conversation is only its latest turn' });
+        return false;
+      }
       const state = (await this.options.context?.protocolState?.()) ?? '';
       const summary = await summarise(this.options.model, renderPrompt('compact.md', {}), messages.slice(0, cut), signal);
       const beforeChars = sizeOf(messages);

@@ -168,4 +168,15 @@ describe('AgentLoop compaction, against the offline server', () => {
     const shown = events.find((e) => e.type === 'tool_result');
     assert.equal(shown?.type === 'tool_result' ? shown.content : '', content, 'the UI sees what the model sees');
   });
+
+  test('a replaced record is not changed by what the conversation does next', async () => {
+    const held: ConversationRecord[] = [];
+    const conversation = new Conversation({ sink: async (record) => void held.push(record) });
+    conversation.replace([{ role: 'user', content: [{ type: 'text', text: 'summary' }] }]);
+    // Extends the last (user) message before the sink has run: the record must keep its one block.
+    conversation.appendUser([{ type: 'text', text: 'news' }]);
+    await conversation.settled();
+    assert.deepEqual(held[0], { type: 'replaced', messages: [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }] });
+    assert.deepEqual(new Conversation({ earlier: held }).messages, conversation.messages);
+  });
 });
