@@ -93,13 +93,17 @@ export function summaryRequest(messages: readonly MessageParam[], dropped: numbe
   return `${note}<conversation>\n${transcriptOf(messages)}\n</conversation>\n\nWrite the summary now.`;
 }
 
-/** The API's answer to a request longer than the model's window: 400 "prompt is too long: N tokens > M maximum". */
+/**
+ * The API's answers to a request too long for the model's window: 400 "prompt is too long: N
+ * tokens > M maximum", or, when the prompt fits but not with the reply's room, "input length and
+ * `max_tokens` exceed context limit: N + R > M, …".
+ */
 export function isContextOverflow(error: unknown): error is ModelError {
-  return error instanceof ModelError && error.status === 400 && /prompt is too long/i.test(error.message);
+  return error instanceof ModelError && error.status === 400 && /prompt is too long|exceed context limit/i.test(error.message);
 }
 
 /** The window the API named in its refusal (M), when it named one: truer than any catalog. */
 export function overflowLimit(error: ModelError): number | undefined {
-  const match = /(\d+) tokens > (\d+) maximum/.exec(error.message);
-  return match ? Number(match[2]) : undefined;
+  const match = /> (\d+)(?: maximum|,)/.exec(error.message);
+  return match ? Number(match[1]) : undefined;
 }

@@ -1,5 +1,5 @@
 import type { MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelClient, ToolSpec } from '../model/client.js';
+import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec } from '../model/client.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream } from '../lib/event-stream.js';
@@ -46,6 +46,8 @@ export const DEFAULT_MAX_MODEL_CALLS = 50;
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
 /** The share of the window the most recent turns may keep through a compaction, in characters (4 a token). */
 const KEEP_SHARE = 0.2;
+/** The least room a reply gets, however full the window: below it a reply is cut off mid-thought. */
+const MIN_REPLY_TOKENS = 1_024;
 
 /**
  * One agent's model loop. Input (the human's words, notices of protocol messages) is queued
@@ -241,8 +243,11 @@ export class AgentLoop {
     // Journaled before the call that uses it: a crash mid-call loses nothing the model saw.
     await this.conversation.settled();
     this.events.emit({ type: 'turn_start', call });
+    // The reply counts against the window too: the API refuses prompt + max_tokens beyond it.
+    const room = this.meter.window - this.meter.estimate(sizeOf(this.conversation.messages));
+    const maxTokens = Math.min(DEFAULT_MAX_TOKENS, Math.max(MIN_REPLY_TOKENS, room));
     const turn = await this.options.model.turn(
-      { system: this.options.system, tools: this.options.tools, messages: this.conversation.messages, signal },
+      { system: this.options.system, tools: this.options.tools, messages: this.conversation.messages, maxTokens, signal },
       (event) => {
         if (event.type === 'text_delta') this.events.emit({ type: 'text_delta', text: event.text });
       },

@@ -82,6 +82,9 @@ describe('AgentLoop compaction, against the offline server', () => {
       const opening = JSON.stringify(body.messages[0]?.content);
       assert.ok(opening.includes(SUMMARY_HEADER.slice(1, 40)) && opening.includes('SUMMARY-7F3') && opening.includes('Your task: twelve steps.'), opening.slice(0, 200));
     }
+    // The reply's room shrinks as the window fills, never below 1,024 tokens nor above the default.
+    const rooms = requests.filter((r) => !isSummariser(r)).map((r) => r.max_tokens);
+    assert.ok(rooms.every((n) => n >= 1_024 && n < 6_000), rooms.join(' '));
     // The summariser got text, no tools, and its own system prompt.
     const summariser = requests.filter(isSummariser);
     assert.equal(summariser.length, compactions.length);

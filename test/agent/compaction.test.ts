@@ -109,6 +109,9 @@ describe('compaction: what the summariser reads and what replaces the older turn
     assert.equal(isContextOverflow(new Error('prompt is too long')), false);
     assert.equal(overflowLimit(new ModelError('model request failed (400 invalid_request_error): prompt is too long: 31000 tokens > 30000 maximum', 400, 'invalid_request_error', false)), 30_000);
     assert.equal(overflowLimit(new ModelError('prompt is too long', 400, 'invalid_request_error', false)), undefined);
+    const roomless = new ModelError('model request failed (400 invalid_request_error): input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again', 400, 'invalid_request_error', false);
+    assert.equal(isContextOverflow(roomless), true);
+    assert.equal(overflowLimit(roomless), 200_000);
   });
 });
 
