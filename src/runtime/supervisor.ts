@@ -172,7 +172,8 @@ export class Supervisor {
   compact(name: string): void {
     const tracked = this.children.get(name);
     if (!tracked?.child.connected) throw new Refused(`${name} is not running`);
-    tracked.child.send({ type: 'compact' } satisfies ParentSignal);
+    // With a callback, a send that fails (the teammate exiting just now) is not an 'error' event on the child.
+    tracked.child.send({ type: 'compact' } satisfies ParentSignal, () => undefined);
   }
 
   isRunning(name: string): boolean {
