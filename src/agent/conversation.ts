@@ -80,7 +80,8 @@ export class Conversation {
         this.list.push({ role: 'assistant', content: record.content });
         return;
       case 'replaced':
-        this.list.splice(0, this.list.length, ...record.messages);
+        // Copies: extending the last user message later must not change the record a sink may not have written yet.
+        this.list.splice(0, this.list.length, ...record.messages.map((message) => ({ ...message })));
         return;
     }
   }

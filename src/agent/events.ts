@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../model/usage.js';
+import type { CompactReason } from './compaction.js';
 
 /**
  * What an agent loop reports, for headless printing, the Ink UI and the harness alike.
@@ -15,7 +16,12 @@ export type AgentEvent =
   | { type: 'turn_end'; stopReason: string; usage: TokenUsage; text: string; model: string }
   /** The loop has nothing left to do until new input arrives. */
   | { type: 'idle'; reason: IdleReason; lastText: string }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /**
+   * The older turns were replaced by a summary: context tokens `before` → `after` (estimated
+   * until the next call measures it). `usage` is the summarising call's own, to be counted.
+   */
+  | { type: 'compacted'; before: number; after: number; reason: CompactReason; usage: TokenUsage; model: string };
 
 /** `waiting`: the turn ended after its tools, for a decision the agent asked for. */
 export type IdleReason = 'end_turn' | 'waiting' | 'turn_cap' | 'budget' | 'interrupted' | 'error';

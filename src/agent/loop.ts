@@ -1,9 +1,15 @@
 import type { MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelClient, ToolSpec } from '../model/client.js';
+import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec } from '../model/client.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream } from '../lib/event-stream.js';
+import { DEFAULT_CONTEXT_WINDOW } from '../model/context-window.js';
+import { capToolResult } from '../tools/capped-output.js';
 import { Conversation } from './conversation.js';
+import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf, type CompactReason } from './compaction.js';
+import { summarise } from './compactor.js';
+import { ContextMeter } from './context-meter.js';
+import { renderPrompt } from './prompts.js';
 
 /** Runs one tool call for the loop; policy and approvals live behind it, in the harness. */
 export type ToolExecutor = (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal) => Promise<ToolResult>;
@@ -24,9 +30,24 @@ export type LoopOptions = {
   waiting?: () => boolean;
   /** The conversation to go on with (a resumed session's) and where its records are journaled. */
   conversation?: Conversation;
+  context?: ContextOptions;
+};
+
+export type ContextOptions = {
+  /** The model's context window in tokens (contextWindowOf). */
+  window: number;
+  /** The fraction of the window past which the loop compacts before its next call. */
+  threshold?: number;
+  /** What the model must not forget, as text from the runtime: it survives every compaction whole. */
+  protocolState?: () => string | Promise<string>;
 };
 
 export const DEFAULT_MAX_MODEL_CALLS = 50;
+export const DEFAULT_COMPACT_THRESHOLD = 0.8;
+/** The share of the window the most recent turns may keep through a compaction, in characters (4 a token). */
+const KEEP_SHARE = 0.2;
+/** The least room a reply gets, however full the window: below it a reply is cut off mid-thought. */
+const MIN_REPLY_TOKENS = 1_024;
 
 /**
  * One agent's model loop. Input (the human's words, notices of protocol messages) is queued
@@ -41,9 +62,14 @@ export class AgentLoop {
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
   private lastText = '';
+  private readonly meter: ContextMeter;
+  /** /compact asked while a turn ran: done before the next model call. */
+  private compactRequested = false;
 
   constructor(private readonly options: LoopOptions) {
     this.conversation = options.conversation ?? new Conversation();
+    const fixedChars = options.system.length + JSON.stringify(options.tools).length;
+    this.meter = new ContextMeter(options.context?.window ?? DEFAULT_CONTEXT_WINDOW, options.context?.threshold ?? DEFAULT_COMPACT_THRESHOLD, fixedChars);
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -79,6 +105,29 @@ export class AgentLoop {
     while (this.running) await this.running;
   }
 
+  /** Compact now if idle, else before the next model call (the human's /compact). */
+  compact(): void {
+    this.compactRequested = true;
+    if (this.running !== undefined) return;
+    this.running = this.compactWhileIdle().finally(() => {
+      this.running = undefined;
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  /** No turn starts and no idle is reported: nothing happened that a teammate's lead must hear of. */
+  private async compactWhileIdle(): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    try {
+      await this.compactNow('manual', abort.signal);
+    } catch {
+      // Only an interrupt gets here (compactNow reports its own failures); the conversation is as it was.
+    } finally {
+      this.abort = undefined;
+    }
+  }
+
   /** Stop the model call or tool under way; queued input stays queued. */
   interrupt(): void {
     this.abort?.abort();
@@ -112,7 +161,9 @@ export class AgentLoop {
           break;
         }
         calls++;
-        const toolCalls = await this.modelCall(calls, abort.signal);
+        const due = this.compactRequested ? 'manual' : this.meter.full(sizeOf(this.conversation.messages)) ? 'threshold' : undefined;
+        if (due !== undefined) await this.compactNow(due, abort.signal);
+        const toolCalls = await this.callModel(calls, abort.signal);
         if (toolCalls.length === 0) continue;
         const results = await this.runTools(toolCalls, abort.signal);
         if (abort.signal.aborted) {
@@ -143,18 +194,66 @@ export class AgentLoop {
     this.events.emit({ type: 'idle', reason, lastText: this.lastText });
   }
 
+  /** A model call; one the API finds too long for the window is compacted away and tried once more. */
+  private async callModel(call: number, signal: AbortSignal): Promise<{ id: string; name: string; input: Record<string, unknown> }[]> {
+    try {
+      return await this.modelCall(call, signal);
+    } catch (error) {
+      if (signal.aborted || !isContextOverflow(error)) throw error;
+      const limit = overflowLimit(error);
+      if (limit !== undefined) this.meter.learnWindow(limit);
+      if (!(await this.compactNow('overflow', signal))) throw error;
+      return this.modelCall(call, signal);
+    }
+  }
+
+  /**
+   * Replace the older turns with a summary, through the conversation's one `replaced` record.
+   * Whether it did: a failed compaction is reported and the turn goes on without it; only an
+   * interrupt is thrown.
+   */
+  private async compactNow(reason: CompactReason, signal: AbortSignal): Promise<boolean> {
+    this.compactRequested = false;
+    try {
+      await this.conversation.settled();
+      const messages = this.conversation.messages;
+      const cut = chooseCut(messages, this.meter.window * KEEP_SHARE * 4);
+      if (cut === undefined) {
+        if (reason === 'manual') this.events.emit({ type: 'error', message: 'nothing to compact: the conversation is only its latest turn' });
+        return false;
+      }
+      const state = (await this.options.context?.protocolState?.()) ?? '';
+      const summary = await summarise(this.options.model, renderPrompt('compact.md', {}), messages.slice(0, cut), signal);
+      const beforeChars = sizeOf(messages);
+      const replacement = buildReplacement(summary.text, state, messages.slice(cut));
+      const before = this.meter.estimate(beforeChars);
+      const after = this.meter.compacted(beforeChars, sizeOf(replacement));
+      this.conversation.replace(replacement);
+      this.events.emit({ type: 'compacted', before, after, reason, usage: summary.usage, model: summary.model });
+      return true;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.events.emit({ type: 'error', message: `compaction failed: ${error instanceof Error ? error.message : String(error)}` });
+      return false;
+    }
+  }
+
   /** One model call; returns the tool calls it asked for (none when it ended its turn). */
   private async modelCall(call: number, signal: AbortSignal): Promise<{ id: string; name: string; input: Record<string, unknown> }[]> {
     // Journaled before the call that uses it: a crash mid-call loses nothing the model saw.
     await this.conversation.settled();
     this.events.emit({ type: 'turn_start', call });
+    // The reply counts against the window too: the API refuses prompt + max_tokens beyond it.
+    const room = this.meter.window - this.meter.estimate(sizeOf(this.conversation.messages));
+    const maxTokens = Math.min(DEFAULT_MAX_TOKENS, Math.max(MIN_REPLY_TOKENS, room));
     const turn = await this.options.model.turn(
-      { system: this.options.system, tools: this.options.tools, messages: this.conversation.messages, signal },
+      { system: this.options.system, tools: this.options.tools, messages: this.conversation.messages, maxTokens, signal },
       (event) => {
         if (event.type === 'text_delta') this.events.emit({ type: 'text_delta', text: event.text });
       },
     );
     this.conversation.appendAssistant(turn.content);
+    this.meter.measure(turn.usage, sizeOf(this.conversation.messages));
     const text = turn.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     if (text.trim() !== '') this.lastText = text;
     this.events.emit({ type: 'turn_end', stopReason: turn.stop_reason, usage: turn.usage, text, model: turn.model });
@@ -176,8 +275,10 @@ export class AgentLoop {
       } catch (error) {
         result = { content: error instanceof Error ? error.message : String(error), isError: true };
       }
-      this.events.emit({ type: 'tool_result', id: call.id, name: call.name, content: result.content, isError: result.isError ?? false });
-      results.push({ type: 'tool_result', tool_use_id: call.id, content: result.content, is_error: result.isError ?? false });
+      // Cut here, where every tool's result enters the conversation: one rule for all of them.
+      const content = capToolResult(result.content);
+      this.events.emit({ type: 'tool_result', id: call.id, name: call.name, content, isError: result.isError ?? false });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content, is_error: result.isError ?? false });
     }
     return results;
   }

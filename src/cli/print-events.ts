@@ -1,7 +1,8 @@
 import type { LeadEvent } from '../runtime/lead-events.js';
-import { formatMessage } from '../team/format.js';
+import { compactionLine, formatMessage } from '../team/format.js';
 import { describeRequestChange } from '../tracker/describe.js';
 import { inertJson, inertText, oneLine } from '../lib/terminal-text.js';
+import { LEAD } from '../protocol/names.js';
 
 /**
  * Headless output of the team's events: one line each, or one JSON object per line.
@@ -42,6 +43,8 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
         return write(`· ${event.name} exited (${event.crashed ? 'crashed: ' : ''}${event.signal ?? `code ${event.code}`})`);
       case 'problem':
         return write(`! ${event.text}`);
+      case 'teammate_compacted':
+        return write(`· ${compactionLine(event.name, event.before, event.after, event.reason)}`);
       case 'agent': {
         const e = event.event;
         if (e.type === 'input') return write(`> ${oneLine(e.text, 400)}`);
@@ -49,6 +52,7 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
         if (e.type === 'tool_call') return write(`lead ⚙ ${e.name} ${oneLine(JSON.stringify(e.input), 120)}`);
         if (e.type === 'tool_result') return write(`  ${e.isError ? '✗' : '='} ${oneLine(e.content, 160)}`);
         if (e.type === 'error') return write(`! ${e.message}`);
+        if (e.type === 'compacted') return write(`· ${compactionLine(LEAD, e.before, e.after, e.reason)}`);
         return;
       }
     }

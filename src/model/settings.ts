@@ -5,6 +5,7 @@ import { OFFLINE_MODEL } from '../offline/model-id.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { quoted } from '../lib/terminal-text.js';
 import { PACKAGE_ROOT } from '../lib/package-root.js';
+import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from './context-window.js';
 
 /**
  * Which model an agent talks to and how. Every agent process resolves the same settings:
@@ -35,9 +36,11 @@ export type ModelSettings = {
   offlineScript: string;
   /** Offline: the team's offline endpoint, when the lead already runs one (teammates share it). */
   offlineURL: string | undefined;
+  /** --context-window or TEAMS_CONTEXT_WINDOW: overrides the model's own window (contextWindowOf). */
+  contextWindow: number | undefined;
 };
 
-export type ModelFlags = { model?: string; offline?: boolean; offlineScript?: string };
+export type ModelFlags = { model?: string; offline?: boolean; offlineScript?: string; contextWindow?: string };
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
@@ -65,12 +68,19 @@ export function teammateModel(settings: ModelSettings, requested: string | undef
   return settings.offline ? settings.model : (requested ?? settings.model);
 }
 
+const ContextWindow = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number of tokens')
+  .transform(Number)
+  .pipe(z.number().int().min(MIN_CONTEXT_WINDOW, `must be at least ${MIN_CONTEXT_WINDOW} tokens`).max(MAX_CONTEXT_WINDOW, `must be at most ${MAX_CONTEXT_WINDOW} tokens`));
+
 const Env = z.object({
   ANTHROPIC_API_KEY: optional(z.string().trim().min(1)),
   ANTHROPIC_BASE_URL: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
   TEAMS_MODEL: optional(ModelId),
   TEAMS_OFFLINE: optional(z.enum(['0', '1', 'true', 'false'], { error: 'must be 1, 0, true or false' })),
   TEAMS_OFFLINE_SCRIPT: optional(z.string()),
+  TEAMS_CONTEXT_WINDOW: optional(ContextWindow),
   TEAMS_OFFLINE_URL: optional(z.url({ protocol: /^http$/, hostname: /^127\.0\.0\.1$/, error: 'must be an http URL on 127.0.0.1' })),
 });
 
@@ -93,6 +103,8 @@ export function resolveModelSettings(flags: ModelFlags = {}, env: NodeJS.Process
   const e = parsedEnv.data;
   const flagModel = flags.model === undefined ? undefined : ModelId.safeParse(flags.model);
   if (flagModel && !flagModel.success) fail(flagModel.error, '--model');
+  const flagWindow = flags.contextWindow === undefined ? undefined : ContextWindow.safeParse(flags.contextWindow);
+  if (flagWindow && !flagWindow.success) fail(flagWindow.error, '--context-window');
 
   const requested = flagModel?.data ?? e.TEAMS_MODEL;
   const offlineReason = offlineReasonOf(flags, e, requested);
@@ -107,6 +119,7 @@ export function resolveModelSettings(flags: ModelFlags = {}, env: NodeJS.Process
     baseURL: offline ? undefined : e.ANTHROPIC_BASE_URL,
     offlineScript: resolve(flags.offlineScript ?? e.TEAMS_OFFLINE_SCRIPT ?? DEFAULT_OFFLINE_SCRIPT),
     offlineURL: offline ? e.TEAMS_OFFLINE_URL : undefined,
+    contextWindow: flagWindow?.data ?? e.TEAMS_CONTEXT_WINDOW,
   };
 }
 
@@ -122,6 +135,8 @@ export function childModelEnv(settings: ModelSettings, offlineURL?: string): Rec
   };
   if (settings.apiKey !== undefined) env.ANTHROPIC_API_KEY = settings.apiKey;
   if (settings.baseURL !== undefined) env.ANTHROPIC_BASE_URL = settings.baseURL;
+  // Only an override: a teammate on another model goes by that model's own window.
+  if (settings.contextWindow !== undefined) env.TEAMS_CONTEXT_WINDOW = String(settings.contextWindow);
   // One offline endpoint per team, the lead's: a teammate is then only an SDK client, as it is online.
   if (settings.offline && offlineURL !== undefined) env.TEAMS_OFFLINE_URL = offlineURL;
   return env;

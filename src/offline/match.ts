@@ -120,7 +120,7 @@ function tryRule(rule: Rule, facts: Facts): Captures | undefined {
   if (rule.reply.tool_uses?.some((use) => !facts.tools.has(use.name))) return undefined;
   const system = search(when.system, facts.system);
   const last = search(when.last, facts.last);
-  if (system === false || last === false) return undefined;
+  if (system === false || last === false || search(when.first, facts.first) === false) return undefined;
   return { system, last };
 }
 

@@ -39,8 +39,8 @@ function hasBreakpoint(block: object): boolean {
   return 'cache_control' in block && Boolean(block.cache_control);
 }
 
-/** One boundary per block, in cache-prefix order, each with its prefix's digest and size. */
-function boundaries(body: MessagesRequest): Boundary[] {
+/** The request's blocks in cache-prefix order (tools, system, messages), as they identify a prefix. */
+function prefixBlocks(body: MessagesRequest): { text: string; breakpoint: boolean }[] {
   const blocks: { text: string; breakpoint: boolean }[] = [];
   for (const tool of body.tools ?? []) blocks.push({ text: identity(tool), breakpoint: hasBreakpoint(tool) });
   if (typeof body.system === 'string') blocks.push({ text: identity({ type: 'text', text: body.system }), breakpoint: false });
@@ -49,6 +49,17 @@ function boundaries(body: MessagesRequest): Boundary[] {
     const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     for (const block of content) blocks.push({ text: `${message.role}: ${identity(block)}`, breakpoint: hasBreakpoint(block) });
   }
+  return blocks;
+}
+
+/** The whole request's estimated input tokens, counted as the cache counts them: what the API holds against the window. */
+export function estimateRequestTokens(body: MessagesRequest): number {
+  return prefixBlocks(body).reduce((sum, block) => sum + estimateTokens(block.text), 0);
+}
+
+/** One boundary per block, in cache-prefix order, each with its prefix's digest and size. */
+function boundaries(body: MessagesRequest): Boundary[] {
+  const blocks = prefixBlocks(body);
   // Caches are per model: the same words sent to another model share nothing.
   const hash = createHash('sha256').update(body.model);
   let tokens = 0;

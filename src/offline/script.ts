@@ -51,6 +51,8 @@ const When = z.strictObject({
   system: Pattern.optional(),
   /** Searched in the last user message: its text and tool_result contents. */
   last: Pattern.optional(),
+  /** Searched in the first user message, the same way: after a compaction, the summary of earlier work. */
+  first: Pattern.optional(),
   /** The last user message answers a call to this tool (it holds that tool's tool_result). */
   after_tool: z.string().min(1).optional(),
   /** 1 for the agent's first reply: the number of assistant messages so far, plus one. */
@@ -139,6 +141,11 @@ export type Rule = z.infer<typeof Rule>;
 export const Script = z.strictObject({
   version: z.literal(1),
   description: z.string().optional(),
+  /**
+   * The model's context window in (estimated) tokens: a longer request is refused as the API
+   * refuses one, 400 "prompt is too long", before any rule is tried. Unset: no limit.
+   */
+  context_window: z.number().int().positive().optional(),
   rules: z.array(Rule),
 });
 export type Script = z.infer<typeof Script>;

@@ -4,7 +4,7 @@ import { matchScript, type ScriptedError, type ScriptedReply } from './match.js'
 import { MessagesRequest, systemText } from './request.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import type { Script } from './script.js';
-import { PromptCache } from './prompt-cache.js';
+import { estimateRequestTokens, PromptCache } from './prompt-cache.js';
 import { messageStartEvent, replyMessage, sseFrame, streamEvents, type ReplyMeta } from './wire.js';
 
 /**
@@ -19,6 +19,8 @@ export type OfflineServerOptions = {
   script: Script;
   host?: string;
   port?: number;
+  /** Overrides the script's context_window: a longer request gets the API's "prompt is too long". */
+  contextWindow?: number;
   /** Sees each valid request body as received (tests inspect cache_control with it). */
   onRequest?: (body: MessagesRequest) => void;
   /** The prompt cache's clock (ms since the epoch): a test passes its 5 minutes without sleeping. */
@@ -120,6 +122,13 @@ export async function startOfflineServer(options: OfflineServerOptions): Promise
     }
     const body = parsed.data;
     options.onRequest?.(body);
+    // Checked before any rule, as the API checks before generating: the same error, word for word.
+    const window = options.contextWindow ?? script.context_window;
+    const tokens = window === undefined ? 0 : estimateRequestTokens(body);
+    if (window !== undefined && tokens > window) {
+      sendError(res, 400, 'invalid_request_error', `prompt is too long: ${tokens} tokens > ${window} maximum`, headers);
+      return;
+    }
 
     const tools = body.tools?.map((tool) => tool.name) ?? [];
     const match = matchScript(script, { system: systemText(body), messages: body.messages, tools }, (rule) => fired.get(rule) ?? 0);

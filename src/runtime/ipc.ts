@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AgentName } from '../protocol/names.js';
+import { CompactReason } from '../store/audit.js';
 
 /**
  * The IPC channel between the lead's supervisor and a teammate it started. It is the one
@@ -18,12 +19,20 @@ export const ChildSignal = z.discriminatedUnion('type', [
   z.object({ type: z.literal('command_started'), pgid: Pid, start_time: z.string().min(1) }),
   z.object({ type: z.literal('command_ended'), pgid: Pid }),
   z.object({ type: z.literal('keys_ack'), seq: z.number().int().nonnegative() }),
+  /** It compacted its conversation: for the lead's transcript (the teammate audits it itself). */
+  z.object({
+    type: z.literal('compacted'),
+    before: z.number().int().nonnegative(),
+    after: z.number().int().nonnegative(),
+    reason: CompactReason,
+  }),
 ]);
 export type ChildSignal = z.infer<typeof ChildSignal>;
 
-/** What the lead tells a teammate: every running member's public key. */
+/** What the lead tells a teammate: every running member's public key; to compact its conversation (/compact). */
 export const ParentSignal = z.discriminatedUnion('type', [
   z.object({ type: z.literal('keys'), seq: z.number().int().nonnegative(), keys: z.record(AgentName, z.string().min(1)) }),
+  z.object({ type: z.literal('compact') }),
 ]);
 export type ParentSignal = z.infer<typeof ParentSignal>;
 

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/events.js';
+import type { CompactReason } from '../agent/compaction.js';
 import type { Envelope } from '../protocol/messages.js';
 import type { Member } from '../store/roster.js';
 import type { RequestRecord } from '../tracker/records.js';
@@ -15,4 +16,6 @@ export type LeadEvent =
   | { type: 'request'; record: RequestRecord }
   | { type: 'team'; members: Member[] }
   | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
-  | { type: 'problem'; text: string };
+  | { type: 'problem'; text: string }
+  /** A teammate compacted its conversation (its own process told the lead, over IPC). */
+  | { type: 'teammate_compacted'; name: string; before: number; after: number; reason: CompactReason };

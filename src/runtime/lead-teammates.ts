@@ -47,6 +47,7 @@ export class LeadTeammates {
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
     });
+    supervisor.compactions.subscribe((compaction) => this.events.emit({ type: 'teammate_compacted', ...compaction }));
     bus.sent.subscribe((envelope) => {
       if (envelope.from === LEAD) this.idle.delete(envelope.to);
     });
@@ -152,6 +153,11 @@ export class LeadTeammates {
     const requestId = newRequestId('shutdown');
     await this.bus.send({ type: 'shutdown_request', from: LEAD, to: name, request_id: requestId, reason });
     return { requestId };
+  }
+
+  /** /compact <name>: the teammate compacts now if idle, else before its next model call. */
+  compact(name: string): void {
+    this.supervisor.compact(name);
   }
 
   expectExit(name: string): void {

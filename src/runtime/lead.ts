@@ -4,6 +4,8 @@ import { EventStream } from '../lib/event-stream.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import { openModel, type OpenModel } from '../model/connect.js';
 import { childModelEnv, teammateModel, type ModelSettings } from '../model/settings.js';
+import { contextWindowOf } from '../model/context-window.js';
+import { leadProtocolState } from './protocol-state.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
@@ -167,7 +169,18 @@ export class LeadRuntime {
           ? 'You review teammates\' plans yourself with plan_approval.'
           : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
     });
-    const loop = new AgentLoop({ system, tools: toolSpecs(tools), model: model.client, execute, beforeModelCall: async () => budgetProblem(await store.roster.load()), conversation: opened.conversation });
+    const loop = new AgentLoop({
+      system,
+      tools: toolSpecs(tools),
+      model: model.client,
+      execute,
+      beforeModelCall: async () => budgetProblem(await store.roster.load()),
+      conversation: opened.conversation,
+      context: {
+        window: contextWindowOf(options.settings.model, options.settings.contextWindow),
+        protocolState: async () => leadProtocolState(supervisor.running(), await store.requests.list({ state: 'pending' })),
+      },
+    });
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems };
     const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started);
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
@@ -177,6 +190,11 @@ export class LeadRuntime {
       if (event.type === 'turn_start') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
       if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));
       if (event.type === 'idle') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'idle'));
+      if (event.type === 'compacted') {
+        void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));
+        const { before, after, reason } = event;
+        store.audit.append({ event: 'compacted', agent: LEAD, before, after, reason }).catch((error: unknown) => runtime.refused('the compaction was not audited', String(error)));
+      }
     });
     await runtime.wire();
     return runtime;
@@ -227,6 +245,12 @@ export class LeadRuntime {
     if (route.forHuman) this.decisions.arrived();
     // While stopping, the human is leaving: a shutdown reply must not start a turn (and spend tokens).
     if (route.notice && this.stopping === undefined) this.loop.push(route.notice);
+  }
+
+  /** /compact [name]: the lead's own conversation, or a teammate's (over its IPC channel). */
+  compact(name: string | undefined): void {
+    if (name === undefined || name === LEAD) this.loop.compact();
+    else this.teammates.compact(name);
   }
 
   /** The human's words to the lead. */

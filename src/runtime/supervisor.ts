@@ -8,6 +8,8 @@ import type { KeyRing } from '../protocol/signing.js';
 import type { SandboxSettings } from '../sandbox/settings.js';
 import type { TeamPaths } from '../team/paths.js';
 import { ChildSignal, type ParentSignal } from './ipc.js';
+import type { CompactReason } from '../agent/compaction.js';
+import { Refused } from '../lib/refused.js';
 import { processStartTime } from '../files/proc-start.js';
 
 /**
@@ -28,6 +30,8 @@ export type TeammateSpec = {
   /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
   journal: { session: string; resume: boolean };
 };
+
+export type ChildCompaction = { name: string; before: number; after: number; reason: CompactReason };
 
 export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
 
@@ -52,6 +56,7 @@ const KEYS_ACK_MS = 5_000;
  */
 export class Supervisor {
   readonly exits = new EventStream<ChildExit>();
+  readonly compactions = new EventStream<ChildCompaction>();
   private readonly children = new Map<string, Tracked>();
   private keysSeq = 0;
   private readonly keysAcks = new Map<number, Set<string>>();
@@ -115,6 +120,7 @@ export class Supervisor {
           if (tracked.exited) endCommands(tracked);
         }
         else if (message.type === 'command_ended') tracked.commands.delete(message.pgid);
+        else if (message.type === 'compacted') this.compactions.emit({ name: spec.name, before: message.before, after: message.after, reason: message.reason });
         else this.acked(message.seq, spec.name);
       });
       child.once('exit', (code, signal) => reject(new Error(`${spec.name} exited before it was ready (code ${code}, signal ${signal}); see ${join(logs, `${spec.name}.log`)}`)));
@@ -171,6 +177,14 @@ export class Supervisor {
     if (!waiting) return;
     waiting.delete(name);
     if (waiting.size === 0) this.keysAcked.emit(seq);
+  }
+
+  /** Tell a teammate to compact its conversation: now if it is idle, else before its next model call. */
+  compact(name: string): void {
+    const tracked = this.children.get(name);
+    if (!tracked?.child.connected) throw new Refused(`${name} is not running`);
+    // With a callback, a send that fails (the teammate exiting just now) is not an 'error' event on the child.
+    tracked.child.send({ type: 'compact' } satisfies ParentSignal, () => undefined);
   }
 
   isRunning(name: string): boolean {

@@ -8,8 +8,8 @@ import { initialState, react, type TeammateState } from './teammate-state.js';
  * needs to tell the lead the right thing at the right time.
  */
 export type HarnessState = TeammateState & {
-  /** Its task, as the lead assigned it; until then its name stands for it. */
-  task: { id: string; subject: string };
+  /** Its task, as the lead assigned it; until then its name stands for it. Kept whole through a compaction. */
+  task: { id: string; subject: string; description?: string };
   status: MemberStatus;
   /** It told the lead something since the model last heard news: an idle notice need not repeat it. */
   reported: boolean;
@@ -70,7 +70,7 @@ function withStatus(state: HarnessState, status: MemberStatus, effects: HarnessE
 
 function stop(state: HarnessState, how: 'completed' | 'stopped', lastText: string): Step {
   if (state.stopped) return { state, effects: [] };
-  return { state: { ...state, stopped: true }, effects: [{ type: 'stop', how, lastText, task: state.task }] };
+  return { state: { ...state, stopped: true }, effects: [{ type: 'stop', how, lastText, task: { id: state.task.id, subject: state.task.subject } }] };
 }
 
 /** Pure: the harness's next state and what it must do, for one event. */
@@ -104,7 +104,7 @@ export function step(state: HarnessState, event: HarnessEvent): Step {
 
 function delivered(before: HarnessState, envelope: Envelope, busy: boolean): Step {
   let state = before;
-  if (envelope.type === 'task_assignment') state = { ...state, task: { id: envelope.task_id, subject: envelope.subject } };
+  if (envelope.type === 'task_assignment') state = { ...state, task: { id: envelope.task_id, subject: envelope.subject, description: envelope.description } };
   if (state.awaiting && 'request_id' in envelope && envelope.request_id === state.awaiting.requestId) state = { ...state, awaiting: undefined };
   const reaction = react(state, envelope);
   state = { ...state, ...reaction.state };

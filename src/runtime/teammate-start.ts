@@ -28,8 +28,8 @@ export type TeammateOptions = {
   journal: { session: string; resume: boolean };
 };
 
-/** What reaches a teammate from outside: its mail, and being told to stop. */
-export type TeammateInput = { type: 'mail'; event: MailboxEvent } | { type: 'stop'; lastText: string };
+/** What reaches a teammate from outside: its mail, being told to stop, being told to compact (/compact). */
+export type TeammateInput = { type: 'mail'; event: MailboxEvent } | { type: 'stop'; lastText: string } | { type: 'compact' };
 
 export type StartedTeammate = {
   config: TeamConfig;
@@ -52,16 +52,20 @@ export async function startTeammate(options: TeammateOptions): Promise<StartedTe
   requireMember(config, name);
   const keys = new KeyRing();
   keys.set(LEAD, options.leadKey);
+  const input = new Held<TeammateInput>();
   process.on('message', (raw) => {
     const signal = ParentSignal.safeParse(raw);
     if (!signal.success) return;
+    if (signal.data.type === 'compact') {
+      input.push({ type: 'compact' });
+      return;
+    }
     for (const [member, key] of Object.entries(signal.data.keys)) keys.set(member, key);
     tellLead({ type: 'keys_ack', seq: signal.data.seq });
   });
   const signer = createSigner();
   tellLead({ type: 'key', public_key: signer.publicKey });
   const bus = new TeamBus(store, signer);
-  const input = new Held<TeammateInput>();
   const subscription = await store.mailboxes.subscribe(name, (event) => input.push({ type: 'mail', event }), {
     // Believed only from its signature: a forged message is set aside, never handled.
     admit: (envelope) => verifySender(envelope, keys, name),

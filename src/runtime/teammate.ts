@@ -2,6 +2,8 @@ import { AgentLoop } from '../agent/loop.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import type { AgentEvent } from '../agent/events.js';
 import { lazyModel } from '../model/lazy.js';
+import { contextWindowOf } from '../model/context-window.js';
+import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId } from '../protocol/ids.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { LEAD } from '../protocol/names.js';
@@ -153,6 +155,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     beforeModelCall: async () => budgetProblem(await store.roster.load()),
     // After submitting a plan or asking to finish, the turn ends until the answer (or other news) comes.
     waiting: () => harness.awaiting !== undefined,
+    context: { window: contextWindowOf(options.settings.model, options.settings.contextWindow), protocolState: () => teammateProtocolState(harness) },
   });
 
   let finished: (code: number) => void = () => undefined;
@@ -213,6 +216,12 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     if (event.type === 'turn_start') dispatch({ type: 'turn_start' });
     if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, name, pricedTurn(event.model, event.usage)));
     if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });
+    if (event.type === 'compacted') {
+      const { before, after, reason } = event;
+      void rosterWrites(() => addMemberUsage(store.roster, name, pricedTurn(event.model, event.usage)));
+      store.audit.append({ event: 'compacted', agent: name, before, after, reason }).catch((error: unknown) => problem('the compaction was not audited', error));
+      tellLead({ type: 'compacted', before, after, reason });
+    }
   });
 
   const mail = (event: MailboxEvent) => {
@@ -220,7 +229,11 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     else problem(`set aside ${event.problem.ref}`, event.problem.reason);
   };
   // What came in since "ready" first (the task, at least), in order; then the rest as it comes.
-  input.attach((item) => (item.type === 'mail' ? mail(item.event) : dispatch({ type: 'stop', how: 'stopped', lastText: item.lastText })));
+  input.attach((item) => {
+    if (item.type === 'mail') mail(item.event);
+    else if (item.type === 'compact') loop.compact();
+    else dispatch({ type: 'stop', how: 'stopped', lastText: item.lastText });
+  });
   dispatch({ type: 'ready' });
   model.preload();
   return done;

@@ -11,6 +11,9 @@ import { RequestState } from '../tracker/records.js';
 
 const at = z.iso.datetime({ offset: true });
 
+/** Why an agent compacted: past its threshold, told so by the API, or asked by the human (/compact). */
+export const CompactReason = z.enum(['threshold', 'overflow', 'manual']);
+
 export const AuditEntry = z.discriminatedUnion('event', [
   z.object({
     event: z.literal('message'),
@@ -51,6 +54,15 @@ export const AuditEntry = z.discriminatedUnion('event', [
     what: z.string().min(1),
     reason: z.string().min(1),
   }),
+  z.object({
+    event: z.literal('compacted'),
+    at,
+    /** The agent whose conversation was compacted, and its context tokens before and after. */
+    agent: AgentName,
+    before: z.number().int().nonnegative(),
+    after: z.number().int().nonnegative(),
+    reason: CompactReason,
+  }),
 ]);
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
@@ -68,6 +80,8 @@ export function participants(entry: AuditEntry): string[] {
       return [entry.name];
     case 'problem':
       return entry.agent === undefined ? [] : [entry.agent];
+    case 'compacted':
+      return [entry.agent];
   }
 }
 

@@ -48,6 +48,12 @@ export function formatRequests(records: readonly RequestRecord[], now = Date.now
   return table(rows);
 }
 
+/** "alice compacted its context: 24,310 → 7,902 tokens (threshold)", for the transcript, the printer and the log. */
+export function compactionLine(agent: string, before: number, after: number, reason: string): string {
+  const why = reason === 'threshold' ? 'past its threshold' : reason === 'overflow' ? 'the API found it too long' : 'asked by /compact';
+  return `${agent} compacted its context: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens (${why})`;
+}
+
 /** A message as a human reads it in a terminal: when, who, what (a multi-line text keeps its lines). */
 export function formatMessage(envelope: Envelope): string {
   const time = envelope.timestamp.slice(11, 19);
@@ -70,5 +76,7 @@ function auditLine(entry: AuditEntry): string {
       return `${time} member   ${entry.name} ${entry.change}`;
     case 'problem':
       return `${time} problem  ${entry.what}: ${entry.reason}`;
+    case 'compacted':
+      return `${time} compact  ${compactionLine(entry.agent, entry.before, entry.after, entry.reason)}`;
   }
 }

@@ -1,3 +1,23 @@
+/** Characters of one tool result that enter a conversation; the rest of a longer one is cut. */
+export const MAX_TOOL_RESULT_CHARS = 30_000;
+
+/** The line that stands where a middle was cut, so the model knows something is missing and how much. */
+function cutMarker(amount: number, unit: string, what: string): string {
+  return `\n… [${amount} ${unit} cut from the middle of this ${what}] …\n`;
+}
+
+/**
+ * A tool result as it enters the conversation: at most `max` characters, head and tail kept.
+ * Every tool's result passes here (the agent loop calls it), so no tool can fill the context
+ * window with one call, whatever its own limits.
+ */
+export function capToolResult(content: string, max = MAX_TOOL_RESULT_CHARS): string {
+  if (content.length <= max) return content;
+  const head = Math.ceil(max / 2);
+  const tail = max - head;
+  return content.slice(0, head) + cutMarker(content.length - head - tail, 'characters', 'tool result') + content.slice(content.length - tail);
+}
+
 /**
  * A stream's output kept within a byte budget: the first half and the last half, with a
  * marker saying how much was cut between them. The start of a command's output says what
@@ -38,7 +58,7 @@ export class CappedOutput {
     const head = Buffer.concat(this.head).toString('utf8');
     const tail = Buffer.concat(this.tail).toString('utf8');
     if (!this.truncated) return head + tail;
-    return `${head}\n… [${this.total - this.headBytes - this.tailBytes} bytes omitted] …\n${tail}`;
+    return head + cutMarker(this.total - this.headBytes - this.tailBytes, 'bytes', 'output') + tail;
   }
 
   private trimTail(): void {

@@ -78,6 +78,12 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
     case 'respawn': {
       return [{ kind: 'info', text: describeRespawn(command.member, await runtime.teammates.respawn(command.member)) }];
     }
+    case 'compact': {
+      if (command.agent) await requireMember(runtime, command.agent);
+      runtime.compact(command.agent);
+      // What it came to is reported when it is done: a compaction takes a model call.
+      return [{ kind: 'info', text: `asked ${command.agent ?? LEAD} to compact its context (now if idle, else before its next model call)` }];
+    }
     case 'log': {
       if (command.agent) await requireMember(runtime, command.agent);
       const { entries } = await store.audit.read();

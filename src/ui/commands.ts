@@ -16,6 +16,7 @@ export type SlashCommand =
   | { name: 'shutdown'; member: string; reason: string | undefined }
   | { name: 'respawn'; member: string }
   | { name: 'log'; agent: string | undefined }
+  | { name: 'compact'; agent: string | undefined }
   | { name: 'clear' }
   | { name: 'quit' };
 
@@ -35,6 +36,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'shutdown', usage: '/shutdown <name> [reason]', what: 'ask a teammate to shut down' },
   { name: 'respawn', usage: '/respawn <name>', what: 'start a crashed or shut-down teammate again, with its conversation' },
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
+  { name: 'compact', usage: '/compact [name]', what: "summarise an agent's older turns to free its context (the lead's by default)" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C)' },
 ];
@@ -92,7 +94,8 @@ export function parseCommand(line: string): Parsed {
     case 'quit':
       return noArgs({ name: command });
     case 'inbox':
-    case 'log': {
+    case 'log':
+    case 'compact': {
       if (afterFirst !== '') return fail(usage(command));
       const agent = first === '' ? undefined : first;
       const problem = agent && nameError(command, 'agent', agent);

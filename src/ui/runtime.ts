@@ -41,6 +41,8 @@ export interface ReplRuntime {
   readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems'>;
   readonly bus: { send(draft: Draft): Promise<Envelope> };
   prompt(text: string): void;
+  /** /compact: the lead's conversation (no name, or 'lead') or a running teammate's. */
+  compact(name: string | undefined): void;
   stop(reason?: string): Promise<void>;
   forceStop(): Promise<void>;
 }

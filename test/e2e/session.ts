@@ -17,6 +17,8 @@ export type SessionOptions = {
   prompt?: string;
   /** Rules put before the demo script's own, so they win: each test's scenario, as data. */
   extraRules?: unknown[];
+  /** Top-level script fields over the demo's own (its context_window, say). */
+  scriptFields?: Record<string, unknown>;
   planReviewer?: 'human' | 'lead';
   deadlinesMs?: Partial<Record<RequestKind, number>>;
   graceMs?: number;
@@ -98,10 +100,10 @@ export class TeamSession {
     const args = ['run', '--offline', '--json', '--grace-ms', String(options.graceMs ?? 3000), '--plan-reviewer', options.planReviewer ?? 'human'];
     if (laid.workdir) args.push('--workdir', laid.workdir);
     args.push(...(options.extraArgs ?? []));
-    if (options.extraRules) {
+    if (options.extraRules || options.scriptFields) {
       const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'prompts', 'offline', 'demo.json'), 'utf8')) as { rules: unknown[] };
       const script = join(home, 'script.json');
-      writeFileSync(script, JSON.stringify({ ...demo, rules: [...options.extraRules, ...demo.rules] }));
+      writeFileSync(script, JSON.stringify({ ...demo, ...options.scriptFields, rules: [...(options.extraRules ?? []), ...demo.rules] }));
       args.push('--script', script);
     }
     args.push(options.prompt ?? 'Write a short note about our build cache');

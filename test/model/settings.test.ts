@@ -12,6 +12,7 @@ import {
   type ModelSettings,
 } from '../../src/model/settings.js';
 import { OFFLINE_MODEL } from '../../src/offline/model-id.js';
+import { contextWindowOf, DEFAULT_CONTEXT_WINDOW } from '../../src/model/context-window.js';
 
 const KEY = { ANTHROPIC_API_KEY: 'sk-test' };
 
@@ -41,6 +42,7 @@ describe('model settings', () => {
       baseURL: 'https://proxy.example/anthropic',
       offlineScript: undefined,
       offlineURL: undefined,
+      contextWindow: undefined,
     });
     assert.equal(resolveModelSettings({}, { ...KEY, TEAMS_MODEL: 'claude-opus-5-5' }).model, 'claude-opus-5-5');
     assert.equal(resolveModelSettings({ model: 'claude-haiku-4-5' }, { ...KEY, TEAMS_MODEL: 'claude-opus-5-5' }).model, 'claude-haiku-4-5');
@@ -69,6 +71,7 @@ describe('model settings', () => {
       resolveModelSettings({ model: 'claude-opus-5-5' }, { ...KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }),
       resolveModelSettings({ offline: true, offlineScript: '/tmp/other.json' }, KEY),
       resolveModelSettings({}, {}),
+      resolveModelSettings({ offline: true, contextWindow: '30000' }, {}),
     ];
     for (const parent of cases) {
       // The child inherits the parent's environment too, key included.
@@ -105,5 +108,21 @@ describe('model settings', () => {
     assert.equal(resolveModelSettings({}, env).offlineURL, 'http://127.0.0.1:41234');
     assert.equal(childModelEnv(resolveModelSettings({}, KEY), 'http://127.0.0.1:1').TEAMS_OFFLINE_URL, undefined);
     assert.throws(() => resolveModelSettings({}, { ...env, TEAMS_OFFLINE_URL: 'http://10.0.0.1:80' }), /TEAMS_OFFLINE_URL: must be an http URL on 127\.0\.0\.1/);
+  });
+
+  test('the context window: the model\'s own, unless --context-window or TEAMS_CONTEXT_WINDOW says otherwise', () => {
+    assert.equal(contextWindowOf('claude-sonnet-5-5'), 200_000);
+    assert.equal(contextWindowOf('claude-haiku-4-5-20251001'), 200_000);
+    assert.equal(contextWindowOf('some-future-model'), DEFAULT_CONTEXT_WINDOW);
+    assert.equal(contextWindowOf(OFFLINE_MODEL, 30_000), 30_000);
+    assert.equal(resolveModelSettings({}, {}).contextWindow, undefined);
+    assert.equal(resolveModelSettings({}, { TEAMS_CONTEXT_WINDOW: '50000' }).contextWindow, 50_000);
+    assert.equal(resolveModelSettings({ contextWindow: '30000' }, { TEAMS_CONTEXT_WINDOW: '50000' }).contextWindow, 30_000);
+    assert.throws(() => resolveModelSettings({ contextWindow: '30k' }, {}), /--context-window: must be a whole number of tokens/);
+    assert.throws(() => resolveModelSettings({ contextWindow: '100' }, {}), /--context-window: must be at least 4000 tokens/);
+    assert.throws(() => resolveModelSettings({}, { TEAMS_CONTEXT_WINDOW: '-5' }), /TEAMS_CONTEXT_WINDOW: must be a whole number of tokens/);
+    // Only an override travels to teammates: one on another model goes by that model's window.
+    assert.equal(childModelEnv(resolveModelSettings({}, {})).TEAMS_CONTEXT_WINDOW, undefined);
+    assert.equal(childModelEnv(resolveModelSettings({ contextWindow: '30000' }, {})).TEAMS_CONTEXT_WINDOW, '30000');
   });
 });

@@ -109,6 +109,32 @@ describe('offline server, driven by the real SDK', () => {
     assert.match(((await notJson.json()) as { error: { message: string } }).error.message, /not valid JSON/);
   });
 
+  test('past its context window, a request gets the API\'s "prompt is too long", as the SDK sees it', async () => {
+    const small = await startOfflineServer({ script: parseScript({ version: 1, context_window: 50, rules: [{ reply: { text: 'fits' } }] }) });
+    const client = new Anthropic({ apiKey: 'offline', baseURL: small.url, maxRetries: 0 });
+    try {
+      const fits = await client.messages.create({ model: OFFLINE_MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'short' }] });
+      assert.deepEqual(fits.content.map((b) => (b.type === 'text' ? b.text : b.type)), ['fits']);
+      await assert.rejects(
+        client.messages.create({ model: OFFLINE_MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x'.repeat(400) }] }),
+        (error: unknown) =>
+          error instanceof BadRequestError && error.status === 400 && error.type === 'invalid_request_error' && /^prompt is too long: \d+ tokens > 50 maximum$/.test(error.apiMessage ?? ''),
+      );
+    } finally {
+      await small.close();
+    }
+    // The server's own option wins over the script's.
+    const wide = await startOfflineServer({ script: parseScript({ version: 1, context_window: 50, rules: [{ reply: { text: 'fits' } }] }), contextWindow: 10_000 });
+    try {
+      const body = { model: OFFLINE_MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x'.repeat(400) }] };
+      const response = await fetch(`${wide.url}/v1/messages`, { method: 'POST', body: JSON.stringify(body) });
+      assert.equal(response.status, 200);
+    } finally {
+      await wide.close();
+    }
+    assert.throws(() => parseScript({ version: 1, context_window: 0, rules: [] }), /context_window/);
+  });
+
   test('unknown paths are 404 not_found_error', async () => {
     for (const [method, path] of [['GET', '/v1/models'], ['GET', '/v1/messages'], ['POST', '/v2/messages']] as const) {
       const response = await fetch(`${server.url}${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) });

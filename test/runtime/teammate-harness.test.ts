@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { initialHarness, step, type HarnessEvent, type HarnessState, type Step } from '../../src/runtime/teammate-harness.js';
 import type { Envelope } from '../../src/protocol/messages.js';
+import { leadProtocolState, teammateProtocolState } from '../../src/runtime/protocol-state.js';
 
 const base = { id: '0000000000000000000a', from: 'lead', to: 'alice', timestamp: '2026-12-02T00:00:00.000Z' } as const;
 const start = () => initialHarness({ name: 'alice', mode: 'default', planMode: false });
@@ -68,5 +69,17 @@ describe('the teammate harness as one reducer', () => {
     const kept = run(answered.state, { type: 'granted_always', call: 'bash {"command":"rm -rf build"}' });
     assert.deepEqual([...kept.state.alwaysAllowed], ['bash {"command":"rm -rf build"}']);
     assert.equal(before.size, 0, 'the earlier state is left as it was');
+  });
+});
+
+describe('protocol state kept through a compaction', () => {
+  test("a teammate's: its task, mode, plan and the request it waits on; the lead's: teammates and pending requests", () => {
+    let state = initialHarness({ name: 'alice', mode: 'default', planMode: true });
+    state = { ...state, task: { id: 'task-1', subject: 'notes', description: 'Write notes.md' }, awaiting: { kind: 'plan', requestId: 'plan-abc' } };
+    assert.equal(
+      teammateProtocolState(state),
+      "Your task: task-1: notes\nTask description: Write notes.md\nYour permission mode: plan.\nYour plan is not approved yet: only read-only tools work (rejections so far: 0).\nWaiting for the lead's answer to your plan request plan-abc.",
+    );
+    assert.equal(leadProtocolState([], []), 'No teammate is running.\nNo request is pending.');
   });
 });

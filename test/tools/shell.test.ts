@@ -66,7 +66,7 @@ describe('realShellIO', () => {
     const result = await shell.exec('seq 1 20000; seq 1 3 >&2', { cwd, maxOutputBytes: 100 });
     assert.equal(result.truncated, true);
     assert.match(result.stdout, /^1\n2\n3\n/);
-    assert.match(result.stdout, /\n… \[\d+ bytes omitted\] …\n/);
+    assert.match(result.stdout, /\n… \[\d+ bytes cut from the middle of this output\] …\n/);
     assert.match(result.stdout, /19999\n20000\n$/);
     assert.equal(result.stderr, '1\n2\n3\n');
   });
@@ -101,7 +101,7 @@ describe('CappedOutput', () => {
   test('over it, the first and last halves with what was cut between', () => {
     const out = new CappedOutput(6);
     for (const chunk of ['ab', 'cdef', 'gh', 'ijklm', 'n']) out.push(Buffer.from(chunk));
-    assert.equal(out.text(), 'abc\n… [8 bytes omitted] …\nlmn');
+    assert.equal(out.text(), 'abc\n… [8 bytes cut from the middle of this output] …\nlmn');
     assert.equal(out.truncated, true);
   });
 });

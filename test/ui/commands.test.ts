@@ -87,6 +87,13 @@ describe('slash commands: parsing', () => {
     refused('/log ../etc', /agent '..\/etc'/);
   });
 
+  test('/compact: the lead by default, or one member', () => {
+    assert.deepEqual(parsed('/compact'), { name: 'compact', agent: undefined });
+    assert.deepEqual(parsed('/compact alice'), { name: 'compact', agent: 'alice' });
+    refused('/compact alice bob', /usage: \/compact \[name\]/);
+    refused('/compact ../x', /agent '..\/x'/);
+  });
+
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
@@ -105,7 +112,9 @@ describe('slash commands: running', () => {
   const failing = (message: string) => async (): Promise<never> => {
     throw new Refused(message);
   };
+  const compacted: (string | undefined)[] = [];
   const runtime: ReplRuntime = {
+    compact: (name) => void compacted.push(name),
     events: { subscribe: () => () => undefined },
     model: { label: 'offline-demo' },
     sandbox: { kind: 'off' },
@@ -129,6 +138,7 @@ describe('slash commands: running', () => {
       ['/respawn alice', /^\/respawn: alice is running: only a teammate that crashed/],
       ['/inbox zed', /^\/inbox: no member named 'zed'/],
       ['/log zed', /^\/log: no member named 'zed'/],
+      ['/compact zed', /^\/compact: no member named 'zed'/],
     ];
     for (const [line, pattern] of cases) {
       const command = parsed(line);
@@ -152,5 +162,12 @@ describe('slash commands: running', () => {
     assert.equal(await answer('/requests'), 'no requests');
     assert.match(await answer('/log'), /member\s+lead|the audit log is empty/);
     assert.match(await answer('/help'), /Commands:/);
+  });
+
+  test('/compact tells the runtime whose context to compact, and says what it asked', async () => {
+    const [item] = await runCommand({ name: 'compact', agent: undefined }, runtime);
+    assert.deepEqual(item, { kind: 'info', text: 'asked lead to compact its context (now if idle, else before its next model call)' });
+    await runCommand({ name: 'compact', agent: 'lead' }, runtime);
+    assert.deepEqual(compacted, [undefined, 'lead'], 'an unknown member never reaches the runtime');
   });
 });

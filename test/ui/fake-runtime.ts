@@ -81,6 +81,10 @@ export class FakeRuntime implements ReplRuntime {
     },
   };
 
+  compact(name: string | undefined): void {
+    this.record('compact', name);
+  }
+
   prompt(text: string): void {
     this.record('prompt', text);
   }

@@ -23,6 +23,7 @@ export type LeadFlags = SessionFlags & {
   sandbox: boolean;
   sandboxNetwork: string;
   workdir?: string;
+  contextWindow?: string;
 };
 
 /** The options every way of running the lead shares. */
@@ -34,6 +35,7 @@ export function addLeadOptions(command: Command): Command {
     .option('--permission-mode <mode>', `the lead's permission mode (${PERMISSION_MODES.join(', ')})`, 'default')
     .option('--plan-reviewer <who>', 'who reviews plans: human or lead', 'human')
     .option('--grace-ms <ms>', 'how long a stopping teammate has before its processes are ended', '5000')
+    .option('--context-window <tokens>', "each agent's context window, past 80% of which it compacts (env TEAMS_CONTEXT_WINDOW; default: the model's own)")
     .option('--token-budget <tokens>', 'tokens the whole team may use; once spent, no new work starts')
     .option('--sandbox-network <on|none>', "agents' commands may reach the network (on) or not (none)", 'on')
     .option('--workdir <dir>', "the agents' working directory (default: the current one; offline: the team's scratch workspace)")
@@ -55,7 +57,7 @@ export function leadOptionsFrom(flags: LeadFlags) {
   const network = SandboxNetwork.safeParse(flags.sandboxNetwork);
   if (!network.success) throw new UsageError(`--sandbox-network must be one of ${SANDBOX_NETWORKS.join(', ')}, not '${flags.sandboxNetwork}'`);
   const sandbox = flags.sandbox ? { kind: 'bwrap' as const, network: network.data } : { kind: 'off' as const };
-  const settings = resolveModelSettings({ model: flags.model, offline: flags.offline, offlineScript: flags.script });
+  const settings = resolveModelSettings({ model: flags.model, offline: flags.offline, offlineScript: flags.script, contextWindow: flags.contextWindow });
   return { settings, permissionMode: mode.data, planReviewer: flags.planReviewer, graceMs, tokenBudget, sandbox } as const;
 }
 

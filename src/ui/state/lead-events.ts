@@ -8,6 +8,7 @@ import { oneLine } from '../../lib/terminal-text.js';
 import { append } from './items.js';
 import { describeRequestChange } from '../../tracker/describe.js';
 import { queueChanged } from './queue.js';
+import { compactionLine } from '../../team/format.js';
 import type { NewItem, State } from './types.js';
 
 function withActivity(state: State, name: string, text: string): State {
@@ -51,6 +52,8 @@ function reduceAgent(state: State, event: AgentEvent): State {
     }
     case 'error':
       return append(state, { kind: 'error', text: event.message });
+    case 'compacted':
+      return append({ ...state, leadUsage: addUsage(state.leadUsage, event.usage) }, { kind: 'info', text: compactionLine(LEAD, event.before, event.after, event.reason) });
   }
 }
 
@@ -79,5 +82,7 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
     }
     case 'problem':
       return append(state, { kind: 'error', text: event.text });
+    case 'teammate_compacted':
+      return append(state, { kind: 'info', text: compactionLine(event.name, event.before, event.after, event.reason) });
   }
 }
