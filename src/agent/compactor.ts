@@ -28,7 +28,7 @@ export async function summarise(
     const kept = older.slice(dropped);
     try {
       const turn = await model.turn(
-        { system, tools: [], messages: [{ role: 'user', content: summaryRequest(kept, dropped) }], maxTokens: SUMMARY_MAX_TOKENS, signal },
+        { system, tools: [], messages: [{ role: 'user', content: summaryRequest(kept, dropped) }], maxTokens: SUMMARY_MAX_TOKENS, signal, cacheConversation: false },
         () => undefined,
       );
       usage = addUsage(usage, turn.usage);

@@ -30,6 +30,8 @@ export type TurnRequest = {
   messages: readonly MessageParam[];
   maxTokens?: number;
   signal?: AbortSignal;
+  /** False for a one-off request (a summary) whose conversation no later call repeats: writing it to the cache would cost 1.25× for nothing. */
+  cacheConversation?: boolean;
 };
 
 export type ModelEvent =
@@ -200,7 +202,7 @@ export class ModelClient {
     return {
       model: this.model,
       max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-      messages: this.cacheConversation ? withConversationBreakpoints(request.messages, left) : [...request.messages],
+      messages: (request.cacheConversation ?? this.cacheConversation) ? withConversationBreakpoints(request.messages, left) : [...request.messages],
       // Cache breakpoints: the tools, then tools + system, are the prefix every turn repeats.
       ...(request.system === '' ? {} : { system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }] }),
       ...(last < 0 ? {} : { tools: request.tools.map((tool, i) => (i === last ? { ...tool, cache_control: EPHEMERAL } : tool)) }),

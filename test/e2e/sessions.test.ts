@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
 import { runCli } from '../helpers/cli.js';
@@ -36,7 +36,7 @@ const leadSaid = (session: TeamSession) =>
     .join('\n');
 
 /** A lead killed with SIGKILL in the middle of a model call, after its prompt, a tool call and its result were journaled. */
-async function leadKilledMidTurn(): Promise<{ first: TeamSession; id: string }> {
+async function leadKilledMidTurn(): Promise<{ first: TeamSession; id: string; journaled: string[] }> {
   const first = await TeamSession.start({ prompt: FIRST_PROMPT, extraRules: CODE_WORD });
   const line = await sessionLine(first);
   assert.equal(line.resumed, false);
@@ -44,16 +44,18 @@ async function leadKilledMidTurn(): Promise<{ first: TeamSession; id: string }> 
   await waitFor(async () => (await first.store.sessions.read(id, 'lead')).entries.length >= 3, 'the prompt, the reply and the tool result to be journaled');
   process.kill(first.lead.pid, 'SIGKILL');
   assert.equal((await first.exited()).signal, 'SIGKILL');
-  return { first, id };
+  // What the killed lead had journaled: every one of these, and nothing else, comes back.
+  const journaled = (await first.store.sessions.read(id, 'lead')).entries.map((entry) => entry.record.type);
+  return { first, id, journaled };
 }
 
 describe('sessions, end to end', () => {
   test('a lead killed mid-turn: `teams run --continue` gives its model the whole earlier conversation; `teams sessions` lists it', async (t) => {
-    const { first, id } = await leadKilledMidTurn();
+    const { first, id, journaled } = await leadKilledMidTurn();
     t.after(() => first.cleanup());
     const second = await TeamSession.start({ home: first.home, prompt: 'What was the code word?', extraArgs: ['--continue'], extraRules: CODE_WORD });
     assert.equal((await second.exited()).code, 0, second.lead.stderr());
-    assert.deepEqual(await sessionLine(second), { type: 'session', id, resumed: true, earlier_records: 3, problems: [] });
+    assert.deepEqual(await sessionLine(second), { type: 'session', id, resumed: true, earlier_records: journaled.length, problems: [] }, `journaled: ${journaled.join(', ')}`);
     assert.match(leadSaid(second), /You told me first: The code word is PELICAN/);
 
     const listed = await second.cli(['sessions', '--json']);
@@ -71,21 +73,22 @@ describe('sessions, end to end', () => {
   });
 
   test('a torn and a corrupt journal line are set aside and reported; the session still resumes', async (t) => {
-    const { first, id } = await leadKilledMidTurn();
+    const { first, id, journaled } = await leadKilledMidTurn();
     t.after(() => first.cleanup());
     const journal = join(filesOf(first.paths).sessions, id, 'lead.jsonl');
     // A line that is JSON but not a record, then one torn as a SIGKILL mid-append would leave it.
+    const corrupt = `${journal} line ${readFileSync(journal, 'utf8').split('\n').length + 1}`;
     appendFileSync(journal, '\n{"at":"yesterday","record":{"type":"user"}}\n\n{"at":"2026-01-01T00:00:00.000Z","record":{"type":"assis');
     const second = await TeamSession.start({ home: first.home, prompt: 'What was the code word?', extraArgs: ['--continue'], extraRules: CODE_WORD });
     assert.equal((await second.exited()).code, 0, second.lead.stderr());
     assert.match(leadSaid(second), /You told me first: The code word is PELICAN/);
     const line = await sessionLine(second);
-    assert.equal(line.earlier_records, 3);
+    assert.equal(line.earlier_records, journaled.length, `journaled: ${journaled.join(', ')}`);
     const refs = (line.problems as { ref: string }[]).map((p) => p.ref);
-    assert.deepEqual(refs, [`${journal} line 8`, `${journal} last line`]);
-    assert.match(second.lead.stderr(), new RegExp(`set aside ${journal} line 8: .*at`));
+    assert.deepEqual(refs, [corrupt, `${journal} last line`]);
+    assert.match(second.lead.stderr(), new RegExp(`set aside ${corrupt}: .*at`));
     const problems = (await second.audit()).filter((e) => e.event === 'problem' && e.what.startsWith('set aside'));
-    assert.deepEqual(problems.map((e) => e.event === 'problem' && e.what), [`set aside ${journal} line 8`, `set aside ${journal} last line`]);
+    assert.deepEqual(problems.map((e) => e.event === 'problem' && e.what), [`set aside ${corrupt}`, `set aside ${journal} last line`]);
     // The next appends did not glue onto the torn line: it is one bad line, and what follows reads.
     const after = await second.store.sessions.read(id, 'lead');
     assert.equal(after.problems.length, 2);
