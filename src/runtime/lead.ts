@@ -1,29 +1,20 @@
 import { rmSync } from 'node:fs';
 import { AgentLoop } from '../agent/loop.js';
 import { EventStream } from '../lib/event-stream.js';
-import { protocolRules, renderPrompt } from '../agent/prompts.js';
 import { openModel, type OpenModel } from '../model/connect.js';
 import { childModelEnv, teammateModel, type ModelSettings } from '../model/settings.js';
 import { contextWindowOf } from '../model/context-window.js';
-import { leadProtocolState } from './protocol-state.js';
+import { createLeadLoop, sandboxStatus } from './lead-agent.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
-import { launcherFor, type Launcher } from '../sandbox/launcher.js';
-import { probeSandbox } from '../sandbox/probe.js';
-import { bwrapProgram, describeStatus, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
-import { decideToolUse } from '../policy/approvals.js';
+import { describeStatus, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
 import { TeamBus } from '../team/bus.js';
-import { budgetProblem, pricedTurn } from '../team/budget.js';
+import { pricedTurn } from '../team/budget.js';
 import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
-import type { Member } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import { createSerial, type Serial } from '../lib/serial.js';
-import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
-import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
-import { realFileIO } from '../tools/files.js';
-import { realShellIO } from '../tools/shell.js';
-import type { ToolResult } from '../tools/tool.js';
+import type { TeamPaths } from '../team/paths.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { LeadDecisions } from './lead-decisions.js';
 import type { LeadEvent } from './lead-events.js';
@@ -55,27 +46,6 @@ export type LeadOptions = {
   /** The session to journal into: a new one unless an earlier one is resumed. */
   session?: SessionChoice;
 };
-
-/** Whether this machine can sandbox commands, decided once at the lead's start. */
-function sandboxStatus(wanted: LeadOptions['sandbox']): SandboxStatus {
-  if (wanted?.kind === 'off') return { kind: 'off' };
-  const network = wanted?.network ?? 'on';
-  const bwrap = bwrapProgram();
-  const probe = probeSandbox(bwrap, network);
-  return probe.ok ? { kind: 'bwrap', network, bwrap } : { kind: 'unavailable', reason: probe.reason };
-}
-
-/** The lead's own commands: sandboxed like a teammate's, or refused when they cannot be. */
-function leadLauncher(status: SandboxStatus, mode: PermissionMode, paths: TeamPaths): Launcher {
-  const chosen = sandboxFor(status, mode);
-  if (!chosen.ok) {
-    return () => {
-      throw new Error(chosen.error);
-    };
-  }
-  const hidden = hiddenFromAgents(paths);
-  return launcherFor(chosen.settings, () => ({ writable: mode !== 'plan', hidden }));
-}
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue
@@ -144,42 +114,20 @@ export class LeadRuntime {
       requestShutdown: (name, reason) => teammates.requestShutdown(name, reason),
       decide: (requestId, decision) => decisions.decide(requestId, decision),
     });
-    const tools = leadTools({ reviewPlans: options.planReviewer === 'lead' });
-    const shell = realShellIO({ launch: leadLauncher(sandbox, options.permissionMode, paths) });
-    const io = { files: realFileIO(options.cwd, hiddenFromAgents(paths)), shell, team, cwd: options.cwd };
-    const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-      const decision = decideToolUse({ tool: call.name, input: call.input, mode: options.permissionMode, cwd: options.cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed });
-      if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
-      if (decision.action === 'ask') {
-        void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'awaiting_approval'));
-        const answer = await decisions.askForLead(call.name, call.input, decision.reason, signal);
-        void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
-        if (!answer.approve) return { content: `Permission denied${answer.feedback ? `: ${answer.feedback}` : ''}. Do not retry the same command; find another way or ask the human.`, isError: true };
-      }
-      return runTool(tools, call.name, call.input, io, signal);
-    };
-    const system = renderPrompt('lead.md', {
-      team: paths.team,
+    const loop = await createLeadLoop({
+      store,
+      paths,
       cwd: options.cwd,
-      mode: options.permissionMode,
-      teammates: describeTeammates((await store.roster.load())?.members ?? []),
-      protocol_rules: protocolRules(),
-      plan_review_note:
-        options.planReviewer === 'lead'
-          ? 'You review teammates\' plans yourself with plan_approval.'
-          : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
-    });
-    const loop = new AgentLoop({
-      system,
-      tools: toolSpecs(tools),
-      model: model.client,
-      execute,
-      beforeModelCall: async () => budgetProblem(await store.roster.load()),
+      permissionMode: options.permissionMode,
+      planReviewer: options.planReviewer,
+      sandbox,
+      model,
+      contextWindow: contextWindowOf(options.settings.model, options.settings.contextWindow),
+      team,
+      decisions,
       conversation: opened.conversation,
-      context: {
-        window: contextWindowOf(options.settings.model, options.settings.contextWindow),
-        protocolState: async () => leadProtocolState(supervisor.running(), await store.requests.list({ state: 'pending' })),
-      },
+      running: () => supervisor.running(),
+      rosterWrites,
     });
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems };
     const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started);
@@ -314,10 +262,4 @@ export class LeadRuntime {
     // After every status its turns wrote: the last word is that it stopped.
     await this.rosterWrites(() => setMemberStatus(this.store.roster, LEAD, 'shutdown', { pid: null }));
   }
-}
-
-function describeTeammates(members: readonly Member[]): string {
-  const teammates = members.filter((m) => m.name !== LEAD);
-  if (teammates.length === 0) return '(none yet)';
-  return teammates.map((m) => `- ${m.name} (${m.role}): ${m.status}`).join('\n');
 }

@@ -1,0 +1,116 @@
+import { AgentLoop } from '../agent/loop.js';
+import type { Conversation } from '../agent/conversation.js';
+import { protocolRules, renderPrompt } from '../agent/prompts.js';
+import type { OpenModel } from '../model/connect.js';
+import type { PermissionMode } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import { decideToolUse } from '../policy/approvals.js';
+import { launcherFor, type Launcher } from '../sandbox/launcher.js';
+import { probeSandbox } from '../sandbox/probe.js';
+import { bwrapProgram, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
+import { budgetProblem } from '../team/budget.js';
+import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
+import { setMemberStatus } from '../store/roster-changes.js';
+import type { Member } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
+import type { Serial } from '../lib/serial.js';
+import { leadTools, runTool, toolSpecs } from '../tools/toolsets.js';
+import { realFileIO } from '../tools/files.js';
+import { realShellIO } from '../tools/shell.js';
+import type { LeadTeamIO } from '../tools/team-io.js';
+import type { ToolResult } from '../tools/tool.js';
+import type { LeadDecisions } from './lead-decisions.js';
+import type { PlanReviewer } from './lead-routing.js';
+import { leadProtocolState } from './protocol-state.js';
+
+/**
+ * The lead's own agent: its tools, the policy every call of theirs goes through, its prompt
+ * and its context window. The lead runtime (lead.ts) owns the process around it.
+ */
+
+/** Whether this machine can sandbox commands, decided once at the lead's start. */
+export function sandboxStatus(wanted: { kind: 'bwrap'; network: SandboxNetwork } | { kind: 'off' } | undefined): SandboxStatus {
+  if (wanted?.kind === 'off') return { kind: 'off' };
+  const network = wanted?.network ?? 'on';
+  const bwrap = bwrapProgram();
+  const probe = probeSandbox(bwrap, network);
+  return probe.ok ? { kind: 'bwrap', network, bwrap } : { kind: 'unavailable', reason: probe.reason };
+}
+
+/** The lead's own commands: sandboxed like a teammate's, or refused when they cannot be. */
+function leadLauncher(status: SandboxStatus, mode: PermissionMode, paths: TeamPaths): Launcher {
+  const chosen = sandboxFor(status, mode);
+  if (!chosen.ok) {
+    return () => {
+      throw new Error(chosen.error);
+    };
+  }
+  const hidden = hiddenFromAgents(paths);
+  return launcherFor(chosen.settings, () => ({ writable: mode !== 'plan', hidden }));
+}
+
+function describeTeammates(members: readonly Member[]): string {
+  const teammates = members.filter((m) => m.name !== LEAD);
+  if (teammates.length === 0) return '(none yet)';
+  return teammates.map((m) => `- ${m.name} (${m.role}): ${m.status}`).join('\n');
+}
+
+export type LeadAgentParts = {
+  store: TeamStore;
+  paths: TeamPaths;
+  cwd: string;
+  permissionMode: PermissionMode;
+  planReviewer: PlanReviewer;
+  sandbox: SandboxStatus;
+  model: OpenModel;
+  /** The context window in tokens (the model's, or --context-window). */
+  contextWindow: number;
+  team: LeadTeamIO;
+  decisions: LeadDecisions;
+  conversation: Conversation;
+  /** The names of the teammates running now, for the protocol state a compaction keeps. */
+  running: () => string[];
+  /** The lead's roster writes, in order. */
+  rosterWrites: Serial;
+};
+
+export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> {
+  const { store, paths, cwd, permissionMode, decisions, rosterWrites } = parts;
+  const tools = leadTools({ reviewPlans: parts.planReviewer === 'lead' });
+  const shell = realShellIO({ launch: leadLauncher(parts.sandbox, permissionMode, paths) });
+  const io = { files: realFileIO(cwd, hiddenFromAgents(paths)), shell, team: parts.team, cwd };
+  const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: permissionMode, cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed });
+    if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
+    if (decision.action === 'ask') {
+      void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'awaiting_approval'));
+      const answer = await decisions.askForLead(call.name, call.input, decision.reason, signal);
+      void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
+      if (!answer.approve) return { content: `Permission denied${answer.feedback ? `: ${answer.feedback}` : ''}. Do not retry the same command; find another way or ask the human.`, isError: true };
+    }
+    return runTool(tools, call.name, call.input, io, signal);
+  };
+  const system = renderPrompt('lead.md', {
+    team: paths.team,
+    cwd,
+    mode: permissionMode,
+    teammates: describeTeammates((await store.roster.load())?.members ?? []),
+    protocol_rules: protocolRules(),
+    plan_review_note:
+      parts.planReviewer === 'lead'
+        ? 'You review teammates\' plans yourself with plan_approval.'
+        : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
+  });
+  return new AgentLoop({
+    system,
+    tools: toolSpecs(tools),
+    model: parts.model.client,
+    execute,
+    beforeModelCall: async () => budgetProblem(await store.roster.load()),
+    conversation: parts.conversation,
+    context: {
+      window: parts.contextWindow,
+      protocolState: async () => leadProtocolState(parts.running(), await store.requests.list({ state: 'pending' })),
+    },
+  });
+}
