@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ContentBlock, RequestMessage } from './request.js';
 import type { InjectedError, Pattern, Rule, Script } from './script.js';
 import { renderDeep, renderTemplate, type TemplateRef } from './template.js';
@@ -82,6 +83,17 @@ type Facts = {
   system: string;
   tools: ReadonlySet<string>;
 };
+
+/**
+ * A tool call's id: stable across runs, and unique within a conversation. The turn alone is
+ * not: a compaction shortens the conversation, so the turn count starts low again while tool
+ * calls from before it are still there. Its first message (after a compaction, the summary)
+ * tells one stretch of a conversation from the next.
+ */
+export function offlineToolUseId(first: string, turn: number, index: number): string {
+  const stretch = createHash('sha256').update(first).digest('hex').slice(0, 8);
+  return `toolu_offline_${turn}_${index}_${stretch}`;
+}
 
 function factsOf(conversation: Conversation): Facts {
   const { messages } = conversation;
@@ -191,8 +203,7 @@ export function matchScript(script: Script, conversation: Conversation, fired: (
     if (rule.reply.error) return { rule: index, reply: scriptedError(rule.reply.error) };
     const render = lookup(facts, captures);
     const toolUses = (rule.reply.tool_uses ?? []).map((use, i) => ({
-      // Unique within a conversation (one reply per turn) and stable across runs.
-      id: `toolu_offline_${facts.turn}_${i + 1}`,
+      id: offlineToolUseId(facts.first, facts.turn, i + 1),
       name: use.name,
       input: renderDeep(use.input, render) as Record<string, unknown>,
     }));

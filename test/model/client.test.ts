@@ -16,6 +16,7 @@ import { resolveModelSettings } from '../../src/model/settings.js';
 import type { MessagesRequest } from '../../src/offline/request.js';
 import { parseScript } from '../../src/offline/script.js';
 import { OFFLINE_MODEL, OFFLINE_MODEL_LABEL } from '../../src/offline/model-id.js';
+import { offlineToolUseId } from '../../src/offline/match.js';
 import { startOfflineServer, type OfflineServer } from '../../src/offline/server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -76,14 +77,14 @@ describe('ModelClient against the offline server', () => {
     assert.ok(texts.length > 3, `several text deltas, got ${texts.length}`);
     assert.equal(texts.map((e) => e.text).join(''), TEXT);
     const start = events.find((e) => e.type === 'tool_use_start');
-    assert.deepEqual(start, { type: 'tool_use_start', index: 1, id: 'toolu_offline_1_1', name: 'write_file' });
+    assert.deepEqual(start, { type: 'tool_use_start', index: 1, id: offlineToolUseId('write the notes', 1, 1), name: 'write_file' });
     const fragments = events.flatMap((e) => (e.type === 'tool_input_delta' ? [e.partial_json] : []));
     assert.ok(fragments.length > 2);
     assert.deepEqual(JSON.parse(fragments.join('')), INPUT);
 
     assert.deepEqual(turn.content, [
       { type: 'text', text: TEXT },
-      { type: 'tool_use', id: 'toolu_offline_1_1', name: 'write_file', input: INPUT },
+      { type: 'tool_use', id: offlineToolUseId('write the notes', 1, 1), name: 'write_file', input: INPUT },
     ]);
     assert.equal(turn.stop_reason, 'tool_use');
     assert.equal(turn.model, OFFLINE_MODEL);
@@ -233,7 +234,7 @@ describe('openModel', () => {
       );
       assert.deepEqual(turn.content.at(-1), {
         type: 'tool_use',
-        id: 'toolu_offline_1_1',
+        id: offlineToolUseId('Tidy the docs', 1, 1),
         name: 'spawn_teammate',
         input: { name: 'alice', role: 'coder', prompt: 'Tidy the docs', plan_mode: true },
       });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScript, parseScript, ScriptError, type Script } from '../../src/offline/script.js';
-import { matchScript, parseAgent, type Conversation, type Match } from '../../src/offline/match.js';
+import { matchScript, offlineToolUseId, parseAgent, type Conversation, type Match } from '../../src/offline/match.js';
 import { tempHome } from '../helpers/temp.js';
 
 const CODER = "You are 'alice', role: coder, a member of team 'demo'. Work carefully.";
@@ -123,7 +123,14 @@ describe('matcher', () => {
       { role: 'user', content: 'go on' },
     ];
     const got = reply(matchScript(script, { system: CODER, messages, tools: ['note'] }, never));
-    assert.deepEqual(got.toolUses, [{ id: 'toolu_offline_2_1', name: 'note', input: { by: 'alice', as: 'coder', task: 'the task', n: 3, ok: true } }]);
+    assert.deepEqual(got.toolUses, [{ id: offlineToolUseId('the task', 2, 1), name: 'note', input: { by: 'alice', as: 'coder', task: 'the task', n: 3, ok: true } }]);
+  });
+
+  test('tool call ids are stable, and differ once a compaction started the conversation over at a lower turn', () => {
+    assert.match(offlineToolUseId('the task', 2, 1), /^toolu_offline_2_1_[0-9a-f]{8}$/);
+    assert.equal(offlineToolUseId('the task', 2, 1), offlineToolUseId('the task', 2, 1));
+    const summary = '[Summary of earlier work. The task was started.]';
+    assert.notEqual(offlineToolUseId(summary, 2, 1), offlineToolUseId('the task', 2, 1));
   });
 
   test('selectors: agent name, role, turn, after_tool; tools must have been offered', () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import Anthropic, { BadRequestError } from '@anthropic-ai/sdk';
 import type { MessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { OFFLINE_MODEL } from '../../src/offline/model-id.js';
+import { offlineToolUseId } from '../../src/offline/match.js';
 import { startOfflineServer, type OfflineServer } from '../../src/offline/server.js';
 import { parseScript } from '../../src/offline/script.js';
 import { waitFor } from '../helpers/wait.js';
@@ -67,7 +68,7 @@ describe('offline server, driven by the real SDK', () => {
     assert.equal(message.stop_reason, 'tool_use');
     const block = message.content[1];
     assert.equal(block?.type, 'tool_use');
-    assert.deepEqual(block?.type === 'tool_use' ? [block.name, block.input, block.id] : [], ['write_file', TOOL_INPUT, 'toolu_offline_1_1']);
+    assert.deepEqual(block?.type === 'tool_use' ? [block.name, block.input, block.id] : [], ['write_file', TOOL_INPUT, offlineToolUseId('write it', 1, 1)]);
   });
 
   test('answers non-streaming requests with the same reply', async () => {
