@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../src/files/file-lock.js';
+import { addMember } from '../../src/store/roster-changes.js';
 import { killAll } from '../helpers/children.js';
+import { storeOf } from '../helpers/store.js';
 import { waitFor } from '../helpers/wait.js';
 import { TeamSession } from './session.js';
 
@@ -115,5 +117,23 @@ describe('a lead that starts after an earlier one died', () => {
     assert.ok(events.some((e) => e.type === 'problem' && String(e.text).startsWith(`cancelled the pending requests of alice, whose process is gone: ${plan.request_id}`)));
     process.kill(second.lead.pid, 'SIGTERM');
     assert.equal((await second.exited()).code, 0, second.lead.stderr());
+  });
+
+  test('pids reused since: a roster naming a live process that started at another time is neither a running lead nor a running teammate', async (t) => {
+    const prepared = TeamSession.prepare({ prompt: 'Anything to do?', extraRules: [{ name: 'lead: nothing to do', when: { agent: 'lead', turn: 1 }, reply: { text: 'Nothing to do.' } }] });
+    const store = storeOf(prepared.home);
+    await store.roster.ensure();
+    await addMember(store.roster, { name: 'bob', role: 'coder' });
+    // This test's own process stands for whatever got the dead processes' pids: alive, but started at another time.
+    await store.roster.update((team) => {
+      for (const member of team.members) Object.assign(member, { status: 'working', pid: process.pid, pid_start: 'another-start' });
+    });
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    const bob = await session.member('bob');
+    assert.deepEqual([bob?.status, bob?.pid], ['crashed', null]);
+    const lines = session.events().flatMap((e) => (e.type === 'problem' ? [String(e.text)] : []));
+    assert.deepEqual(lines, [`bob was working, but its process (pid ${process.pid}) ended with the earlier lead: marked crashed`]);
   });
 });
