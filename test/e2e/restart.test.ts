@@ -96,11 +96,13 @@ describe('a lead that starts after an earlier one died', () => {
     t.after(() => first.cleanup());
     const id = await sessionId(first);
     const plan = await first.pending('plan');
-    await first.memberStatus('alice', 'awaiting_approval');
+    const pid = (await first.memberStatus('alice', 'awaiting_approval')).pid ?? 0;
     process.kill(first.lead.pid, 'SIGKILL');
     assert.equal((await first.exited()).signal, 'SIGKILL');
     // Alice sees her lead go and stops by herself; her plan request is left pending.
     await first.memberStatus('alice', 'shutdown');
+    await waitFor(() => !isProcessAlive(pid), 'alice\'s process to be gone');
+    assert.equal((await first.requests()).find((r) => r.request_id === plan.request_id)?.state, 'pending');
 
     const second = await TeamSession.start({ home: first.home, prompt: CONTINUED, extraArgs: ['--continue'], extraRules: [HOLD_ON, ...ALICE_WRITES] });
     assert.equal(await sessionId(second), id);
