@@ -8,7 +8,10 @@ import { journalSink, type OpenedConversation } from './session-journal.js';
 export type SessionChoice = { id: string; resume: boolean };
 
 /** The lead's session as it started: resumed or new, and what was read back of it. */
-export type LeadSessionStart = { id: string; resumed: boolean } & Pick<OpenedConversation, 'earlier' | 'problems'>;
+export type LeadSessionStart = { id: string; resumed: boolean } & Pick<OpenedConversation, 'earlier' | 'problems'> & {
+  /** What the lead put right, as it started, of what an earlier lead left behind (lead-recovery.ts): a line each, for the human. */
+  recovered: string[];
+};
 
 /**
  * The lead's session. A new one is recorded only once there is something in it: at the lead's

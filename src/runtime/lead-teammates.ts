@@ -16,11 +16,11 @@ import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';
 import { reportProblem } from './report-problem.js';
 import { modelIdProblem } from '../model/settings.js';
 import type { Spawned, SpawnSpec } from '../tools/team-io.js';
-import { isProcessAlive } from '../files/file-lock.js';
+import { isRunning, processStartTime } from '../files/proc-start.js';
 import { memberNames } from '../store/roster.js';
 import { didYouMean } from '../protocol/suggest.js';
 import type { LeadSession } from './lead-session.js';
-import { respawnTask } from './respawn.js';
+import { respawnsInPlanMode, respawnTask } from './respawn.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -29,8 +29,6 @@ export class LeadTeammates {
    * anything. Per-sender order means everything they sent before it has arrived too.
    */
   private readonly idle = new Set<string>();
-  /** Teammates this lead started in plan mode: a respawn keeps them in it until a plan of theirs is approved. */
-  private readonly planMode = new Set<string>();
 
   constructor(
     private readonly store: TeamStore,
@@ -70,8 +68,6 @@ export class LeadTeammates {
     const model = this.modelFor(spec.model);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
-    if (spec.planMode) this.planMode.add(spec.name);
-    else this.planMode.delete(spec.name);
     return this.start({ ...spec, model }, {
       task_id: newRequestId('task'),
       subject: summarize(spec.prompt || spec.role),
@@ -95,7 +91,7 @@ export class LeadTeammates {
       const hint = didYouMean(name, team ? memberNames(team).filter((m) => m !== LEAD) : []);
       throw new Refused(`no teammate '${name}' in team '${this.store.team}'${hint ? `; ${hint}` : ''}`);
     }
-    if (member.pid && isProcessAlive(member.pid)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+    if (member.pid && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
     const journal = await this.store.sessions.read(this.session.id, name);
     const last = journal.entries.at(-1);
     if (!last) throw new Refused(`${name} has no conversation journaled in session ${this.session.id}: spawn it afresh (with a role and a task)`);
@@ -104,9 +100,8 @@ export class LeadTeammates {
     const cancelled = (await this.store.requests.list({ state: 'cancelled', involving: name }))
       .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
       .map((r) => r.request_id);
-    // A crash must not be a way out of plan mode; one started by an earlier lead process starts without it.
-    const approved = (await this.store.requests.list({ kind: 'plan', state: 'approved', involving: name })).some((r) => r.from === name);
-    const planMode = this.planMode.has(name) && !approved;
+    // A crash must not be a way out of plan mode, whichever lead process spawned it (the roster says).
+    const planMode = respawnsInPlanMode(member, await this.store.requests.list({ kind: 'plan', state: 'approved', involving: name }));
     // It keeps the model it ran before (the lead's, when the roster never named one).
     const { pid } = await this.start({ name, role: member.role, planMode, model: this.modelFor(member.model ?? undefined) }, respawnTask(cancelled), true);
     return { pid, cancelled, planMode };
@@ -125,9 +120,11 @@ export class LeadTeammates {
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     const member = team?.members.find((m) => m.name === spec.name);
+    // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
+    const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model });
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince });
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...task });
     // Its journal goes into the lead's session, which exists from the first teammate on.
@@ -136,12 +133,16 @@ export class LeadTeammates {
     // running), written here while the teammate loads rather than by the teammate before "ready".
     const journal = { session: this.session.id, resume };
     const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, model: spec.model, journal }, (pid) => {
-      // Only the pid, and only while the teammate has written no status of its own: its first
-      // status change may land first, and must not be turned back to "starting".
+      // Only the pid (with its start time), and only while the teammate has written no status of
+      // its own: its first status change may land first, and must not be turned back to "starting".
+      const start = processStartTime(pid);
       this.store.roster
         .update((draft) => {
           const started = draft.members.find((m) => m.name === spec.name);
-          if (started?.status === 'starting') started.pid = pid;
+          if (started?.status !== 'starting') return;
+          started.pid = pid;
+          if (start === undefined) delete started.pid_start;
+          else started.pid_start = start;
         })
         .catch((error: unknown) => this.problem(`recording ${spec.name}'s pid`, error));
     });

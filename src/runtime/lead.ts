@@ -23,7 +23,8 @@ import { routeForLead, type PlanReviewer } from './lead-routing.js';
 import { LeadTeammates } from './lead-teammates.js';
 import { reportProblem } from './report-problem.js';
 import { Supervisor } from './supervisor.js';
-import { isProcessAlive } from '../files/file-lock.js';
+import { isRunning } from '../files/proc-start.js';
+import { recoverFromEarlierLead } from './lead-recovery.js';
 import { newSessionId } from '../protocol/ids.js';
 import { LeadSession, type LeadSessionStart, type SessionChoice } from './lead-session.js';
 import { openConversation } from './session-journal.js';
@@ -77,7 +78,7 @@ export class LeadRuntime {
   static async start(options: LeadOptions): Promise<LeadRuntime> {
     const { paths, store } = options;
     const existing = (await store.roster.load())?.members.find((m) => m.name === LEAD);
-    if (existing?.pid && existing.pid !== process.pid && isProcessAlive(existing.pid)) {
+    if (existing?.pid && existing.pid !== process.pid && isRunning(existing.pid, existing.pid_start)) {
       throw new Error(`a lead is already running for team '${store.team}' (pid ${existing.pid})`);
     }
     await store.roster.ensure();
@@ -91,6 +92,7 @@ export class LeadRuntime {
     });
     await store.audit.append({ event: 'member', name: LEAD, change: `started; commands ${describeStatus(sandbox)}` });
     const bus = new TeamBus(store, signer);
+    const recovered = await recoverFromEarlierLead(store, bus);
     const model = await openModel(options.settings);
     await setMemberStatus(store.roster, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
 
@@ -129,7 +131,7 @@ export class LeadRuntime {
       running: () => supervisor.running(),
       rosterWrites,
     });
-    const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems };
+    const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
     const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started);
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) reportProblem(store, events, `set aside ${problem.ref}`, problem.reason);

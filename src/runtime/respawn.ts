@@ -1,4 +1,6 @@
 import { newRequestId } from '../protocol/ids.js';
+import type { Member } from '../store/roster.js';
+import type { RequestRecord } from '../tracker/records.js';
 
 /** What the human is told of a respawn, wherever it was asked for (/respawn, `teams respawn`, the spawn tool). */
 export function describeRespawn(name: string, started: { pid: number; cancelled: readonly string[]; planMode: boolean }): string {
@@ -21,4 +23,16 @@ export function respawnTask(cancelled: readonly string[]): { task_id: string; su
     subject: 'respawned: go on with your task',
     description: `Your process ended (it crashed or was shut down) and the lead started it again. Your conversation so far is above; anything you were doing when it ended may not have finished. ${requests}`,
   };
+}
+
+/**
+ * Whether a respawned teammate starts in plan mode: when a lead spawned it in plan mode (the
+ * roster keeps when, whichever lead process that was) and no plan it submitted since has been
+ * approved. A plan approved in an earlier life, before a fresh spawn under the same name, does
+ * not count: that spawn asked for a new plan.
+ */
+export function respawnsInPlanMode(member: Pick<Member, 'name' | 'plan_mode_since'>, plans: readonly RequestRecord[]): boolean {
+  if (member.plan_mode_since === undefined) return false;
+  const since = Date.parse(member.plan_mode_since);
+  return !plans.some((r) => r.kind === 'plan' && r.state === 'approved' && r.from === member.name && Date.parse(r.created_at) >= since);
 }

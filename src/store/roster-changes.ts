@@ -2,13 +2,19 @@ import { Refused } from '../lib/refused.js';
 import { quoted } from '../lib/terminal-text.js';
 import type { Usage } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
-import { isProcessAlive } from '../files/file-lock.js';
+import { isRunning, processStartTime } from '../files/proc-start.js';
 import { findMember, Member, requireMember, rosterIssues, type MemberStatus } from './roster.js';
 import type { RosterStore } from './team-store.js';
 
 /** The changes callers make to the roster, each one update of whichever store keeps it. */
 
-export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus };
+export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string };
+
+/** A pid with its process's start time, when it can be read: together they name one process. */
+function pidWithStart(pid: number | null): Pick<Member, 'pid' | 'pid_start'> {
+  const start = pid === null ? undefined : processStartTime(pid);
+  return start === undefined ? { pid } : { pid, pid_start: start };
+}
 
 export async function addMember(roster: RosterStore, input: NewMember): Promise<Member> {
   const now = new Date().toISOString();
@@ -16,10 +22,11 @@ export async function addMember(roster: RosterStore, input: NewMember): Promise<
     name: input.name,
     role: input.role,
     status: input.status ?? 'registered',
-    pid: input.pid ?? null,
+    ...pidWithStart(input.pid ?? null),
     model: input.model ?? null,
     created_at: now,
     status_since: now,
+    ...(input.plan_mode_since === undefined ? {} : { plan_mode_since: input.plan_mode_since }),
   });
   if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${rosterIssues(parsed.error)}`);
   const member = parsed.data;
@@ -38,14 +45,15 @@ export async function removeMember(roster: RosterStore, name: string): Promise<M
   const { result } = await roster.update((team) => {
     if (name === LEAD) throw new Refused(`the ${LEAD} cannot be removed from the team`);
     const member = requireMember(team, name);
-    if (member.pid !== null && isProcessAlive(member.pid)) throw new Refused(`${name} is running (pid ${member.pid}); shut it down first`);
+    if (member.pid !== null && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}); shut it down first`);
     team.members = team.members.filter((m) => m.name !== name);
     return member;
   });
   return result;
 }
 
-export type StatusExtra = { pid?: number | null; model?: string | null };
+/** `plan_mode_since`: a spawn's plan mode, recorded (a time) or cleared (null). */
+export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null };
 
 /**
  * Set a member's status (and, with it, its pid or model); `status_since` moves only when the
@@ -57,13 +65,21 @@ export async function setMemberStatus(
   status: MemberStatus,
   extra: StatusExtra = {},
 ): Promise<{ member: Member; previous: Member }> {
+  // Read before the update, which may run its change more than once.
+  const named = extra.pid === undefined ? undefined : pidWithStart(extra.pid);
   const { result } = await roster.update((team) => {
     const member = requireMember(team, name);
     const previous = { ...member };
     if (member.status !== status) member.status_since = new Date().toISOString();
     member.status = status;
-    if (extra.pid !== undefined) member.pid = extra.pid;
+    if (named !== undefined) {
+      member.pid = named.pid;
+      if (named.pid_start === undefined) delete member.pid_start;
+      else member.pid_start = named.pid_start;
+    }
     if (extra.model !== undefined) member.model = extra.model;
+    if (extra.plan_mode_since === null) delete member.plan_mode_since;
+    else if (extra.plan_mode_since !== undefined) member.plan_mode_since = extra.plan_mode_since;
     return { member: { ...member }, previous };
   });
   return result;

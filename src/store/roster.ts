@@ -40,10 +40,24 @@ export const Member = z.object({
   role: z.string().min(1, 'role is empty'),
   status: MemberStatus,
   pid: z.number().int().positive().nullable(),
+  /**
+   * When the process with `pid` started (proc-start.ts), written with the pid: the two name one
+   * process for good, so a pid reused after a crash or a reboot is not taken for the member.
+   * Absent where the start time cannot be read (no procfs): the pid alone decides then.
+   */
+  pid_start: z.string().min(1).optional(),
   model: z.string().min(1).nullable(),
   created_at: timestamp,
   status_since: timestamp,
   usage: UsageTotals.optional(),
+  /**
+   * When a lead last spawned it in plan mode; absent when spawned without. Kept here, not in the
+   * lead's memory, so that a respawn by any later lead puts it back in plan mode until a plan it
+   * submitted since is approved: a crash and a restart are no way out of the plan approval. Only
+   * the lead's and the teammates' harness code write the roster (never a model's commands: the
+   * team's state is hidden from every sandbox), and only the lead's spawn writes this.
+   */
+  plan_mode_since: timestamp.optional(),
 });
 export type Member = z.infer<typeof Member>;
 

@@ -79,9 +79,11 @@ export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<
     now,
   });
   const session = runtime.session;
-  if (!session?.resumed) return state;
+  // Shown whether or not the session is resumed: a new one also starts after a lead that died.
+  const recovered: NewItem[] = (session?.recovered ?? []).map((text) => ({ kind: 'error', text }));
+  if (!session?.resumed) return append(state, ...recovered);
   const problems: NewItem[] = session.problems.map((p) => ({ kind: 'error', text: `set aside ${p.ref}: ${p.reason}` }));
-  return append(state, ...resumedItems(session.id, session.earlier), ...problems);
+  return append(state, ...resumedItems(session.id, session.earlier), ...problems, ...recovered);
 }
 
 export type Repl = { store: Store; controller: ReplController; element: React.JSX.Element };

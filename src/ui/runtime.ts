@@ -37,8 +37,11 @@ export interface ReplRuntime {
     requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }>;
     respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   };
-  /** The session the lead journals into; a resumed one's earlier conversation opens the transcript. */
-  readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems'>;
+  /**
+   * The session the lead journals into; a resumed one's earlier conversation opens the
+   * transcript, after what the lead put right of an earlier lead's leftovers as it started.
+   */
+  readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems' | 'recovered'>;
   readonly bus: { send(draft: Draft): Promise<Envelope> };
   prompt(text: string): void;
   /** /compact: the lead's conversation (no name, or 'lead') or a running teammate's. */

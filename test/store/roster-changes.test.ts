@@ -5,6 +5,7 @@ import { memberNames } from '../../src/store/roster.js';
 import { addMember, addMemberUsage, removeMember, setMemberStatus } from '../../src/store/roster-changes.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import { teamPaths } from '../../src/team/paths.js';
+import { processStartTime } from '../../src/files/proc-start.js';
 import { killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -69,6 +70,23 @@ test('setMemberStatus sets status, pid and model; status_since moves only when t
   assert.equal(crashed.member.pid, null);
   assert.deepEqual((await store.roster.load())?.members[1], crashed.member);
   await assert.rejects(setMemberStatus(store.roster, 'alic', 'idle'), /no member named 'alic' .*\(did you mean 'alice'\?\)/);
+});
+
+test('a pid is kept with its process\'s start time: a pid reused by another process is not taken for the member', async () => {
+  const store = await freshTeam();
+  const alice = await addMember(store.roster, { name: 'alice', role: 'coder', pid: process.pid });
+  const start = processStartTime(process.pid);
+  assert.ok(start !== undefined, 'this machine has procfs');
+  assert.equal(alice.pid_start, start);
+  const stopped = await setMemberStatus(store.roster, 'alice', 'shutdown', { pid: null });
+  assert.equal('pid_start' in stopped.member, false, 'no pid, no start time');
+  assert.equal((await setMemberStatus(store.roster, 'alice', 'working', { pid: process.pid })).member.pid_start, start);
+  // The roster names this pid, but a process that started at another time: one that is gone.
+  await store.roster.update((team) => {
+    const member = team.members.find((m) => m.name === 'alice');
+    if (member) member.pid_start = `${start}0`;
+  });
+  assert.equal((await removeMember(store.roster, 'alice')).name, 'alice', 'a live pid of another process does not keep it on the roster');
 });
 
 test('addMemberUsage keeps running totals', async () => {

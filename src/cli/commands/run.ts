@@ -94,6 +94,8 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     if (flags.json) process.stdout.write(`${inertJson({ type: 'session', id, resumed, earlier_records: earlier.length, problems })}\n`);
     else process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd} · session ${id}${resumed ? ` (resumed, ${earlier.length} earlier records)` : ''}\n`);
     for (const problem of problems) process.stderr.write(`teams: set aside ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
+    // What this lead put right of an earlier one's leftovers, before anything else it reports.
+    for (const text of runtime.session.recovered) print({ type: 'problem', text });
     await new Promise<void>((resolve, reject) => {
       let stopping = false;
       // Stops the team once. A failure to stop, or to tell whether the work is done, ends the
