@@ -85,6 +85,14 @@ export class AgentLoop {
     return this.conversation.messages;
   }
 
+  /**
+   * Queue news for the model's next turn without starting one: something it should know when
+   * it next runs (what changed while no lead ran), but no reason to spend a model call now.
+   */
+  enqueue(text: string): void {
+    this.queue.push(text);
+  }
+
   /** Queue input; starts a run when the loop is idle. */
   push(text: string): void {
     this.queue.push(text);

@@ -80,3 +80,8 @@ export async function recoverFromEarlierLead(store: TeamStore, bus: TeamBus, run
   if (own.length > 0) lines.push(`cancelled the earlier lead's own pending requests, as the lead that asked is gone: ${own.join(', ')}`);
   return lines;
 }
+
+/** What the lead's model is told of it, with the next input it gets. */
+export function recoveryNotice(lines: readonly string[]): string {
+  return `[lead restarted] The earlier lead process ended without stopping its team. As this one started:\n${lines.map((line) => `- ${line}`).join('\n')}\nA teammate marked crashed can be started again with its conversation: spawn_teammate with respawn: true.`;
+}

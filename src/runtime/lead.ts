@@ -24,7 +24,7 @@ import { LeadTeammates } from './lead-teammates.js';
 import { reportProblem } from './report-problem.js';
 import { Supervisor } from './supervisor.js';
 import { isRunning } from '../files/proc-start.js';
-import { recoverFromEarlierLead } from './lead-recovery.js';
+import { recoverFromEarlierLead, recoveryNotice } from './lead-recovery.js';
 import { newSessionId } from '../protocol/ids.js';
 import { LeadSession, type LeadSessionStart, type SessionChoice } from './lead-session.js';
 import { openConversation } from './session-journal.js';
@@ -131,6 +131,8 @@ export class LeadRuntime {
       running: () => supervisor.running(),
       rosterWrites,
     });
+    // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
+    if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
     const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started);
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.

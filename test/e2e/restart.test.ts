@@ -83,6 +83,13 @@ describe('a lead that starts after an earlier one died', () => {
     const cancelledAudit = audit.flatMap((e) => (e.event === 'request' && e.to_state === 'cancelled' ? [e.request_id] : []));
     assert.deepEqual(cancelledAudit.sort(), [plan.request_id, own.request_id].sort());
 
+    // The lead's model heard it too, with the prompt that continued the session: journaled before that call.
+    const told = await waitFor(async () => {
+      const entries = (await second.store.sessions.read(id, 'lead')).entries;
+      return entries.map((entry) => JSON.stringify(entry.record)).find((text) => text.includes('[lead restarted]'));
+    }, "the lead's model to be told what its start put right");
+    assert.ok(told.includes(`alice was awaiting_approval, but its process (pid ${pid}) ended with the earlier lead`) && told.includes(CONTINUED), told);
+
     const respawned = await second.cli(['respawn', 'alice']);
     assert.equal(respawned.code, 0, `${respawned.stderr}; lead: ${second.lead.stdout().slice(-2000)}`);
     assert.match(respawned.stdout, new RegExp(`^respawned alice \\(pid \\d+, plan mode\\) with its conversation; told its cancelled requests: ${plan.request_id}\\n$`));
