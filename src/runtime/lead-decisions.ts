@@ -80,7 +80,7 @@ export class LeadDecisions {
    */
   async askForLead(tool: string, input: Record<string, unknown>, reason: string, signal: AbortSignal): Promise<PermissionAnswer> {
     const call = alwaysKey(tool, input);
-    const record = await this.bus.openOwnRequest('permission', `${call} (${reason})`);
+    const record = await this.bus.openOwnRequest('permission', `${call} (${reason})`, { name: tool, input, reason });
     this.permissionCalls.set(record.request_id, call);
     // "Sent" once the human's queue is told of it.
     const decided = await this.ownCalls.request(record.request_id, () => this.changed(), { signal, onAbort: interrupted });

@@ -56,7 +56,7 @@ export interface RosterStore {
 }
 
 /** A request as it is opened: pending, with its deadline already decided by the caller. */
-export type OpenRequest = Pick<RequestRecord, 'request_id' | 'kind' | 'from' | 'to' | 'created_at' | 'deadline_at' | 'summary'>;
+export type OpenRequest = Pick<RequestRecord, 'request_id' | 'kind' | 'from' | 'to' | 'created_at' | 'deadline_at' | 'summary' | 'tool'>;
 
 /** Every given field must match; `involving` matches the requester or the one asked. */
 export type RequestFilter = { state?: RequestState; kind?: RequestKind; involving?: string };

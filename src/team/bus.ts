@@ -104,6 +104,7 @@ export class TeamBus {
         created_at: envelope.timestamp,
         deadline_at: deadlineAt(kind.kind, envelope.timestamp, team.deadlines_ms),
         summary: requestSubject(envelope),
+        ...(envelope.type === 'permission_request' ? { tool: { name: envelope.tool_name, input: envelope.tool_input, reason: envelope.reason } } : {}),
       });
       return { record, from: null };
     }
@@ -121,11 +122,11 @@ export class TeamBus {
    * recorded and audited like any other, so the queue, `teams requests` and the deadline
    * treat it the same, but never mailed: the one waiting for it is in the lead's process.
    */
-  async openOwnRequest(kind: 'permission', summary: string): Promise<RequestRecord> {
+  async openOwnRequest(kind: 'permission', summary: string, tool?: RequestRecord['tool']): Promise<RequestRecord> {
     const team = await this.store.roster.load();
     const created_at = new Date().toISOString();
     const deadline_at = deadlineAt(kind, created_at, team?.deadlines_ms);
-    const record = await this.store.requests.open({ request_id: newRequestId(kind), kind, from: LEAD, to: LEAD, created_at, deadline_at, summary });
+    const record = await this.store.requests.open({ request_id: newRequestId(kind), kind, from: LEAD, to: LEAD, created_at, deadline_at, summary, ...(tool ? { tool } : {}) });
     await this.auditRequest(record, null, LEAD);
     return record;
   }

@@ -16,6 +16,8 @@ export const RequestRecord = z.object({
   state: RequestState,
   /** What a human needs to decide: the plan, the command, the reason. */
   summary: z.string(),
+  /** A permission request's tool call, whole: what its preview shows (team/preview.ts). */
+  tool: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()), reason: z.string() }).optional(),
   decided_at: z.iso.datetime({ offset: true }).optional(),
   decided_by: z.string().optional(),
   /** Feedback or reason given with the decision, or why it expired or was cancelled. */

@@ -55,6 +55,7 @@ export function App({ store, controller }: AppProps) {
           deciding={state.deciding}
           focus={state.focus}
           reason={state.reason}
+          preview={state.preview}
           now={state.now}
         />
         <InputLine line={state.input} focused={state.focus === 'input'} hint={state.hint} disabled={state.phase !== 'running'} />

@@ -14,7 +14,7 @@ const RECENT = 30;
 const KEYS = [
   'Keys:',
   '  input line   Enter send · ↑/↓ history · Tab complete (empty line: go to the queue) · Esc interrupt the lead',
-  '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command · a approve always (permission) · Esc back',
+  '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a approve always (permission) · Esc back',
   '  anywhere     Ctrl+C shut the team down and quit (twice: force)',
 ];
 

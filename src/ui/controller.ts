@@ -3,6 +3,8 @@ import { runCommand } from './command-runner.js';
 import { isCommandLine, parseCommand } from './commands.js';
 import { interpretKey, type Effect } from './keys.js';
 import type { ReplRuntime } from './runtime.js';
+import { previewRequest } from '../runtime/request-preview.js';
+import { hiddenFromAgents } from '../team/paths.js';
 import type { Store } from './store.js';
 
 /** What a key may need of the terminal beyond the state: /clear wipes the screen. */
@@ -68,6 +70,8 @@ export class ReplController {
         );
         return;
       }
+      case 'preview':
+        return this.preview(effect.requestId);
       case 'interrupt':
         if (this.runtime.loop.busy) this.runtime.loop.interrupt();
         return;
@@ -76,6 +80,19 @@ export class ReplController {
       case 'force_stop':
         return this.forceStop();
     }
+  }
+
+  /** `v` on a permission request: what it will do, its file read as the agents' file tools would read it. */
+  private preview(requestId: string): void {
+    const record = this.store.getState().queue.find((r) => r.request_id === requestId);
+    if (!record) return;
+    const { cwd, paths } = this.runtime.options;
+    void previewRequest(record, { cwd, hidden: paths ? hiddenFromAgents(paths) : [] }).then(
+      (lines) => {
+        if (lines) this.store.dispatch({ type: 'preview_loaded', requestId, lines });
+      },
+      (error: unknown) => this.append('error', `preview of ${requestId}: ${message(error)}`),
+    );
   }
 
   /** /quit, Ctrl+C, or a signal: the shutdown handshake with every teammate, then done. */

@@ -56,6 +56,9 @@ export function firstRows(text: string, rows: number, width: number): { text: st
 /** How many rows `v` shows of a request in the queue; longer ones are also printed in full above. */
 export const EXPANDED_ROWS = 12;
 
+/** How many lines of a permission's preview `v` shows in the queue; a longer one is also printed in full above. */
+export const PREVIEW_ROWS = 12;
+
 /** Whether a request's text may not fit its expanded view (judged for a narrow, 60-column view). */
 export function longerThanExpanded(text: string): boolean {
   return firstRows(text, EXPANDED_ROWS, 60).cut;

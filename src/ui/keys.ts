@@ -6,6 +6,7 @@ import type { LineEdit, State, UiAction } from './state/types.js';
 export type Effect =
   | { type: 'line'; text: string }
   | { type: 'decide'; requestId: string; approve: boolean; note?: string; always?: boolean }
+  | { type: 'preview'; requestId: string }
   | { type: 'interrupt' }
   | { type: 'stop' }
   | { type: 'force_stop' };
@@ -54,6 +55,8 @@ function onQueue(state: State, input: string, key: Key): KeyResult {
     case 'n':
       return act({ type: 'open_reason' });
     case 'v':
+      // Opening a permission's view asks for its preview, which reads the file it would change.
+      if (request.tool && !state.expanded) return { actions: [{ type: 'toggle_expand' }], effects: [{ type: 'preview', requestId: id }] };
       return act({ type: 'toggle_expand' });
     case 'a':
       if (request.kind !== 'permission') return act({ type: 'hint', text: '`a` approves a permission always; this is a ' + request.kind + ' request' });

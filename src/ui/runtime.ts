@@ -3,6 +3,7 @@ import type { Draft, Envelope } from '../protocol/messages.js';
 import type { HumanDecision } from '../runtime/lead-decisions.js';
 import type { LeadEvent } from '../runtime/lead-events.js';
 import type { TeamStore } from '../store/team-store.js';
+import type { TeamPaths } from '../team/paths.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Spawned, SpawnSpec } from '../tools/team-io.js';
 import type { LeadSessionStart } from '../runtime/lead-session.js';
@@ -25,7 +26,8 @@ export interface ReplRuntime {
   readonly model: { readonly label: string };
   /** How agents' commands run: the header says so, loudly when approvals do not bind. */
   readonly sandbox: SandboxStatus;
-  readonly options: { readonly cwd: string; readonly settings: { readonly model: string; readonly offline: boolean } };
+  /** `paths` names the team's state, which a preview never reads (a stand-in without it reads all of cwd). */
+  readonly options: { readonly cwd: string; readonly paths?: TeamPaths; readonly settings: { readonly model: string; readonly offline: boolean } };
   readonly store: ReplStore;
   readonly loop: { readonly busy: boolean; interrupt(): void };
   readonly decisions: {

@@ -7,6 +7,8 @@ import { storeOf } from '../helpers/store.js';
 import { TeamBus } from '../../src/team/bus.js';
 import { newRequestId } from '../../src/protocol/ids.js';
 import type { Envelope } from '../../src/protocol/messages.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 after(killAll);
 
@@ -95,5 +97,61 @@ describe('teams requests / approve / reject', () => {
     await storeOf(home).roster.update((config) => {
       delete config.deadlines_ms;
     });
+  });
+});
+
+describe('teams requests <id>: one request with a preview of what it will do', () => {
+  const { home, cleanup } = tempHome();
+  const { home: place, cleanup: cleanPlace } = tempHome('teams-work-');
+  const work = join(place, 'work');
+  after(cleanup);
+  after(cleanPlace);
+  before(async () => {
+    assert.equal((await runCli(home, ['member', 'add', 'alice', '--role', 'coder'])).code, 0);
+    mkdirSync(work);
+    writeFileSync(join(work, 'app.txt'), 'a\nb\nc\n');
+    writeFileSync(join(place, 'secret.txt'), 'TOPSECRET\n');
+  });
+
+  async function ask(tool_name: string, tool_input: Record<string, unknown>, reason: string): Promise<string> {
+    const id = newRequestId('permission');
+    await new TeamBus(storeOf(home)).send({ type: 'permission_request', from: 'alice', to: 'lead', request_id: id, tool_name, tool_input, reason });
+    return id;
+  }
+
+  test('an edit is shown as a diff against the file in the working directory, plain and as JSON', async () => {
+    const id = await ask('edit_file', { path: 'app.txt', old_text: 'b', new_text: 'B' }, 'edit app.txt');
+    const shown = await runCli(home, ['requests', id], {}, work);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^${id}: permission request from alice to lead, opened \\S+, pending until `));
+    assert.ok(shown.stdout.includes(['  edit_file app.txt', '  asks because: edit app.txt', '  @@ -1,3 +1,3 @@', '   a', '  -b', '  +B', '   c'].join('\n')), shown.stdout);
+
+    const json = await runCli(home, ['requests', id, '--json'], {}, work);
+    const parsed = JSON.parse(json.stdout) as { request_id: string; preview: Array<{ kind: string; text: string }> };
+    assert.equal(parsed.request_id, id);
+    assert.deepEqual(parsed.preview.filter((l) => l.kind === 'removed' || l.kind === 'added'), [{ kind: 'removed', text: '-b' }, { kind: 'added', text: '+B' }]);
+    // The listing is as it was: a table, no preview.
+    const listed = await runCli(home, ['requests'], {}, work);
+    assert.match(listed.stdout, /^REQUEST\s+KIND/);
+    assert.doesNotMatch(listed.stdout, /@@/);
+  });
+
+  test('a path outside the working directory is never read; control characters are escaped', async () => {
+    const id = await ask('write_file', { path: '../secret.txt', content: 'new \u001b[2J\n' }, 'outside');
+    const shown = await runCli(home, ['requests', id], {}, work);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.doesNotMatch(shown.stdout, /TOPSECRET/);
+    assert.match(shown.stdout, /the current file cannot be read \(path '\.\.\/secret\.txt' is outside the working directory/);
+    assert.ok(shown.stdout.includes('1  new \\x1b[2J'), shown.stdout);
+    assert.ok(!shown.stdout.includes('\u001b'));
+  });
+
+  test('an unknown id, or one with --state, is a usage error', async () => {
+    const unknown = await runCli(home, ['requests', 'req-nope'], {}, work);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown request_id 'req-nope'/);
+    const both = await runCli(home, ['requests', 'req-nope', '--state', 'pending'], {}, work);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--state lists requests; it does not go with a request_id/);
   });
 });

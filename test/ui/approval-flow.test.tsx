@@ -96,7 +96,9 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
       assert.match(remove.summary, /rm -rf build\/cache/);
       await toQueue();
       type('v');
-      await waitFor(() => screen().includes(`permission request ${remove.request_id} from alice:`) || undefined, 'the whole command');
+      // What it will do: the command and why it asks, read by the controller from the request's tool call.
+      await waitFor(() => (screen().includes(`permission request ${remove.request_id} from alice, what it will do:`) && screen().includes('$ rm -rf build/cache')) || undefined, `the command's preview; screen:\n${screen()}`);
+      assert.match(screen(), /asks because: .*recursive/);
       type('n');
       await focus('reason');
       text('not today');

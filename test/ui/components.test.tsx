@@ -99,6 +99,30 @@ describe('ApprovalQueue', () => {
     assert.match(text, /… the rest is printed in full above/);
   });
 
+  test('v on a permission: its preview, at most PREVIEW_ROWS lines, and where the rest is; reading… until it comes', () => {
+    const tool = { name: 'write_file', input: { path: 'a.txt', content: 'x' }, reason: 'write a.txt' };
+    const p = request('perm-7', 'permission', 'alice', { tool });
+    const props = { ...base, queue: [p], focus: 'queue' as const, expanded: true };
+    // The rows inside the border, as text.
+    const inner = (element: React.JSX.Element) => frame(element).split('\n').map((l) => l.replace(/[│\s]+$/, '').replace(/^[│\s]+/, '')).join('\n');
+    assert.match(inner(<ApprovalQueue {...props} />), /permission request perm-7 from alice, what it will do:\nreading…/);
+    const lines = [
+      { kind: 'header' as const, text: 'write_file a.txt: replaces 1 line with 1 line' },
+      { kind: 'header' as const, text: '@@ -1,1 +1,1 @@' },
+      { kind: 'removed' as const, text: '-old' },
+      { kind: 'added' as const, text: '+new' },
+      ...Array.from({ length: 20 }, (_, i) => ({ kind: 'context' as const, text: ` ctx ${i}` })),
+    ];
+    const text = inner(<ApprovalQueue {...props} preview={{ requestId: 'perm-7', lines }} />);
+    assert.match(text, /what it will do:\nwrite_file a\.txt: replaces 1 line with 1 line\n@@ -1,1 \+1,1 @@\n-old\n\+new\nctx 0\n/);
+    assert.match(text, /ctx 7\b/);
+    assert.doesNotMatch(text, /ctx 8\b/);
+    assert.match(text, /… 12 more lines, printed in full above/);
+    assert.doesNotMatch(text, /"content"/, 'not the raw JSON of the summary');
+    // Another request's preview is not shown for this one.
+    assert.match(inner(<ApprovalQueue {...props} preview={{ requestId: 'perm-other', lines }} />), /what it will do:\nreading…/);
+  });
+
   test('v: the whole plan; deciding; the reason input', () => {
     const expanded = frame(<ApprovalQueue {...base} focus="queue" expanded />);
     const lines = expanded.split('\n').map((l) => l.replace(/[│\s]+$/, '').replace(/^[│\s]+/, ''));

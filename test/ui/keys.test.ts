@@ -66,6 +66,13 @@ describe('the keyboard map: the approval queue', () => {
     assert.deepEqual(interpretKey(inQueue(), 'v', key()).actions, [{ type: 'toggle_expand' }]);
   });
 
+  test('v on a permission with its tool call opens the view and asks for its preview; closing asks nothing', () => {
+    const withTool = request('perm-t', 'permission', 'alice', { tool: { name: 'bash', input: { command: 'ls' }, reason: 'r' } });
+    assert.deepEqual(interpretKey(inQueue({ queue: [withTool] }), 'v', key()), { actions: [{ type: 'toggle_expand' }], effects: [{ type: 'preview', requestId: 'perm-t' }] });
+    assert.deepEqual(interpretKey(inQueue({ queue: [withTool], expanded: true }), 'v', key()), { actions: [{ type: 'toggle_expand' }], effects: [] });
+    assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'v', key()).effects, [], 'a permission without its call (an older journal) has no preview to read');
+  });
+
   test('a approves a permission always; on another kind it explains', () => {
     assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'a', key()).effects, [{ type: 'decide', requestId: 'perm-1', approve: true, always: true }]);
     const onPlan = interpretKey(inQueue(), 'a', key());

@@ -168,6 +168,27 @@ describe('reduce: the approval queue', () => {
     assert.equal(run(state(), { type: 'toggle_expand' }).expanded, false);
   });
 
+  test('preview_loaded: kept for the expanded request only; a long one printed whole above; closing drops it', () => {
+    const tool = { name: 'bash', input: { command: 'ls' }, reason: 'r' };
+    const p = request('perm-p', 'permission', 'alice', { tool });
+    const lines = [{ kind: 'header' as const, text: 'bash' }, { kind: 'context' as const, text: '$ ls' }];
+    let s = run(state({ queue: [a, p], selected: 1 }), { type: 'toggle_expand' });
+    assert.equal(s.transcript.length, 0, 'a permission is not printed as its summary');
+    assert.equal(run(s, { type: 'preview_loaded', requestId: 'plan-a', lines }).preview, undefined, 'not the expanded one');
+    s = run(s, { type: 'preview_loaded', requestId: 'perm-p', lines });
+    assert.deepEqual(s.preview, { requestId: 'perm-p', lines });
+    assert.equal(s.transcript.length, 0, 'short: shown in the queue only');
+    s = run(s, { type: 'toggle_expand' });
+    assert.deepEqual([s.expanded, s.preview], [false, undefined]);
+    assert.equal(run(s, { type: 'preview_loaded', requestId: 'perm-p', lines }).preview, undefined, 'arrived after the view closed');
+
+    const long = Array.from({ length: 40 }, (_, i) => ({ kind: 'added' as const, text: `+${i}` }));
+    s = run(state({ queue: [p] }), { type: 'toggle_expand' }, { type: 'preview_loaded', requestId: 'perm-p', lines: long });
+    assert.equal(s.preview?.lines.length, 40);
+    const printed = s.transcript[0];
+    assert.ok(printed?.kind === 'output' && printed.text.startsWith('permission request perm-p from alice, preview in full:\n+0\n+1\n') && printed.text.endsWith('+39'));
+  });
+
   test('focus moves between the input line and the queue; the queue emptying sends it back', () => {
     let s = run(state({ queue: [a] }), { type: 'focus', focus: 'queue' });
     assert.equal(s.focus, 'queue');

@@ -3,7 +3,10 @@ import { RequestState, REQUEST_STATES } from '../../tracker/records.js';
 import { decisionDraft } from '../../team/decisions.js';
 import { formatRequests } from '../../team/format.js';
 import { UsageError } from '../errors.js';
-import { inertJson, inertText } from '../../lib/terminal-text.js';
+import { inertJson, inertLine, inertText } from '../../lib/terminal-text.js';
+import { hiddenFromAgents } from '../../team/paths.js';
+import type { RequestRecord } from '../../tracker/records.js';
+import { previewRequest } from '../../runtime/request-preview.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { askLead } from '../lead-client.js';
 
@@ -33,18 +36,44 @@ async function sweep(context: CliContext): Promise<void> {
   if ((await askLead(context, { op: 'sweep' })) === undefined) await context.bus.sweepExpired();
 }
 
+/**
+ * `teams requests <id>`: one request whole. A permission request shows what it will do, its
+ * file read from the working directory this command runs in (the team's, as a rule).
+ */
+async function showRequest(context: CliContext, requestId: string, json: boolean): Promise<void> {
+  const record = await context.store.requests.get(requestId);
+  if (!record) throw new UsageError(`unknown request_id '${inertLine(requestId)}' (see \`teams requests\`)`);
+  const preview = await previewRequest(record, { cwd: process.cwd(), hidden: hiddenFromAgents(context.paths) });
+  if (json) {
+    process.stdout.write(`${inertJson({ ...record, ...(preview ? { preview } : {}) })}\n`);
+    return;
+  }
+  process.stdout.write(`${describeRecord(record)}\n`);
+  // The preview's lines are inert already; the summary and the note are an agent's words.
+  const body = preview ? preview.map((l) => `  ${l.text}`).join('\n') : inertText(record.summary).replace(/^/gm, '  ');
+  process.stdout.write(`${body}\n`);
+  if (record.note) process.stdout.write(`note: ${inertText(record.note)}\n`);
+}
+
+function describeRecord(r: RequestRecord): string {
+  const decided = r.decided_at ? `, ${r.state} ${r.decided_at}${r.decided_by ? ` by ${r.decided_by}` : ''}` : `, ${r.state} until ${r.deadline_at}`;
+  return inertLine(`${r.request_id}: ${r.kind} request from ${r.from} to ${r.to}, opened ${r.created_at}${decided}`);
+}
+
 export function registerRequestCommands(program: Command, contextFor: ContextFor): void {
   program
-    .command('requests')
-    .description('list requests, oldest first')
+    .command('requests [request_id]')
+    .description('list requests, oldest first; with a request_id, that one whole, a permission with a preview of what it will do')
     .option('--json', 'one JSON object per line')
     .option('--state <state>', `only requests in this state (${REQUEST_STATES.join(', ')})`)
-    .action(async (options: { json?: boolean; state?: string }, command: Command) => {
+    .action(async (requestId: string | undefined, options: { json?: boolean; state?: string }, command: Command) => {
       const state = options.state === undefined ? undefined : RequestState.safeParse(options.state);
       if (state && !state.success) throw new UsageError(`--state must be one of ${REQUEST_STATES.join(', ')}, not '${options.state}'`);
+      if (requestId !== undefined && state) throw new UsageError('--state lists requests; it does not go with a request_id');
       const context = contextFor(command);
       await context.requireTeam();
       await sweep(context);
+      if (requestId !== undefined) return showRequest(context, requestId, options.json === true);
       const records = await context.store.requests.list({ state: state?.data });
       if (options.json) for (const record of records) process.stdout.write(`${inertJson(record)}\n`);
       else process.stdout.write(`${formatRequests(records)}\n`);

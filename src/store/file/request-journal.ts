@@ -24,6 +24,7 @@ const OpenedFields = RequestRecord.pick({
   created_at: true,
   deadline_at: true,
   summary: true,
+  tool: true,
 });
 
 /** Each event names itself, so a writer can tell its own event from a concurrent twin. */

@@ -3,7 +3,8 @@ import { Text } from './Text.js';
 import { memo } from 'react';
 import { age } from '../../team/format.js';
 import type { RequestRecord } from '../../tracker/records.js';
-import { countdown, EXPANDED_ROWS, firstRows } from '../format.js';
+import { countdown, EXPANDED_ROWS, firstRows, PREVIEW_ROWS } from '../format.js';
+import type { PreviewKind, PreviewLine } from '../../team/preview.js';
 import { inertText, oneLine } from '../../lib/terminal-text.js';
 import type { Focus, LineState } from '../state/types.js';
 import { Line } from './Line.js';
@@ -15,8 +16,26 @@ export type ApprovalQueueProps = {
   deciding: string[];
   focus: Focus;
   reason: (LineState & { requestId: string }) | undefined;
+  /** The expanded permission request's preview, once read. */
+  preview?: { requestId: string; lines: PreviewLine[] } | undefined;
   now: number;
 };
+
+const COLOURS: Record<PreviewKind, string | undefined> = { header: 'cyan', added: 'green', removed: 'red', note: 'yellow', context: undefined };
+
+/** `v` on a permission request: what it will do, coloured by line kind; the lines are inert already (team/preview.ts). */
+function PreviewBox({ request, preview }: { request: RequestRecord; preview: PreviewLine[] | undefined }) {
+  const shown = preview?.slice(0, PREVIEW_ROWS);
+  return (
+    <Box flexDirection="column" marginLeft={2} marginTop={1}>
+      <Text dimColor>{`${request.kind} request ${request.request_id} from ${request.from}, what it will do:`}</Text>
+      {shown === undefined ? <Text dimColor>reading…</Text> : shown.map((line, i) => (
+        <Text key={i} wrap="truncate-end" color={COLOURS[line.kind]}>{line.text}</Text>
+      ))}
+      {preview && preview.length > PREVIEW_ROWS ? <Text dimColor>{`… ${preview.length - PREVIEW_ROWS} more lines, printed in full above`}</Text> : null}
+    </Box>
+  );
+}
 
 const KEYS_FOCUSED = '↑↓ select · y approve · n reject · v view · a always (permission) · Esc back';
 
@@ -40,7 +59,7 @@ function Row({ request, isSelected, focused, deciding, now }: { request: Request
 const VISIBLE_ROWS = 5;
 
 /** Every request waiting on the human, oldest first; Tab focuses it, and its keys decide. */
-export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expanded, deciding, focus, reason, now }: ApprovalQueueProps) {
+export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expanded, deciding, focus, reason, preview, now }: ApprovalQueueProps) {
   const { stdout } = useStdout();
   const focused = focus === 'queue' || focus === 'reason';
   if (queue.length === 0 && !focused) return null;
@@ -62,7 +81,9 @@ export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expa
         <Row key={request.request_id} request={request} isSelected={first + i === selected} focused={focused} deciding={deciding.includes(request.request_id)} now={now} />
       ))}
       {below > 0 ? <Text dimColor>{`  ↓ ${below} more`}</Text> : null}
-      {expanded && current && whole ? (
+      {expanded && current?.tool ? (
+        <PreviewBox request={current} preview={preview?.requestId === current.request_id ? preview.lines : undefined} />
+      ) : expanded && current && whole ? (
         <Box flexDirection="column" marginLeft={2} marginTop={1}>
           <Text dimColor>{`${current.kind} request ${current.request_id} from ${current.from}:`}</Text>
           <Text>{whole.text}</Text>

@@ -28,6 +28,7 @@ export function initialState(init: InitialState): State {
     activity: {},
     selected: 0,
     expanded: false,
+    preview: undefined,
     deciding: [],
     focus: 'input',
     input: EMPTY_LINE,

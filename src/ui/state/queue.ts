@@ -1,5 +1,6 @@
 import type { RequestRecord } from '../../tracker/records.js';
-import { longerThanExpanded } from '../format.js';
+import type { PreviewLine } from '../../team/preview.js';
+import { longerThanExpanded, PREVIEW_ROWS } from '../format.js';
 import { append } from './items.js';
 import { EMPTY_LINE } from './line.js';
 import type { State } from './types.js';
@@ -58,11 +59,24 @@ export function decideFailed(state: State, requestId: string, message: string): 
   return append(next, { kind: 'error', text: `${requestId}: ${message}` });
 }
 
-/** `v`: the whole plan or command. One too long for the queue's view is also printed, in full, above. */
+/**
+ * `v`: the whole plan or command. One too long for the queue's view is also printed, in full,
+ * above. A permission request shows its preview instead, once the controller has read it.
+ */
 export function toggleExpand(state: State): State {
   const request = selectedRequest(state);
   if (!request) return state;
-  const next = { ...state, expanded: !state.expanded };
-  if (!next.expanded || !longerThanExpanded(request.summary)) return next;
+  const next = { ...state, expanded: !state.expanded, preview: undefined };
+  if (!next.expanded || request.tool || !longerThanExpanded(request.summary)) return next;
   return append(next, { kind: 'output', text: `${request.kind} request ${request.request_id} from ${request.from}, in full:\n${request.summary}` });
+}
+
+/** A preview read for `v`: kept while its request is the one expanded; a long one is also printed whole above. */
+export function previewLoaded(state: State, requestId: string, lines: PreviewLine[]): State {
+  const request = selectedRequest(state);
+  if (!state.expanded || request?.request_id !== requestId) return state;
+  const next = { ...state, preview: { requestId, lines } };
+  if (lines.length <= PREVIEW_ROWS) return next;
+  const whole = lines.map((l) => l.text).join('\n');
+  return append(next, { kind: 'output', text: `${request.kind} request ${requestId} from ${request.from}, preview in full:\n${whole}` });
 }

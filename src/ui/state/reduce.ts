@@ -2,7 +2,7 @@ import { COMMAND_NAMES } from '../commands.js';
 import { append } from './items.js';
 import { reduceLeadEvent } from './lead-events.js';
 import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';
-import { decideFailed, deciding, openReason, select, toggleExpand } from './queue.js';
+import { decideFailed, deciding, openReason, select, toggleExpand, previewLoaded } from './queue.js';
 import type { State, UiAction } from './types.js';
 
 const HISTORY_LIMIT = 200;
@@ -53,6 +53,8 @@ export function reduce(state: State, action: UiAction): State {
       return select(state, action.delta);
     case 'toggle_expand':
       return toggleExpand(state);
+    case 'preview_loaded':
+      return previewLoaded(state, action.requestId, action.lines);
     case 'open_reason':
       return openReason(state);
     case 'close_reason':

@@ -1,3 +1,4 @@
+import type { PreviewLine } from '../../team/preview.js';
 import type { TokenUsage } from '../../model/usage.js';
 import type { Envelope } from '../../protocol/messages.js';
 import type { LeadEvent } from '../../runtime/lead-events.js';
@@ -59,6 +60,8 @@ export type State = {
   selected: number;
   /** Whether the selected request shows its whole plan or command. */
   expanded: boolean;
+  /** What the expanded permission request will do, once read (`v` asks the controller for it). */
+  preview: { requestId: string; lines: PreviewLine[] } | undefined;
   /** Requests decided from this screen whose decision is on its way. */
   deciding: string[];
   focus: Focus;
@@ -86,6 +89,7 @@ export type UiAction =
   | { type: 'focus'; focus: 'input' | 'queue' }
   | { type: 'select'; delta: number }
   | { type: 'toggle_expand' }
+  | { type: 'preview_loaded'; requestId: string; lines: PreviewLine[] }
   | { type: 'open_reason' }
   | { type: 'close_reason' }
   | { type: 'deciding'; requestId: string }
