@@ -65,6 +65,13 @@ export const RuleText = z.string().transform((text, ctx) => {
   return rule;
 });
 
+/** Rules as text in JSON, the way a lead hands them to a teammate it starts. */
+export const RulesText = z.object({ allow: z.array(RuleText), deny: z.array(RuleText) });
+
+export function rulesAsText(rules: PermissionRules): { allow: string[]; deny: string[] } {
+  return { allow: rules.allow.map(showRule), deny: rules.deny.map(showRule) };
+}
+
 export type RuleVerdict = { denied?: PermissionRule; allowed: boolean };
 
 /**

@@ -5,6 +5,7 @@ import type { PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
 import type { SandboxSettings } from '../sandbox/settings.js';
+import type { PermissionRules } from '../policy/rules.js';
 import { requireMember, type TeamConfig } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import { TeamBus } from '../team/bus.js';
@@ -24,6 +25,8 @@ export type TeammateOptions = {
   /** The lead's public key, as the process that started this one handed it over. */
   leadKey: string;
   sandbox: SandboxSettings;
+  /** The project's permission rules, from the lead at spawn (a change reaches teammates spawned after it). */
+  rules: PermissionRules;
   /** The lead's session, where this teammate's conversation is journaled; `resume`: go on with it. */
   journal: { session: string; resume: boolean };
 };

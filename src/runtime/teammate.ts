@@ -97,7 +97,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const tools = teammateTools();
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules: options.rules });
     let result: ToolResult;
     if (decision.action === 'deny') {
       result = { content: `Not allowed: ${decision.reason}`, isError: true };
