@@ -41,7 +41,7 @@ export function registerPermissionCommands(program: Command, contextFor: Context
         const { home } = contextFor(command).paths;
         const rule = ruleArgument(text);
         const { changed } = addProjectRule(home, kind, rule);
-        process.stdout.write(inertText(changed ? `${kind} ${showRule(rule)}\n` : `${showRule(rule)} is already a ${kind} rule; nothing changed\n`));
+        process.stdout.write(inertText(changed ? `${kind} ${showRule(rule)}\n` : `${showRule(rule)} is already ${kind === 'allow' ? 'an allow' : 'a deny'} rule; nothing changed\n`));
       });
   }
 }
