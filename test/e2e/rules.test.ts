@@ -48,4 +48,28 @@ describe('project rules from `teams allow`, end to end', () => {
     assert.equal(existsSync(join(session.workdir, 'dist')), false, 'the approved command ran');
     assert.equal(existsSync(join(session.workdir, 'build', 'old')), true, 'the rejected compound never ran');
   });
+
+  test('the lead decides its own calls with the rules: allowed ones run unasked, denied ones are refused', async (t) => {
+    const prepared = TeamSession.prepare({
+      prompt: 'Clear the build cache yourself',
+      extraRules: [
+        { name: 'lead: covered by the rule', when: { agent: 'lead', turn: 1 }, reply: { text: 'Clearing.', tool_uses: [{ name: 'bash', input: { command: 'rm -rf build/cache' } }] } },
+        { name: 'lead: a denied command', times: 1, when: { agent: 'lead', after_tool: 'bash' }, reply: { text: 'Now dist.', tool_uses: [{ name: 'bash', input: { command: 'rm -rf dist' } }] } },
+        { name: 'lead: done', when: { agent: 'lead', after_tool: 'bash' }, reply: { text: 'Done with the cache.' } },
+      ],
+    });
+    for (const dir of ['build/cache', 'dist']) mkdirSync(join(prepared.workdir, dir), { recursive: true });
+    for (const [kind, rule] of [['allow', 'bash(rm -rf build*)'], ['deny', 'bash(rm -rf dist*)']] as const) {
+      const added = await runCli(prepared.home, [kind, rule]);
+      assert.equal(added.code, 0, added.stderr);
+    }
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    assert.match(session.lead.stdout(), /bash is denied by the rule bash\(rm -rf dist\*\)/);
+    assert.match(session.lead.stdout(), /Done with the cache\./);
+    assert.deepEqual(await session.requests(), [], 'nothing was asked');
+    assert.equal(existsSync(join(prepared.workdir, 'build', 'cache')), false, 'the allowed command ran');
+    assert.equal(existsSync(join(prepared.workdir, 'dist')), true, 'the denied command never ran');
+  });
 });
