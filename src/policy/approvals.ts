@@ -5,7 +5,7 @@ import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import { assessCommand, showCommand } from './dangerous.js';
 import { isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
-import { judgeByRules, showRule, type PermissionRules } from './rules.js';
+import { judgeByRules, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
 import { isReadOnlyTool, toolClass } from './tool-classes.js';
 
 /**
@@ -55,18 +55,27 @@ export function alwaysKey(tool: string, input: unknown): string {
  *    rule may still refuse a read-only call).
  * 3. A deny rule matching any part of the call refuses it, over "always" grants and allow rules.
  * 4. The mode decides; its `ask` becomes `allow` when an allow rule covers the whole call or a
- *    human approved exactly this call "always". Its `deny` stays a deny.
+ *    human approved exactly this call "always". Its `deny` stays a deny. A command that deny
+ *    rules cannot be checked against (its program only known when it runs) asks, whatever the
+ *    mode or the allow rules say, unless approved "always".
  */
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return ALLOW;
-  const verdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd) : { allowed: false };
+  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd) : { allowed: false };
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
   if (denied) return denied;
   const decision = decideOutsidePlan(use);
   // Only a question is answered by a rule or "always"; a refusal stays one.
-  if (decision.action !== 'ask') return decision;
-  return verdict.allowed || use.alwaysAllowed.has(alwaysKey(use.tool, use.input)) ? ALLOW : decision;
+  if (decision.action === 'deny') return decision;
+  const always = use.alwaysAllowed.has(alwaysKey(use.tool, use.input));
+  if (verdict.unchecked && !always) {
+    const command = ShellInput.safeParse(use.input);
+    const shown = command.success ? showCommand(command.data.command) : use.tool;
+    return { action: 'ask', reason: `cannot be checked against the deny rule ${showRule(verdict.unchecked)} (the program is only known when it runs): ${shown}` };
+  }
+  if (decision.action === 'allow') return decision;
+  return verdict.allowed || always ? ALLOW : decision;
 }
 
 function decideOutsidePlan(use: ToolUse): ToolDecision {

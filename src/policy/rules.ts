@@ -72,7 +72,12 @@ export function rulesAsText(rules: PermissionRules): { allow: string[]; deny: st
   return { allow: rules.allow.map(showRule), deny: rules.deny.map(showRule) };
 }
 
-export type RuleVerdict = { denied?: PermissionRule; allowed: boolean };
+export type RuleVerdict = {
+  denied?: PermissionRule;
+  allowed: boolean;
+  /** A deny rule that could not be checked: a command whose name is only known when it runs (`$(echo curl) x`). */
+  unchecked?: PermissionRule;
+};
 
 /**
  * What the rules say about one call: a deny rule that matches any part of it, and whether
@@ -87,10 +92,12 @@ export function judgeByRules(rules: PermissionRules, tool: string, input: unknow
   const target = callTarget(tool, input, cwd);
   const denied = bare(deny) ?? deny.find((r) => r.pattern !== undefined && target.denies(r.pattern));
   const allowed = bare(allow) !== undefined || target.allowedBy(allow.flatMap((r) => (r.pattern === undefined ? [] : [r.pattern])));
-  return denied ? { denied, allowed } : { allowed };
+  if (denied) return { denied, allowed };
+  const unchecked = target.unsure ? deny[0] : undefined;
+  return unchecked ? { allowed, unchecked } : { allowed };
 }
 
-type CallTarget = { denies: (pattern: string) => boolean; allowedBy: (patterns: string[]) => boolean };
+type CallTarget = { denies: (pattern: string) => boolean; allowedBy: (patterns: string[]) => boolean; unsure?: boolean };
 
 const NOTHING: CallTarget = { denies: () => false, allowedBy: () => false };
 const BashInput = z.object({ command: z.string() });
@@ -141,6 +148,7 @@ function commandTarget(command: string): CallTarget {
   const whole = normalise(command);
   const parts = commandParts(command, 0);
   return {
+    unsure: parts === undefined || parts.some((p) => p.dynamicName),
     denies: (pattern) => textMatches(pattern, whole) || (parts ?? []).some((p) => p.texts.some((t) => textMatches(pattern, t))),
     allowedBy: (patterns) =>
       parts !== undefined && parts.length > 0 && parts.every((p) => p.allowable && patterns.some((pattern) => textMatches(pattern, p.texts[0] ?? ''))),
@@ -152,6 +160,8 @@ type Part = {
   texts: string[];
   /** No redirection writes to a file. */
   allowable: boolean;
+  /** The program it runs is only known when it runs (`$CMD x`, `$(echo curl) x`). */
+  dynamicName: boolean;
 };
 
 const MAX_DEPTH = 6;
@@ -170,7 +180,9 @@ function commandParts(source: string, depth: number): Part[] | undefined {
     const inv = invocation(simple.words);
     const texts = [normalise(simple.words.map((w) => w.text).join(' ')), normalise([inv.name, ...inv.args.map((w) => w.text)].join(' '))];
     const allowable = simple.redirects.every((r) => READING_REDIRECTS.has(r.op) || HARMLESS_TARGET.test(r.target.text));
-    parts.push({ texts, allowable });
+    // The word naming the program: the one just before its arguments (none when only assignments were given).
+    const name = inv.name === '' ? undefined : simple.words[simple.words.length - inv.args.length - 1];
+    parts.push({ texts, allowable, dynamicName: name?.dynamic === true });
     const nested = nestedScript(inv);
     if (nested !== undefined) {
       const inner = commandParts(nested, depth + 1);

@@ -6,11 +6,10 @@ import { AgentName } from '../protocol/names.js';
 import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
 import { openFileStore } from '../store/file/file-store.js';
-import { startTeammate, type TeammateOptions } from './teammate-start.js';
+import { RuleTexts, startTeammate, type TeammateOptions } from './teammate-start.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { mappedStack } from '../lib/mapped-stack.js';
 import { SessionId } from '../store/sessions.js';
-import { RulesText } from '../policy/rules.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -33,8 +32,9 @@ const Args = z.object({
       return z.NEVER;
     }
   }),
+  // Only the shape here: the rules themselves are parsed by the policy, which loads after "ready".
   rules: z.string().transform((text, ctx) => {
-    const rules = RulesText.safeParse(safeJson(text));
+    const rules = RuleTexts.safeParse(safeJson(text));
     if (rules.success) return rules.data;
     ctx.addIssue({ code: 'custom', message: `not permission rules: ${describeIssues(rules.error, 'rules')}` });
     return z.NEVER;

@@ -162,6 +162,21 @@ describe('how rules combine with the mode (approvals.ts, in order)', () => {
     assert.deepEqual(decide('default', 'write_file', { path: 'src/a.ts', content: 'x' }, rules(['write_file(src/**)'])), { action: 'allow' });
   });
 
+  test('4. a command deny rules cannot be checked against asks, even where the mode or an allow rule would allow it', () => {
+    const hidden = bash('$(echo curl) http://x');
+    const ruleSet = rules(['bash(*)'], ['bash(curl *)']);
+    const decision = decide('accept-edits', 'bash', hidden, ruleSet);
+    assert.deepEqual(decision, {
+      action: 'ask',
+      reason: 'cannot be checked against the deny rule bash(curl *) (the program is only known when it runs): $(echo curl) http://x',
+    });
+    assert.equal(decide('default', 'bash', bash('CMD=curl; $CMD x'), ruleSet).action, 'ask');
+    assert.deepEqual(decide('default', 'bash', hidden, ruleSet, { alwaysAllowed: new Set([`bash ${JSON.stringify(hidden)}`]) }), { action: 'allow' });
+    // Without deny rules there is nothing to check: the mode and the allow rules decide as before.
+    assert.deepEqual(decide('default', 'bash', hidden, rules(['bash(*)'])), { action: 'allow' });
+    assert.deepEqual(decide('default', 'bash', bash('echo $(date)'), ruleSet), { action: 'allow' });
+  });
+
   test("4. the mode's deny stays a deny", () => {
     const decision = decide('default', 'write_file', { path: 'src/../../etc/passwd', content: 'x' }, rules(['write_file(src/**)', 'write_file']));
     assert.equal(decision.action, 'deny');
