@@ -15,6 +15,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerReplCommand } from './commands/repl.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerSessionsCommand } from './commands/sessions.js';
+import { registerPermissionCommands } from './commands/permissions.js';
 
 const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
@@ -46,6 +47,7 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerRunCommand(program, contextFor);
   registerSessionsCommand(program, contextFor);
   registerDoctorCommand(program, contextFor);
+  registerPermissionCommands(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

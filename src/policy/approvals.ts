@@ -5,6 +5,7 @@ import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import { assessCommand, showCommand } from './dangerous.js';
 import { isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
+import { judgeByRules, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
 import { isReadOnlyTool, toolClass } from './tool-classes.js';
 
 /**
@@ -25,6 +26,8 @@ export type ToolUse = {
   alwaysAllowed: ReadonlySet<string>;
   /** The home directory, so that `~/x` can be placed; without it `~` counts as outside. */
   home?: string;
+  /** The project's allow and deny rules (rules.ts), as the lead handed them over; none when absent. */
+  rules?: PermissionRules;
 };
 
 export type ToolDecision = { action: 'allow' } | { action: 'ask'; reason: string } | { action: 'deny'; reason: string };
@@ -45,13 +48,34 @@ export function alwaysKey(tool: string, input: unknown): string {
   return `${tool} ${JSON.stringify(input)}`;
 }
 
+/**
+ * The order, first that applies wins:
+ * 1. `bypass` allows everything.
+ * 2. Plan mode before its plan is approved stays read-only: no rule or grant lifts it (a deny
+ *    rule may still refuse a read-only call).
+ * 3. A deny rule matching any part of the call refuses it, over "always" grants and allow rules.
+ * 4. The mode decides; its `ask` becomes `allow` when an allow rule covers the whole call or a
+ *    human approved exactly this call "always". Its `deny` stays a deny. A command that deny
+ *    rules cannot be checked against (its program only known when it runs) asks, whatever the
+ *    mode or the allow rules say, unless approved "always".
+ */
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return ALLOW;
-  // Plan mode refuses before "always" is looked at: an approval never lifts it.
-  if (use.mode === 'plan' && !use.planApproved) return decideInPlanMode(use);
+  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd) : { allowed: false };
+  const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
+  if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
+  if (denied) return denied;
   const decision = decideOutsidePlan(use);
-  // Only a question is answered by "always"; a refusal stays one.
-  return decision.action === 'ask' && use.alwaysAllowed.has(alwaysKey(use.tool, use.input)) ? ALLOW : decision;
+  // Only a question is answered by a rule or "always"; a refusal stays one.
+  if (decision.action === 'deny') return decision;
+  const always = use.alwaysAllowed.has(alwaysKey(use.tool, use.input));
+  if (verdict.unchecked && !always) {
+    const command = ShellInput.safeParse(use.input);
+    const shown = command.success ? showCommand(command.data.command) : use.tool;
+    return { action: 'ask', reason: `cannot be checked against the deny rule ${showRule(verdict.unchecked)} (the program is only known when it runs): ${shown}` };
+  }
+  if (decision.action === 'allow') return decision;
+  return verdict.allowed || always ? ALLOW : decision;
 }
 
 function decideOutsidePlan(use: ToolUse): ToolDecision {

@@ -1,3 +1,6 @@
+import { loadProjectRules } from './project-settings.js';
+import type { PermissionRules } from '../policy/rules.js';
+import { Refused } from '../lib/refused.js';
 import { AgentLoop } from '../agent/loop.js';
 import type { Conversation } from '../agent/conversation.js';
 import { protocolRules, renderPrompt } from '../agent/prompts.js';
@@ -80,7 +83,15 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
   const shell = realShellIO({ launch: leadLauncher(parts.sandbox, permissionMode, paths) });
   const io = { files: realFileIO(cwd, hiddenFromAgents(paths)), shell, team: parts.team, cwd };
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: permissionMode, cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed });
+    // Read at each call, so that `teams allow` reaches a running lead; a malformed file refuses the call.
+    let rules: PermissionRules;
+    try {
+      rules = loadProjectRules(paths.home);
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+      return { content: `Not allowed: the project's permission rules cannot be read: ${error.message}`, isError: true };
+    }
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: permissionMode, cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed, rules });
     if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
     if (decision.action === 'ask') {
       void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'awaiting_approval'));

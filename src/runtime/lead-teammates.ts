@@ -1,3 +1,4 @@
+import type { PermissionRules } from '../policy/rules.js';
 import type { EventStream } from '../lib/event-stream.js';
 import { newRequestId } from '../protocol/ids.js';
 import { summarize, type PermissionMode } from '../protocol/messages.js';
@@ -41,6 +42,8 @@ export class LeadTeammates {
     private readonly modelFor: (requested: string | undefined) => string,
     /** The lead's session: every teammate journals its conversation in it. */
     private readonly session: LeadSession,
+    /** The project's permission rules as they are now (settings.json): read at each spawn, handed over. */
+    private readonly projectRules: () => PermissionRules,
   ) {
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
@@ -119,6 +122,8 @@ export class LeadTeammates {
     const permissionMode = modeAfterPlan(this.mode);
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
+    // A malformed settings file refuses the spawn (Refused, naming file and field) rather than dropping its deny rules.
+    const rules = this.projectRules();
     const member = team?.members.find((m) => m.name === spec.name);
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
     const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
@@ -132,7 +137,7 @@ export class LeadTeammates {
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
     const journal = { session: this.session.id, resume };
-    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, model: spec.model, journal }, (pid) => {
+    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal }, (pid) => {
       // Only the pid (with its start time), and only while the teammate has written no status of
       // its own: its first status change may land first, and must not be turned back to "starting".
       const start = processStartTime(pid);

@@ -1,3 +1,4 @@
+import { loadProjectRules } from './project-settings.js';
 import { rmSync } from 'node:fs';
 import { AgentLoop } from '../agent/loop.js';
 import { EventStream } from '../lib/event-stream.js';
@@ -107,7 +108,7 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session);
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, () => loadProjectRules(paths.home));
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
     const team = leadTeamIO(bus, store, {

@@ -6,6 +6,7 @@ import { PACKAGE_ROOT } from '../lib/package-root.js';
 import type { PermissionMode } from '../protocol/messages.js';
 import type { KeyRing } from '../protocol/signing.js';
 import type { SandboxSettings } from '../sandbox/settings.js';
+import { rulesAsText, type PermissionRules } from '../policy/rules.js';
 import type { TeamPaths } from '../team/paths.js';
 import { ChildSignal, type ParentSignal } from './ipc.js';
 import type { CompactReason } from '../agent/compaction.js';
@@ -25,6 +26,8 @@ export type TeammateSpec = {
   planMode: boolean;
   permissionMode: PermissionMode;
   sandbox: SandboxSettings;
+  /** The project's permission rules as the lead read them: handed over, never read by the teammate. */
+  rules: PermissionRules;
   /** Its own model: it reaches the process as TEAMS_MODEL, over the lead's. */
   model: string;
   /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
@@ -85,6 +88,7 @@ export class Supervisor {
       // Trust is handed over here, by the process that starts the teammate, never read from a file.
       '--lead-key', this.options.leadKey,
       '--sandbox', JSON.stringify(spec.sandbox),
+      '--rules', JSON.stringify(rulesAsText(spec.rules)),
       '--session', spec.journal.session,
       spec.name,
     ];

@@ -6,7 +6,7 @@ import { AgentName } from '../protocol/names.js';
 import { SandboxSettings } from '../sandbox/settings.js';
 import { teamPaths } from '../team/paths.js';
 import { openFileStore } from '../store/file/file-store.js';
-import { startTeammate, type TeammateOptions } from './teammate-start.js';
+import { RuleTexts, startTeammate, type TeammateOptions } from './teammate-start.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { mappedStack } from '../lib/mapped-stack.js';
 import { SessionId } from '../store/sessions.js';
@@ -32,7 +32,22 @@ const Args = z.object({
       return z.NEVER;
     }
   }),
+  // Only the shape here: the rules themselves are parsed by the policy, which loads after "ready".
+  rules: z.string().transform((text, ctx) => {
+    const rules = RuleTexts.safeParse(safeJson(text));
+    if (rules.success) return rules.data;
+    ctx.addIssue({ code: 'custom', message: `not permission rules: ${describeIssues(rules.error, 'rules')}` });
+    return z.NEVER;
+  }),
 });
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 async function main(): Promise<number> {
   if (!process.send) {
@@ -47,6 +62,7 @@ async function main(): Promise<number> {
       'plan-mode': { type: 'boolean' },
       'lead-key': { type: 'string' },
       sandbox: { type: 'string' },
+      rules: { type: 'string' },
       session: { type: 'string' },
       resume: { type: 'boolean' },
     },
@@ -60,6 +76,7 @@ async function main(): Promise<number> {
     planMode: values['plan-mode'] ?? false,
     leadKey: values['lead-key'],
     sandbox: values.sandbox,
+    rules: values.rules,
     session: values.session,
     resume: values.resume ?? false,
   });
@@ -81,6 +98,7 @@ async function main(): Promise<number> {
       planMode: args.data.planMode,
       leadKey: args.data.leadKey,
       sandbox: args.data.sandbox,
+      rules: args.data.rules,
       journal: { session: args.data.session, resume: args.data.resume },
     };
     const started = await startTeammate(options);

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { Held } from '../lib/held.js';
 import type { MailboxEvent, Subscription } from '../mailbox/transport.js';
 import type { ModelSettings } from '../model/settings.js';
@@ -10,6 +11,10 @@ import type { TeamStore } from '../store/team-store.js';
 import { TeamBus } from '../team/bus.js';
 import type { TeamPaths } from '../team/paths.js';
 import { ParentSignal, tellLead } from './ipc.js';
+
+/** Permission rules as the lead hands them over (`--rules`); teammate.ts parses each with the policy's RuleText. */
+export const RuleTexts = z.object({ allow: z.array(z.string()), deny: z.array(z.string()) });
+export type RuleTexts = z.infer<typeof RuleTexts>;
 
 export type TeammateOptions = {
   /** The team's shared state, opened by this process; trust is not in it (see leadKey). */
@@ -24,6 +29,8 @@ export type TeammateOptions = {
   /** The lead's public key, as the process that started this one handed it over. */
   leadKey: string;
   sandbox: SandboxSettings;
+  /** The project's permission rules as text, from the lead at spawn (a change reaches teammates spawned after it). */
+  rules: RuleTexts;
   /** The lead's session, where this teammate's conversation is journaled; `resume`: go on with it. */
   journal: { session: string; resume: boolean };
 };

@@ -8,6 +8,7 @@ import { newRequestId } from '../protocol/ids.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { LEAD } from '../protocol/names.js';
 import { alwaysKey, decideToolUse } from '../policy/approvals.js';
+import { RulesText } from '../policy/rules.js';
 import { budgetProblem, describeUsage, pricedTurn } from '../team/budget.js';
 import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
 import { requireMember } from '../store/roster.js';
@@ -42,6 +43,8 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const { store, paths, name, cwd } = options;
   const { config, bus, subscription, input } = started;
   const model = lazyModel(options.settings);
+  // The lead checked them as it read them; a rule that fails here is a bug, and stops this teammate.
+  const rules = RulesText.parse(options.rules);
 
   /** Something that failed on the way and is not the model's to handle: in the teammate's log, and audited. */
   const problem = (what: string, error: unknown) => {
@@ -97,7 +100,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const tools = teammateTools();
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules });
     let result: ToolResult;
     if (decision.action === 'deny') {
       result = { content: `Not allowed: ${decision.reason}`, isError: true };

@@ -49,7 +49,7 @@ describe('the teammate bundle', () => {
   test("a teammate's fatal error names src/ files and lines, not the bundle's", async () => {
     const { home, cleanup } = tempHome('teams-bundle-');
     try {
-      const child = spawnNode(TEAMMATE_ENTRY, ['--home', home, '--team', 'default', '--permission-mode', 'default', '--lead-key', 'k', '--sandbox', '{"kind":"off"}', '--session', 'session-0123456789', 'alice'], {
+      const child = spawnNode(TEAMMATE_ENTRY, ['--home', home, '--team', 'default', '--permission-mode', 'default', '--lead-key', 'k', '--sandbox', '{"kind":"off"}', '--rules', '{"allow":[],"deny":[]}', '--session', 'session-0123456789', 'alice'], {
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       });
       assert.equal((await child.exited).code, 1);

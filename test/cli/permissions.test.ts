@@ -1,0 +1,110 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { tempHome } from '../helpers/temp.js';
+import { killAll } from '../helpers/children.js';
+import { loadProjectRules } from '../../src/runtime/project-settings.js';
+
+after(killAll);
+
+function fresh(): string {
+  const { home, cleanup } = tempHome('teams-rules-');
+  after(cleanup);
+  return home;
+}
+
+async function listed(home: string): Promise<{ allow: string[]; deny: string[] }> {
+  const result = await runCli(home, ['permissions', '--json']);
+  assert.equal(result.code, 0, result.stderr);
+  const { allow, deny } = JSON.parse(result.stdout) as { allow: string[]; deny: string[] };
+  return { allow, deny };
+}
+
+describe('teams permissions / allow / deny', () => {
+  test('rules are added, listed, kept once, and removed', async () => {
+    const home = fresh();
+    assert.deepEqual(await listed(home), { allow: [], deny: [] });
+    const added = await runCli(home, ['allow', 'bash(npm   test*)']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(added.stdout, 'allow bash(npm test*)\n');
+    assert.equal((await runCli(home, ['allow', 'write_file(src/**)'])).code, 0);
+    assert.equal((await runCli(home, ['deny', 'bash(curl *)'])).code, 0);
+    const again = await runCli(home, ['allow', 'bash(npm test*)']);
+    assert.equal(again.code, 0);
+    assert.match(again.stdout, /already an allow rule; nothing changed/);
+    assert.deepEqual(await listed(home), { allow: ['bash(npm test*)', 'write_file(src/**)'], deny: ['bash(curl *)'] });
+
+    const text = await runCli(home, ['permissions']);
+    assert.match(text.stdout, /allow:\n {2}bash\(npm test\*\)\n {2}write_file\(src\/\*\*\)\ndeny:\n {2}bash\(curl \*\)\n/);
+    // The file is Claude Code's shape.
+    assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
+      permissions: { allow: ['bash(npm test*)', 'write_file(src/**)'], deny: ['bash(curl *)'] },
+    });
+
+    const removed = await runCli(home, ['permissions', '--remove', 'bash(curl *)']);
+    assert.equal(removed.stdout, 'removed bash(curl *)\n');
+    const missing = await runCli(home, ['permissions', '--remove', 'bash(curl *)']);
+    assert.match(missing.stdout, /no rule bash\(curl \*\); nothing removed/);
+    assert.deepEqual(await listed(home), { allow: ['bash(npm test*)', 'write_file(src/**)'], deny: [] });
+  });
+
+  test('a malformed rule is refused with the reason, and nothing is written', async () => {
+    const home = fresh();
+    const cases: [string[], RegExp][] = [
+      [['allow', 'Bash(ls)'], /invalid rule: unknown tool 'Bash'/],
+      [['deny', 'bash(curl *'], /invalid rule: unbalanced parentheses/],
+      [['allow', 'bash()'], /invalid rule: empty pattern/],
+      [['allow', 'write_file(../x)'], /relative to the working directory/],
+      [['permissions', '--remove', 'nope'], /unknown tool 'nope'/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(home, args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, message);
+    }
+    assert.equal(existsSync(join(home, 'settings.json')), false);
+  });
+
+  test('a malformed settings file is an error naming the file and the field, never "no rules"', async () => {
+    const home = fresh();
+    mkdirSync(home, { recursive: true });
+    const file = join(home, 'settings.json');
+    const cases: [string, RegExp][] = [
+      ['{ not json', /settings\.json: not JSON/],
+      ['{"permissions": {"allow": ["bash(ls)", "bash(ls"]}}', /settings\.json: permissions\.allow\.1: unbalanced parentheses/],
+      ['{"permissions": {"deny": "bash(curl *)"}}', /settings\.json: permissions\.deny: /],
+      ['[]', /settings\.json: settings: /],
+    ];
+    for (const [content, message] of cases) {
+      writeFileSync(file, content);
+      for (const args of [['permissions'], ['allow', 'read_file']]) {
+        const result = await runCli(home, args);
+        assert.equal(result.code, 2, `${content}: ${args.join(' ')}`);
+        assert.match(result.stderr, message);
+      }
+      assert.throws(() => loadProjectRules(home), message);
+      assert.equal(readFileSync(file, 'utf8'), content, 'a malformed file is left as it was');
+    }
+  });
+
+  test('fields this version does not know are kept when a rule is added', async () => {
+    const home = fresh();
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ theme: 'dark', permissions: { allow: ['read_file'], ask: ['x'] } }));
+    assert.equal((await runCli(home, ['deny', 'bash(rm *)'])).code, 0);
+    assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
+      theme: 'dark',
+      permissions: { allow: ['read_file'], ask: ['x'], deny: ['bash(rm *)'] },
+    });
+  });
+
+  test('concurrent writers each add their rule: none is lost', async () => {
+    const home = fresh();
+    const rules = Array.from({ length: 8 }, (_, i) => `bash(task${i} *)`);
+    const results = await Promise.all(rules.map((rule) => runCli(home, ['allow', rule])));
+    for (const result of results) assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await listed(home)).allow.sort(), [...rules].sort());
+  });
+});

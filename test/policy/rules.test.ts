@@ -1,0 +1,184 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
+import { globMatches, judgeByRules, parseRule, type PermissionRule, type PermissionRules } from '../../src/policy/rules.js';
+import type { PermissionMode } from '../../src/protocol/messages.js';
+
+const CWD = '/w/proj';
+
+function rule(text: string): PermissionRule {
+  const parsed = parseRule(text);
+  if (typeof parsed === 'string') throw new Error(parsed);
+  return parsed;
+}
+
+function rules(allow: string[], deny: string[] = []): PermissionRules {
+  return { allow: allow.map(rule), deny: deny.map(rule) };
+}
+
+function decide(mode: PermissionMode, tool: string, input: unknown, ruleSet: PermissionRules, extra: Partial<ToolUse> = {}): ToolDecision {
+  return decideToolUse({ tool, input, mode, cwd: CWD, planApproved: false, alwaysAllowed: new Set(), rules: ruleSet, ...extra });
+}
+
+const bash = (command: string) => ({ command });
+
+describe('parsing a rule', () => {
+  const cases: [string, PermissionRule | RegExp][] = [
+    ['read_file', { tool: 'read_file' }],
+    ['bash(npm test*)', { tool: 'bash', pattern: 'npm test*' }],
+    ['  bash(git   status) ', { tool: 'bash', pattern: 'git status' }],
+    ['write_file(src/**)', { tool: 'write_file', pattern: 'src/**' }],
+    ['edit_file(docs/*.md)', { tool: 'edit_file', pattern: 'docs/*.md' }],
+    ['Bash(ls)', /unknown tool 'Bash'/],
+    ['shell(ls)', /unknown tool 'shell'/],
+    ['bash(ls', /unbalanced parentheses/],
+    ['bash(ls))', /unbalanced parentheses/],
+    ['bash()', /empty pattern/],
+    ['bash(   )', /empty pattern/],
+    ['', /empty rule/],
+    ['bash ls', /not a rule/],
+    ['send_message(bob)', /send_message takes no pattern/],
+    ['write_file(/etc/*)', /relative to the working directory/],
+    ['write_file(src/../../etc/*)', /without '\.\.'/],
+  ];
+  for (const [text, expected] of cases) {
+    test(JSON.stringify(text), () => {
+      const parsed = parseRule(text);
+      if (expected instanceof RegExp) assert.match(String(parsed), expected);
+      else assert.deepEqual(parsed, expected);
+    });
+  }
+});
+
+describe('globs', () => {
+  const cases: [string, string, boolean][] = [
+    ['src/**', 'src/a.ts', true],
+    ['src/**', 'src/a/b/c.ts', true],
+    ['src/**', 'srcx/a.ts', false],
+    ['docs/*.md', 'docs/a.md', true],
+    ['docs/*.md', 'docs/sub/a.md', false],
+    ['**/*.md', 'a.md', true],
+    ['**/*.md', 'x/y/a.md', true],
+    ['a?.ts', 'ab.ts', true],
+    ['a.ts', 'abts', false],
+  ];
+  for (const [pattern, path, expected] of cases) test(`${pattern} ${expected ? 'matches' : 'does not match'} ${path}`, () => assert.equal(globMatches(pattern, path), expected));
+});
+
+describe('bash rules: every part of a command must be allowed', () => {
+  const allow = rules(['bash(npm test*)', 'bash(git status)', 'bash(echo *)']);
+  const cases: [string, boolean][] = [
+    ['npm test', true],
+    ['npm test -- --watch', true],
+    ['git   status', true],
+    ['git status --short', false],
+    ['npm test && curl x | sh', false],
+    ['npm test; rm -rf /', false],
+    ['npm test || echo failed', true],
+    ['echo $(curl evil)', false],
+    ['echo `rm x`', false],
+    ['echo hi > /etc/passwd', false],
+    ['echo hi >> notes.md', false],
+    ['echo hi > /dev/null 2>&1', true],
+    ['(npm test)', true],
+    ['sh -c "npm test; curl x"', false],
+    ['echo "unclosed', false],
+    ['', false],
+    ['FOO=1 npm test', false],
+  ];
+  for (const [command, allowed] of cases) {
+    test(`${JSON.stringify(command)} ${allowed ? 'is' : 'is not'} allowed`, () => {
+      assert.equal(judgeByRules(allow, 'bash', bash(command), CWD).allowed, allowed);
+    });
+  }
+
+  const deny = rules([], ['bash(curl *)']);
+  const denied: [string, boolean][] = [
+    ['curl x', true],
+    ['npm test && curl x | sh', true],
+    ['echo $(curl x)', true],
+    ['env FOO=1 curl x', true],
+    ['sudo curl x', true],
+    ['bash -c "curl x"', true],
+    ['curl "unclosed', true],
+    ['wget x', false],
+  ];
+  for (const [command, expected] of denied) {
+    test(`deny rule: ${JSON.stringify(command)} ${expected ? 'is' : 'is not'} denied`, () => {
+      assert.equal(judgeByRules(deny, 'bash', bash(command), CWD).denied !== undefined, expected);
+    });
+  }
+});
+
+describe('file rules', () => {
+  const allow = rules(['write_file(src/**)']);
+  const cases: [string, boolean][] = [
+    ['src/a.ts', true],
+    ['./src/deep/b.ts', true],
+    [`${CWD}/src/a.ts`, true],
+    ['src/../../etc/passwd', false],
+    ['/etc/passwd', false],
+    ['src/../README.md', false],
+    ['lib/a.ts', false],
+  ];
+  for (const [path, allowed] of cases) {
+    test(`write_file ${path}: ${allowed ? 'allowed' : 'not allowed'}`, () => assert.equal(judgeByRules(allow, 'write_file', { path, content: '' }, CWD).allowed, allowed));
+  }
+  test('a rule for one tool says nothing of another', () => assert.equal(judgeByRules(allow, 'edit_file', { path: 'src/a.ts' }, CWD).allowed, false));
+  test('a bare tool name matches every call of it', () => assert.equal(judgeByRules(rules(['read_file']), 'read_file', { path: 'anything' }, CWD).allowed, true));
+});
+
+describe('how rules combine with the mode (approvals.ts, in order)', () => {
+  const rm = bash('rm -rf build');
+  const ASK_RM: ToolDecision = { action: 'ask', reason: 'recursive delete: rm -rf build' };
+
+  test('1. bypass allows everything, deny rules included', () => {
+    assert.deepEqual(decide('bypass', 'bash', rm, rules([], ['bash'])), { action: 'allow' });
+  });
+
+  test('2. plan mode before approval: an allow rule does not make a write run', () => {
+    const decision = decide('plan', 'write_file', { path: 'src/a.ts', content: 'x' }, rules(['write_file']));
+    assert.equal(decision.action, 'deny');
+    assert.match(decision.action === 'deny' ? decision.reason : '', /plan mode/);
+    assert.equal(decide('plan', 'bash', rm, rules(['bash(rm *)'])).action, 'deny');
+  });
+
+  test('2. plan mode: a deny rule still refuses a read-only command', () => {
+    assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([], ['bash(git *)'])), { action: 'deny', reason: 'bash is denied by the rule bash(git *)' });
+    assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([])), { action: 'allow' });
+  });
+
+  test('3. a deny rule beats an allow rule and an "always" grant', () => {
+    const both = rules(['bash(rm *)'], ['bash(rm -rf *)']);
+    const always = new Set([`bash ${JSON.stringify(rm)}`]);
+    assert.deepEqual(decide('default', 'bash', rm, both, { alwaysAllowed: always }), { action: 'deny', reason: 'bash is denied by the rule bash(rm -rf *)' });
+    assert.equal(decide('accept-edits', 'read_file', { path: 'a' }, rules([], ['read_file'])).action, 'deny');
+  });
+
+  test('4. an ask becomes allow when an allow rule covers the call', () => {
+    assert.deepEqual(decide('default', 'bash', rm, rules([])), ASK_RM);
+    assert.deepEqual(decide('default', 'bash', rm, rules(['bash(rm -rf build*)'])), { action: 'allow' });
+    assert.deepEqual(decide('default', 'bash', bash('rm -rf build; rm -rf dist'), rules(['bash(rm -rf build*)'])).action, 'ask');
+    assert.deepEqual(decide('default', 'write_file', { path: 'src/a.ts', content: 'x' }, rules(['write_file(src/**)'])), { action: 'allow' });
+  });
+
+  test('4. a command deny rules cannot be checked against asks, even where the mode or an allow rule would allow it', () => {
+    const hidden = bash('$(echo curl) http://x');
+    const ruleSet = rules(['bash(*)'], ['bash(curl *)']);
+    const decision = decide('accept-edits', 'bash', hidden, ruleSet);
+    assert.deepEqual(decision, {
+      action: 'ask',
+      reason: 'cannot be checked against the deny rule bash(curl *) (the program is only known when it runs): $(echo curl) http://x',
+    });
+    assert.equal(decide('default', 'bash', bash('CMD=curl; $CMD x'), ruleSet).action, 'ask');
+    assert.deepEqual(decide('default', 'bash', hidden, ruleSet, { alwaysAllowed: new Set([`bash ${JSON.stringify(hidden)}`]) }), { action: 'allow' });
+    // Without deny rules there is nothing to check: the mode and the allow rules decide as before.
+    assert.deepEqual(decide('default', 'bash', hidden, rules(['bash(*)'])), { action: 'allow' });
+    assert.deepEqual(decide('default', 'bash', bash('echo $(date)'), ruleSet), { action: 'allow' });
+  });
+
+  test("4. the mode's deny stays a deny", () => {
+    const decision = decide('default', 'write_file', { path: 'src/../../etc/passwd', content: 'x' }, rules(['write_file(src/**)', 'write_file']));
+    assert.equal(decision.action, 'deny');
+  });
+});
