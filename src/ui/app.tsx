@@ -55,6 +55,7 @@ export function App({ store, controller }: AppProps) {
           deciding={state.deciding}
           focus={state.focus}
           reason={state.reason}
+          rule={state.rule}
           preview={state.preview}
           now={state.now}
         />

@@ -7,6 +7,7 @@ import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { describeRespawn } from '../runtime/respawn.js';
+import { permissionsCommand } from './permissions-command.js';
 
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
 const RECENT = 30;
@@ -14,7 +15,7 @@ const RECENT = 30;
 const KEYS = [
   'Keys:',
   '  input line   Enter send · ↑/↓ history · Tab complete (empty line: go to the queue) · Esc interrupt the lead',
-  '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a approve always (permission) · Esc back',
+  '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a allow: s this exact call for the session, or p a rule for the project (edit, Enter saves to settings.json and approves) · Esc back',
   '  anywhere     Ctrl+C shut the team down and quit (twice: force)',
 ];
 
@@ -83,6 +84,11 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
       runtime.compact(command.agent);
       // What it came to is reported when it is done: a compaction takes a model call.
       return [{ kind: 'info', text: `asked ${command.agent ?? LEAD} to compact its context (now if idle, else before its next model call)` }];
+    }
+    case 'permissions': {
+      const { paths } = runtime.options;
+      if (!paths) throw new Error('this session has no project settings file');
+      return permissionsCommand(paths.home, command.remove);
     }
     case 'log': {
       if (command.agent) await requireMember(runtime, command.agent);

@@ -1,6 +1,7 @@
 import { agentNameProblem } from '../protocol/names.js';
 import { didYouMean } from '../protocol/suggest.js';
 import { modelIdProblem } from '../model/settings.js';
+import { parseRule } from '../policy/rules.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
@@ -17,6 +18,7 @@ export type SlashCommand =
   | { name: 'respawn'; member: string }
   | { name: 'log'; agent: string | undefined }
   | { name: 'compact'; agent: string | undefined }
+  | { name: 'permissions'; remove: string | undefined }
   | { name: 'clear' }
   | { name: 'quit' };
 
@@ -37,6 +39,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'respawn', usage: '/respawn <name>', what: 'start a crashed or shut-down teammate again, with its conversation' },
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
   { name: 'compact', usage: '/compact [name]', what: "summarise an agent's older turns to free its context (the lead's by default)" },
+  { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C)' },
 ];
@@ -126,6 +129,13 @@ export function parseCommand(line: string): Parsed {
     }
     case 'spawn':
       return parseSpawn(rest);
+    case 'permissions': {
+      if (rest === '') return ok({ name: 'permissions', remove: undefined });
+      if (first !== 'remove' || afterFirst === '') return fail(usage(command));
+      const rule = /^\d+$/.test(afterFirst) ? undefined : parseRule(unquote(afterFirst));
+      if (typeof rule === 'string') return fail(`/permissions: invalid rule: ${rule}`);
+      return ok({ name: 'permissions', remove: unquote(afterFirst) });
+    }
   }
 }
 

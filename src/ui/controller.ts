@@ -3,6 +3,8 @@ import { runCommand } from './command-runner.js';
 import { isCommandLine, parseCommand } from './commands.js';
 import { interpretKey, type Effect } from './keys.js';
 import type { ReplRuntime } from './runtime.js';
+import { showRule, type PermissionRule } from '../policy/rules.js';
+import { addProjectRule, settingsPath } from '../runtime/project-settings.js';
 import { previewRequest } from '../runtime/request-preview.js';
 import { hiddenFromAgents } from '../team/paths.js';
 import type { Store } from './store.js';
@@ -72,6 +74,8 @@ export class ReplController {
       }
       case 'preview':
         return this.preview(effect.requestId);
+      case 'allow_rule':
+        return this.allowRule(effect.requestId, effect.rule);
       case 'interrupt':
         if (this.runtime.loop.busy) this.runtime.loop.interrupt();
         return;
@@ -80,6 +84,27 @@ export class ReplController {
       case 'force_stop':
         return this.forceStop();
     }
+  }
+
+  /**
+   * `a`, then a rule for the project: saved to the settings file first (the lead reads it at
+   * each of its calls), then the request itself approved. A rule that cannot be saved approves nothing.
+   */
+  private allowRule(requestId: string, rule: PermissionRule): void {
+    const { paths } = this.runtime.options;
+    let saved: string;
+    try {
+      if (!paths) throw new Error('this session has no project settings file');
+      const { changed } = addProjectRule(paths.home, 'allow', rule);
+      saved = `${changed ? 'added' : 'already had'} allow rule ${showRule(rule)} in ${settingsPath(paths.home)}`;
+    } catch (error) {
+      this.store.dispatch({ type: 'decide_failed', requestId, message: `rule not saved: ${message(error)}` });
+      return;
+    }
+    void this.runtime.decisions.decide(requestId, { approve: true }).then(
+      (record) => this.append('info', `${saved}; approved ${record.kind} request ${requestId} from ${record.from}`),
+      (error: unknown) => this.store.dispatch({ type: 'decide_failed', requestId, message: `${saved}, but ${message(error)}` }),
+    );
   }
 
   /** `v` on a permission request: what it will do, its file read as the agents' file tools would read it. */

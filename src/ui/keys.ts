@@ -1,4 +1,6 @@
 import type { Key } from 'ink';
+import { suggestRule } from '../policy/rule-suggestion.js';
+import { parseRule, type PermissionRule } from '../policy/rules.js';
 import { selectedRequest } from './state/queue.js';
 import type { LineEdit, State, UiAction } from './state/types.js';
 
@@ -7,6 +9,8 @@ export type Effect =
   | { type: 'line'; text: string }
   | { type: 'decide'; requestId: string; approve: boolean; note?: string; always?: boolean }
   | { type: 'preview'; requestId: string }
+  /** Save an allow rule to the project's settings, then approve the request it was made for. */
+  | { type: 'allow_rule'; requestId: string; rule: PermissionRule }
   | { type: 'interrupt' }
   | { type: 'stop' }
   | { type: 'force_stop' };
@@ -60,7 +64,7 @@ function onQueue(state: State, input: string, key: Key): KeyResult {
       return act({ type: 'toggle_expand' });
     case 'a':
       if (request.kind !== 'permission') return act({ type: 'hint', text: '`a` approves a permission always; this is a ' + request.kind + ' request' });
-      return { actions: [{ type: 'deciding', requestId: id }], effects: [{ type: 'decide', requestId: id, approve: true, always: true }] };
+      return act({ type: 'open_rule', suggestion: (request.tool && suggestRule(request.tool.name, request.tool.input, state.cwd)) ?? '' });
     default:
       return nothing;
   }
@@ -75,6 +79,25 @@ function onReason(state: State, input: string, key: Key): KeyResult {
       actions: [{ type: 'deciding', requestId: reason.requestId }],
       effects: [{ type: 'decide', requestId: reason.requestId, approve: false, ...(note === '' ? {} : { note }) }],
     };
+  }
+  if (key.tab || key.upArrow || key.downArrow) return nothing;
+  return lineEdit(input, key) ?? nothing;
+}
+
+/** After `a`: s this exact call for the session (the "always" approval), p a rule for the project, edited then confirmed. */
+function onRule(state: State, input: string, key: Key): KeyResult {
+  const rule = state.rule;
+  if (!rule || key.escape) return act({ type: 'close_rule' });
+  const id = rule.requestId;
+  if (rule.stage === 'choose') {
+    if (input === 's' || input === '1') return { actions: [{ type: 'deciding', requestId: id }], effects: [{ type: 'decide', requestId: id, approve: true, always: true }] };
+    if (input === 'p' || input === '2') return act({ type: 'edit_rule' });
+    return nothing;
+  }
+  if (key.return) {
+    const parsed = parseRule(rule.text);
+    if (typeof parsed === 'string') return act({ type: 'rule_invalid', error: parsed });
+    return { actions: [{ type: 'deciding', requestId: id }], effects: [{ type: 'allow_rule', requestId: id, rule: parsed }] };
   }
   if (key.tab || key.upArrow || key.downArrow) return nothing;
   return lineEdit(input, key) ?? nothing;
@@ -99,5 +122,7 @@ export function interpretKey(state: State, input: string, key: Key): KeyResult {
       return onQueue(state, input, key);
     case 'reason':
       return onReason(state, input, key);
+    case 'rule':
+      return onRule(state, input, key);
   }
 }

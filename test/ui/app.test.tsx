@@ -87,12 +87,15 @@ describe('the App with a stand-in runtime', () => {
     assert.match(screen(), /15 tokens/);
   });
 
-  test('keys decide from the queue: Tab, ↓, a approves a permission always', async () => {
+  test('keys decide from the queue: Tab, ↓, a then s approves a permission always', async () => {
     const { runtime, screen, type, until } = mount();
     runtime.pending = [request('plan-1', 'plan'), request('perm-2', 'permission', 'bob')];
     runtime.events.emit({ type: 'approvals', pending: runtime.pending });
     await until('the queue', () => screen().includes('Approvals (2)'));
     type(KEYS.tab, KEYS.down, 'a');
+    await until('the choice', () => screen().includes('this exact call, for the session'));
+    assert.equal(runtime.called('decide').length, 0, 'a alone decides nothing');
+    type('s');
     await until('the decision', () => runtime.called('decide').length === 1);
     assert.deepEqual(runtime.called('decide')[0], ['perm-2', { approve: true, always: true, note: undefined }]);
     await until('the queue without it', () => screen().includes('Approvals (1)') && screen().includes('approved always (this session) permission request perm-2'));

@@ -7,6 +7,8 @@ import { helpText, runCommand } from '../../src/ui/command-runner.js';
 import { COMMAND_NAMES, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
 import type { ReplRuntime } from '../../src/ui/runtime.js';
 import { tempHome } from '../helpers/temp.js';
+import { addProjectRule, loadProjectRules, settingsPath } from '../../src/runtime/project-settings.js';
+import { showRule } from '../../src/policy/rules.js';
 
 function parsed(line: string): SlashCommand {
   const result = parseCommand(line);
@@ -94,10 +96,21 @@ describe('slash commands: parsing', () => {
     refused('/compact ../x', /agent '..\/x'/);
   });
 
+  test('/permissions: alone it lists; remove takes a rule (checked by the parser) or a number', () => {
+    assert.deepEqual(parsed('/permissions'), { name: 'permissions', remove: undefined });
+    assert.deepEqual(parsed('/permissions remove bash(npm test*)'), { name: 'permissions', remove: 'bash(npm test*)' });
+    assert.deepEqual(parsed("/permissions remove 'bash(npm test*)'"), { name: 'permissions', remove: 'bash(npm test*)' });
+    assert.deepEqual(parsed('/permissions remove 2'), { name: 'permissions', remove: '2' });
+    refused('/permissions remove', /^usage: \/permissions \[remove <rule\|number>\]$/);
+    refused('/permissions drop 1', /^usage: \/permissions/);
+    refused('/permissions remove bash(npm', /^\/permissions: invalid rule: unbalanced parentheses in 'bash\(npm'$/);
+    refused('/permissions remove shell', /^\/permissions: invalid rule: unknown tool 'shell'/);
+  });
+
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 15);
+    assert.equal(COMMAND_NAMES.length, 16);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -162,6 +175,30 @@ describe('slash commands: running', () => {
     assert.equal(await answer('/requests'), 'no requests');
     assert.match(await answer('/log'), /member\s+lead|the audit log is empty/);
     assert.match(await answer('/help'), /Commands:/);
+  });
+
+  test('/permissions lists the rules numbered, allow then deny; remove by rule or number changes settings.json', async () => {
+    const withPaths: ReplRuntime = { ...runtime, options: { ...runtime.options, paths: teamPaths(home, 'default') } };
+    const run = async (line: string) => {
+      const command = parsed(line);
+      assert.ok(command.name !== 'clear' && command.name !== 'quit');
+      const [item] = await runCommand(command, withPaths);
+      return `${item?.kind}: ${item && 'text' in item ? item.text : ''}`;
+    };
+    const file = settingsPath(teamPaths(home, 'default').home);
+    assert.equal(await run('/permissions'), `output: no permission rules in ${file} (add one with a on a permission request, or teams allow <rule>)`);
+    addProjectRule(teamPaths(home, 'default').home, 'allow', { tool: 'bash', pattern: 'npm test*' });
+    addProjectRule(teamPaths(home, 'default').home, 'allow', { tool: 'write_file', pattern: 'src/**' });
+    addProjectRule(teamPaths(home, 'default').home, 'deny', { tool: 'bash', pattern: 'curl *' });
+    assert.equal(await run('/permissions'), `output: permission rules in ${file}:\n   1. allow bash(npm test*)\n   2. allow write_file(src/**)\n   3. deny  bash(curl *)`);
+    assert.equal(await run('/permissions remove 3'), `info: removed bash(curl *) from ${file}`);
+    assert.equal(await run('/permissions remove bash(npm  test*)'), `info: removed bash(npm test*) from ${file}`);
+    assert.equal(await run('/permissions remove bash(ls*)'), `info: no rule bash(ls*) in ${file}; nothing removed`);
+    assert.equal(await run('/permissions remove 7'), 'error: /permissions: no rule number 7 (there is 1 rule; /permissions lists them)');
+    const left = loadProjectRules(teamPaths(home, 'default').home);
+    assert.deepEqual([left.allow.map(showRule), left.deny.map(showRule)], [['write_file(src/**)'], []]);
+    assert.equal(await run('/permissions remove 0'), 'error: /permissions: no rule number 0 (there is 1 rule; /permissions lists them)');
+    assert.equal((await runCommand({ name: 'permissions', remove: undefined }, runtime))[0]?.kind, 'error', 'no settings file without the team paths');
   });
 
   test('/compact tells the runtime whose context to compact, and says what it asked', async () => {

@@ -76,7 +76,7 @@ describe('ApprovalQueue', () => {
 
   test('focused: the keys, and the selected request marked', () => {
     const text = frame(<ApprovalQueue {...base} focus="queue" selected={1} />);
-    assert.match(text, /y approve · n reject · v view · a always/);
+    assert.match(text, /y approve · n reject · v view · a allow: this call or a rule/);
     assert.match(text, /› permission\s+bob/);
     assert.doesNotMatch(text, /› plan/);
   });

@@ -73,8 +73,10 @@ describe('the keyboard map: the approval queue', () => {
     assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'v', key()).effects, [], 'a permission without its call (an older journal) has no preview to read');
   });
 
-  test('a approves a permission always; on another kind it explains', () => {
-    assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'a', key()).effects, [{ type: 'decide', requestId: 'perm-1', approve: true, always: true }]);
+  test('a on a permission opens the choice with a suggested rule; on another kind it explains', () => {
+    assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'a', key()), { actions: [{ type: 'open_rule', suggestion: '' }], effects: [] }, 'no call recorded: nothing to suggest');
+    const withTool = request('perm-t', 'permission', 'alice', { tool: { name: 'bash', input: { command: 'npm test -- --watch' }, reason: 'r' } });
+    assert.deepEqual(interpretKey(inQueue({ queue: [withTool] }), 'a', key()).actions, [{ type: 'open_rule', suggestion: 'bash(npm test*)' }]);
     const onPlan = interpretKey(inQueue(), 'a', key());
     assert.deepEqual(onPlan.effects, []);
     assert.equal(onPlan.actions[0]?.type, 'hint');
@@ -85,6 +87,36 @@ describe('the keyboard map: the approval queue', () => {
       assert.deepEqual(interpretKey(inQueue({ deciding: ['plan-1'] }), input, key()), { actions: [], effects: [] }, input);
       assert.deepEqual(interpretKey(state({ focus: 'queue' }), input, key()), { actions: [], effects: [] }, input);
     }
+  });
+});
+
+describe('the keyboard map: allowing from the queue (a)', () => {
+  const inRule = (stage: 'choose' | 'edit', text = 'bash(npm test*)') =>
+    state({ queue: [perm], focus: 'rule', rule: { requestId: 'perm-1', stage, text, cursor: text.length } });
+
+  test('the choice: s approves this exact call for the session (the existing always), p edits the rule, Esc cancels', () => {
+    assert.deepEqual(interpretKey(inRule('choose'), 's', key()), {
+      actions: [{ type: 'deciding', requestId: 'perm-1' }],
+      effects: [{ type: 'decide', requestId: 'perm-1', approve: true, always: true }],
+    });
+    assert.deepEqual(interpretKey(inRule('choose'), 'p', key()), { actions: [{ type: 'edit_rule' }], effects: [] });
+    assert.deepEqual(interpretKey(inRule('choose'), 'y', key()), { actions: [], effects: [] }, 'other keys do nothing here');
+    assert.deepEqual(interpretKey(inRule('choose'), '', key({ escape: true })), { actions: [{ type: 'close_rule' }], effects: [] });
+  });
+
+  test('editing: keys edit the rule; Enter on a valid rule saves it and approves; on an invalid one shows the parser error', () => {
+    assert.deepEqual(interpretKey(inRule('edit'), 'x', key()).actions, [{ type: 'edit', edit: { op: 'insert', text: 'x' } }]);
+    assert.deepEqual(interpretKey(inRule('edit'), 's', key()).actions, [{ type: 'edit', edit: { op: 'insert', text: 's' } }], 's types an s once editing');
+    assert.deepEqual(interpretKey(inRule('edit', ' bash(npm  test*) '), '', key({ return: true })), {
+      actions: [{ type: 'deciding', requestId: 'perm-1' }],
+      effects: [{ type: 'allow_rule', requestId: 'perm-1', rule: { tool: 'bash', pattern: 'npm test*' } }],
+    });
+    assert.deepEqual(interpretKey(inRule('edit', 'bash(npm test*'), '', key({ return: true })), {
+      actions: [{ type: 'rule_invalid', error: "unbalanced parentheses in 'bash(npm test*'" }],
+      effects: [],
+    });
+    assert.deepEqual(interpretKey(inRule('edit', 'shell(ls)'), '', key({ return: true })).actions[0]?.type, 'rule_invalid');
+    assert.deepEqual(interpretKey(inRule('edit'), '', key({ escape: true })), { actions: [{ type: 'close_rule' }], effects: [] });
   });
 });
 

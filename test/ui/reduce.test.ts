@@ -209,6 +209,28 @@ describe('reduce: the approval queue', () => {
     assert.equal(run(state(), { type: 'open_reason' }).reason, undefined, 'nothing selected, nothing to reject');
   });
 
+  test('the rule input (a): open with the suggestion, edit it, an invalid rule keeps the text with the error, Esc closes', () => {
+    let s = run(state({ queue: [a] }), { type: 'focus', focus: 'queue' }, { type: 'open_rule', suggestion: 'bash(rm*)' });
+    assert.deepEqual([s.focus, s.rule?.requestId, s.rule?.stage, s.rule?.text], ['rule', 'perm-a', 'choose', 'bash(rm*)']);
+    s = run(s, { type: 'edit_rule' }, { type: 'edit', edit: { op: 'backspace' } }, { type: 'edit', edit: { op: 'backspace' } });
+    assert.deepEqual([s.rule?.stage, s.rule?.text, s.input.text], ['edit', 'bash(rm', '']);
+    s = run(s, { type: 'rule_invalid', error: "unbalanced parentheses in 'bash(rm'" });
+    assert.deepEqual([s.rule?.text, s.rule?.error], ['bash(rm', "unbalanced parentheses in 'bash(rm'"]);
+    s = run(s, { type: 'edit', edit: { op: 'insert', text: ')' } });
+    assert.deepEqual([s.rule?.text, s.rule?.error], ['bash(rm)', undefined], 'typing clears the complaint');
+    s = run(s, { type: 'close_rule' });
+    assert.deepEqual([s.focus, s.rule], ['queue', undefined]);
+    assert.equal(run(state({ queue: [request('plan-p', 'plan')] }), { type: 'open_rule', suggestion: '' }).rule, undefined, 'only a permission takes a rule');
+  });
+
+  test('the rule input closes when its request is decided, here or elsewhere', () => {
+    const open = run(state({ queue: [a, b] }), { type: 'focus', focus: 'queue' }, { type: 'open_rule', suggestion: 'x' });
+    assert.deepEqual([run(open, { type: 'deciding', requestId: 'perm-a' }).rule, run(open, { type: 'deciding', requestId: 'perm-a' }).focus], [undefined, 'queue']);
+    const gone = run(open, { type: 'lead_event', event: { type: 'approvals', pending: [b] } });
+    assert.deepEqual([gone.rule, gone.focus], [undefined, 'queue']);
+    assert.ok(gone.transcript.some((i) => i.kind === 'info' && i.text.includes('perm-a was decided elsewhere; no rule was saved')));
+  });
+
   test('deciding marks the request and closes the reason; decide_failed unmarks it with an error', () => {
     let s = run(state({ queue: [a] }), { type: 'focus', focus: 'queue' }, { type: 'open_reason' }, { type: 'deciding', requestId: 'perm-a' });
     assert.deepEqual([s.deciding, s.focus, s.reason], [['perm-a'], 'queue', undefined]);

@@ -6,8 +6,9 @@ import type { RequestRecord } from '../../tracker/records.js';
 import { countdown, EXPANDED_ROWS, firstRows, PREVIEW_ROWS } from '../format.js';
 import type { PreviewKind, PreviewLine } from '../../team/preview.js';
 import { inertText, oneLine } from '../../lib/terminal-text.js';
-import type { Focus, LineState } from '../state/types.js';
+import type { Focus, LineState, RuleInput as RuleInputState } from '../state/types.js';
 import { Line } from './Line.js';
+import { RuleInput } from './RuleInput.js';
 
 export type ApprovalQueueProps = {
   queue: RequestRecord[];
@@ -16,6 +17,8 @@ export type ApprovalQueueProps = {
   deciding: string[];
   focus: Focus;
   reason: (LineState & { requestId: string }) | undefined;
+  /** The choice and rule input opened by `a`. */
+  rule?: RuleInputState | undefined;
   /** The expanded permission request's preview, once read. */
   preview?: { requestId: string; lines: PreviewLine[] } | undefined;
   now: number;
@@ -37,7 +40,7 @@ function PreviewBox({ request, preview }: { request: RequestRecord; preview: Pre
   );
 }
 
-const KEYS_FOCUSED = '↑↓ select · y approve · n reject · v view · a always (permission) · Esc back';
+const KEYS_FOCUSED = '↑↓ select · y approve · n reject · v view · a allow: this call or a rule · Esc back';
 
 function Row({ request, isSelected, focused, deciding, now }: { request: RequestRecord; isSelected: boolean; focused: boolean; deciding: boolean; now: number }) {
   const highlight = isSelected && focused;
@@ -59,9 +62,9 @@ function Row({ request, isSelected, focused, deciding, now }: { request: Request
 const VISIBLE_ROWS = 5;
 
 /** Every request waiting on the human, oldest first; Tab focuses it, and its keys decide. */
-export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expanded, deciding, focus, reason, preview, now }: ApprovalQueueProps) {
+export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expanded, deciding, focus, reason, rule, preview, now }: ApprovalQueueProps) {
   const { stdout } = useStdout();
-  const focused = focus === 'queue' || focus === 'reason';
+  const focused = focus === 'queue' || focus === 'reason' || focus === 'rule';
   if (queue.length === 0 && !focused) return null;
   const current = queue[selected];
   const first = Math.max(0, Math.min(selected - Math.floor(VISIBLE_ROWS / 2), queue.length - VISIBLE_ROWS));
@@ -90,6 +93,7 @@ export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expa
           {whole.cut ? <Text dimColor>… the rest is printed in full above</Text> : null}
         </Box>
       ) : null}
+      {focus === 'rule' && rule ? <RuleInput rule={rule} /> : null}
       {focus === 'reason' && reason ? (
         <Box>
           <Text color="red">{`Reject ${reason.requestId}, reason: `}</Text>

@@ -33,6 +33,7 @@ export function initialState(init: InitialState): State {
     focus: 'input',
     input: EMPTY_LINE,
     reason: undefined,
+    rule: undefined,
     history: [],
     historyIndex: undefined,
     draft: '',

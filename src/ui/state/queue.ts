@@ -31,6 +31,9 @@ export function queueChanged(state: State, pending: RequestRecord[]): State {
   if (state.reason && !stillPending(state.reason.requestId)) {
     next = append({ ...next, reason: undefined, focus: 'queue' }, { kind: 'info', text: `${state.reason.requestId} was decided elsewhere; nothing was sent` });
   }
+  if (state.rule && !stillPending(state.rule.requestId)) {
+    next = append({ ...next, rule: undefined, focus: 'queue' }, { kind: 'info', text: `${state.rule.requestId} was decided elsewhere; no rule was saved` });
+  }
   if (next.focus === 'queue' && pending.length === 0) next = { ...next, focus: 'input' };
   return next;
 }
@@ -50,8 +53,8 @@ export function openReason(state: State): State {
 
 export function deciding(state: State, requestId: string): State {
   if (state.deciding.includes(requestId)) return state;
-  const focus = state.focus === 'reason' ? 'queue' : state.focus;
-  return { ...state, deciding: [...state.deciding, requestId], reason: undefined, focus };
+  const focus = state.focus === 'reason' || state.focus === 'rule' ? 'queue' : state.focus;
+  return { ...state, deciding: [...state.deciding, requestId], reason: undefined, rule: undefined, focus };
 }
 
 export function decideFailed(state: State, requestId: string, message: string): State {

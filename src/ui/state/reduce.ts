@@ -3,6 +3,7 @@ import { append } from './items.js';
 import { reduceLeadEvent } from './lead-events.js';
 import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';
 import { decideFailed, deciding, openReason, select, toggleExpand, previewLoaded } from './queue.js';
+import { closeRule, editRule, openRule, ruleInvalid } from './rule-input.js';
 import type { State, UiAction } from './types.js';
 
 const HISTORY_LIMIT = 200;
@@ -39,6 +40,7 @@ export function reduce(state: State, action: UiAction): State {
       return { ...state, now: action.now };
     case 'edit':
       if (state.focus === 'reason' && state.reason) return { ...state, reason: { ...state.reason, ...editLine(state.reason, action.edit) } };
+      if (state.focus === 'rule' && state.rule) return { ...state, rule: { ...state.rule, ...editLine(state.rule, action.edit), error: undefined } };
       return { ...state, input: editLine(state.input, action.edit), hint: undefined };
     case 'history':
       return browseHistory(state, action.direction);
@@ -47,7 +49,7 @@ export function reduce(state: State, action: UiAction): State {
     case 'line_submitted':
       return lineSubmitted(state);
     case 'focus':
-      if (action.focus === 'input') return { ...state, focus: 'input', reason: undefined, expanded: false };
+      if (action.focus === 'input') return { ...state, focus: 'input', reason: undefined, rule: undefined, expanded: false };
       return { ...state, focus: 'queue', hint: undefined };
     case 'select':
       return select(state, action.delta);
@@ -59,6 +61,14 @@ export function reduce(state: State, action: UiAction): State {
       return openReason(state);
     case 'close_reason':
       return { ...state, reason: undefined, focus: 'queue' };
+    case 'open_rule':
+      return openRule(state, action.suggestion);
+    case 'edit_rule':
+      return editRule(state);
+    case 'rule_invalid':
+      return ruleInvalid(state, action.error);
+    case 'close_rule':
+      return closeRule(state);
     case 'deciding':
       return deciding(state, action.requestId);
     case 'decide_failed':
@@ -72,7 +82,7 @@ export function reduce(state: State, action: UiAction): State {
     case 'hint':
       return { ...state, hint: action.text };
     case 'quit_requested':
-      return state.phase === 'running' ? { ...state, phase: 'stopping', focus: 'input', reason: undefined } : state;
+      return state.phase === 'running' ? { ...state, phase: 'stopping', focus: 'input', reason: undefined, rule: undefined } : state;
     case 'force_requested':
       return state.phase === 'stopping' ? { ...state, phase: 'forcing' } : state;
     case 'stopped':

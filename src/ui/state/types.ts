@@ -30,7 +30,14 @@ export type LiveTurn = { busy: boolean; text: string; tools: RunningTool[] };
 /** A one-line text editor: the input line, or the inline reason of a rejection. */
 export type LineState = { text: string; cursor: number };
 
-export type Focus = 'input' | 'queue' | 'reason';
+export type Focus = 'input' | 'queue' | 'reason' | 'rule';
+
+/**
+ * `a` on a permission request: first the choice (this exact call for the session, or a rule
+ * for the project), then the rule's text, pre-filled and editable; `error` is the parser's
+ * sentence about the text last confirmed.
+ */
+export type RuleInput = LineState & { requestId: string; stage: 'choose' | 'edit'; error?: string };
 
 /** running → stopping (first Ctrl+C or /quit) → forcing (second Ctrl+C) → stopped. */
 export type Phase = 'running' | 'stopping' | 'forcing' | 'stopped';
@@ -68,6 +75,8 @@ export type State = {
   input: LineState;
   /** The inline reason input opened by `n`, for one request. */
   reason: (LineState & { requestId: string }) | undefined;
+  /** The choice and rule input opened by `a`, for one permission request. */
+  rule: RuleInput | undefined;
   history: string[];
   /** Where ↑/↓ is in the history; undefined when editing a fresh line. */
   historyIndex: number | undefined;
@@ -92,6 +101,10 @@ export type UiAction =
   | { type: 'preview_loaded'; requestId: string; lines: PreviewLine[] }
   | { type: 'open_reason' }
   | { type: 'close_reason' }
+  | { type: 'open_rule'; suggestion: string }
+  | { type: 'edit_rule' }
+  | { type: 'rule_invalid'; error: string }
+  | { type: 'close_rule' }
   | { type: 'deciding'; requestId: string }
   | { type: 'decide_failed'; requestId: string; message: string }
   | { type: 'append'; items: NewItem[] }

@@ -1,0 +1,30 @@
+import { parseRule, showRule, type PermissionRules } from '../policy/rules.js';
+import { loadProjectRules, removeProjectRule, settingsPath } from '../runtime/project-settings.js';
+import type { NewItem } from './state/types.js';
+
+/** Allow rules first, then deny, numbered on from 1 across both: the number `/permissions remove <n>` takes. */
+function numbered(rules: PermissionRules): { kind: 'allow' | 'deny'; text: string }[] {
+  return [...rules.allow.map((r) => ({ kind: 'allow' as const, text: showRule(r) })), ...rules.deny.map((r) => ({ kind: 'deny' as const, text: showRule(r) }))];
+}
+
+/**
+ * `/permissions`: the project's rules in `<home>/settings.json`, read and changed only through
+ * project-settings.ts (the file's lock, its parser). `remove` is a rule's text (checked by the
+ * parser already) or its number in the list as it is now.
+ */
+export function permissionsCommand(home: string, remove: string | undefined): NewItem[] {
+  const file = settingsPath(home);
+  const rules = loadProjectRules(home);
+  const list = numbered(rules);
+  if (remove === undefined) {
+    if (list.length === 0) return [{ kind: 'output', text: `no permission rules in ${file} (add one with a on a permission request, or teams allow <rule>)` }];
+    const lines = list.map((r, i) => `  ${String(i + 1).padStart(2)}. ${r.kind.padEnd(5)} ${r.text}`);
+    return [{ kind: 'output', text: [`permission rules in ${file}:`, ...lines].join('\n') }];
+  }
+  const text = /^\d+$/.test(remove) ? list[Number(remove) - 1]?.text : remove;
+  if (text === undefined) throw new Error(`no rule number ${remove} (there ${list.length === 1 ? 'is 1 rule' : `are ${list.length} rules`}; /permissions lists them)`);
+  const rule = parseRule(text);
+  if (typeof rule === 'string') throw new Error(`invalid rule: ${rule}`);
+  const { changed } = removeProjectRule(home, rule);
+  return [{ kind: 'info', text: changed ? `removed ${showRule(rule)} from ${file}` : `no rule ${showRule(rule)} in ${file}; nothing removed` }];
+}

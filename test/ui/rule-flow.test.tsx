@@ -1,0 +1,82 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup as cleanupInk, render } from 'ink-testing-library';
+import { resolveModelSettings } from '../../src/model/settings.js';
+import { LeadRuntime } from '../../src/runtime/lead.js';
+import { settingsPath } from '../../src/runtime/project-settings.js';
+import { openFileStore } from '../../src/store/file/file-store.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { createRepl, stateFor } from '../../src/ui/app.js';
+import { killAll } from '../helpers/children.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+import { KEYS, plain } from './terminal.js';
+
+after(killAll);
+
+/** The lead writes one note each time it is asked: the same call, twice. */
+const SCRIPT = {
+  version: 1,
+  rules: [
+    { when: { agent: 'lead', after_tool: 'write_file' }, reply: { text: 'Note written.' } },
+    { when: { agent: 'lead', last: 'Write the note' }, reply: { text: 'Writing it.', tool_uses: [{ name: 'write_file', input: { path: 'notes/a.md', content: 'one\n' } }] } },
+    { when: { agent: 'lead' }, reply: { text: 'Noted.' } },
+  ],
+};
+
+test('a on the lead’s permission request, then p: an invalid rule is refused with the parser’s words; the fixed rule is saved, the call approved, and the same call later runs unasked', async () => {
+  const { home, cleanup } = tempHome('teams-ui-rule-');
+  const paths = teamPaths(home, 'default');
+  const team = openFileStore(paths);
+  await team.roster.ensure();
+  mkdirSync(paths.workspace, { recursive: true });
+  const scriptFile = join(home, 'script.json');
+  writeFileSync(scriptFile, JSON.stringify(SCRIPT));
+  const settings = resolveModelSettings({ offline: true, offlineScript: scriptFile }, {});
+  const runtime = await LeadRuntime.start({ store: team, paths, settings, cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 3000 });
+  const { store, controller, element } = createRepl(runtime, await stateFor(runtime));
+  const disconnect = controller.connect();
+  const view = render(element);
+  const screen = () => plain(view.lastFrame());
+  const type = (...keys: string[]) => keys.forEach((k) => view.stdin.write(k));
+  const text = (words: string) => type(...words.split(''));
+  const permissions = async () => (await team.requests.list()).filter((r) => r.kind === 'permission');
+  const written = () => (store.getState().transcript.filter((i) => i.kind === 'lead' && i.text === 'Note written.').length);
+  try {
+    text('Write the note');
+    type(KEYS.enter);
+    const asked = await waitFor(() => store.getState().queue.find((r) => r.kind === 'permission'), `the lead's write in the queue; screen:\n${screen()}`, 20_000);
+    type(KEYS.tab);
+    await waitFor(() => store.getState().focus === 'queue' || undefined, 'focus on the queue');
+    type('a');
+    await waitFor(() => screen().includes('a rule for the project: write_file(notes/**)') || undefined, `the choice with the suggestion; screen:\n${screen()}`);
+    type('p');
+    await waitFor(() => store.getState().rule?.stage === 'edit' || undefined, 'the rule editable');
+    // Break it, see the parser's complaint, then mend it.
+    type(KEYS.backspace);
+    type(KEYS.enter);
+    await waitFor(() => screen().includes("invalid rule: unbalanced parentheses in 'write_file(notes/**'") || undefined, `the parser's error; screen:\n${screen()}`);
+    assert.equal(store.getState().rule?.text, 'write_file(notes/**', 'the text is kept for correction');
+    assert.equal((await team.requests.get(asked.request_id))?.state, 'pending', 'an invalid rule approves nothing');
+    text(')');
+    type(KEYS.enter);
+    await waitFor(async () => (await team.requests.get(asked.request_id))?.state === 'approved' || undefined, 'the request approved');
+    assert.deepEqual(JSON.parse(readFileSync(settingsPath(paths.home), 'utf8')), { permissions: { allow: ['write_file(notes/**)'], deny: [] } });
+    await waitFor(() => written() === 1 || undefined, `the first write done; screen:\n${screen()}`, 20_000);
+    assert.match(screen(), /added allow rule write_file\(notes\/\*\*\)/);
+
+    // The same call again: the rule allows it, nothing is asked.
+    text('Write the note');
+    type(KEYS.enter);
+    await waitFor(() => written() === 2 || undefined, `the second write done; screen:\n${screen()}`, 20_000);
+    assert.equal((await permissions()).length, 1, 'the second call was not asked about');
+    assert.equal(readFileSync(join(paths.workspace, 'notes/a.md'), 'utf8'), 'one\n');
+  } finally {
+    disconnect();
+    cleanupInk();
+    await runtime.stop();
+    cleanup();
+  }
+});
