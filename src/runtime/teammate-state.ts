@@ -64,6 +64,12 @@ export function react(state: TeammateState, envelope: Envelope): Reaction {
           ...(envelope.approve && envelope.always ? { always: true } : {}),
         },
       };
+    case 'mode_set':
+      // The lead's signed order (the human's /mode or `teams mode`). Plan mode holds again until
+      // a plan is approved; any other mode ends plan mode, which only the human can order.
+      return envelope.permission_mode === 'plan'
+        ? { state: { ...state, mode: 'plan', planApproved: false, planRejections: 0 }, notice: renderForModel(envelope) }
+        : { state: { ...state, mode: envelope.permission_mode, planApproved: true }, notice: renderForModel(envelope) };
     case 'finish_response':
       return envelope.approve
         ? { state: { ...state, stopping: 'finish' }, notice: renderForModel(envelope) }
