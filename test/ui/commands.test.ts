@@ -109,7 +109,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 15);
+    assert.equal(COMMAND_NAMES.length, 16);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
