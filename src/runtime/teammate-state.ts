@@ -38,7 +38,8 @@ export function react(state: TeammateState, envelope: Envelope): Reaction {
   switch (envelope.type) {
     case 'plan_approval_response': {
       if (envelope.approve) {
-        const inherited = modeAfterPlan(envelope.permission_mode);
+        // Already out of plan mode by the human's mode_set: the approval does not undo their choice.
+        const inherited = state.planApproved && state.mode !== 'plan' ? state.mode : modeAfterPlan(envelope.permission_mode);
         return {
           state: { ...state, planApproved: true, mode: inherited },
           notice: `${renderForModel(envelope)} You may now carry out the plan (permission mode: ${inherited}).`,

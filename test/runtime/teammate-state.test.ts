@@ -28,6 +28,9 @@ describe('teammate protocol state', () => {
     assert.equal(planSubmissionProblem(toPlan.state), undefined);
     const out = react(initialState('default', true), { ...base, type: 'mode_set', permission_mode: 'bypass' });
     assert.deepEqual(out.state, { mode: 'bypass', planApproved: true, planRejections: 0, stopping: false });
+    // A plan approved later does not undo the human's choice.
+    const later = react(out.state, { ...base, type: 'plan_approval_response', request_id: 'plan-1', approve: true, permission_mode: 'default' });
+    assert.equal(later.state.mode, 'bypass');
   });
 
   test('rejections are counted, carry the feedback, and resubmission stops at the cap', () => {
