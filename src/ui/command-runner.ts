@@ -47,7 +47,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
         prompt: command.prompt,
         planMode: command.planMode,
         ...(command.model === undefined ? {} : { model: command.model }),
-        permissionMode: command.mode,
+        ...(command.mode === undefined ? {} : { permissionMode: command.mode }),
         asker: 'human',
       });
       const mode = command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '';
