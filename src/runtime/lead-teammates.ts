@@ -182,6 +182,10 @@ export class LeadTeammates {
     if (!this.supervisor.isRunning(name)) throw new Refused(`${name} is not running`);
     const problem = modeGrantProblem(mode, this.mode, asker);
     if (problem) throw new Refused(problem);
+    // Without a sandbox a teammate can only have started in bypass, running commands unconfined:
+    // another mode would keep them unconfined, so the same check as at spawn refuses it.
+    const sandbox = sandboxFor(this.sandbox, mode);
+    if (!sandbox.ok) throw new Refused(`cannot set ${name}'s mode: ${sandbox.error}`);
     await this.bus.send({ type: 'mode_set', from: LEAD, to: name, permission_mode: mode });
   }
 
