@@ -50,7 +50,7 @@ describe('TeamPanel', () => {
     const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} now={NOW} />);
     assert.match(text, /^alice\s+coder\s+m\s+accept-edits\s+working/m);
     assert.match(text, /^bob\s+coder\s+m\s+plan\s+idle/m);
-    assert.match(formatMembers(members, NOW), /^alice\s+coder\s+working\s+-\s+\S+\s+m\s+accept-edits\s+-$/m);
+    assert.match(formatMembers(members, NOW), /^alice\s+coder\s+working\s+-\s+\S+\s+accept-edits\s+m\s+-$/m);
   });
 
   test('a big team: the panel stays short and says where the rest is', () => {
