@@ -65,4 +65,24 @@ describe('a teammate\'s permission mode, end to end', () => {
     process.kill(session.lead.pid, 'SIGTERM');
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
   });
+
+  test("the lead's model may not spawn a teammate more permissive than the lead: refused, nothing started", async (t) => {
+    const spawnBypass = {
+      name: 'lead: spawn in bypass',
+      when: { agent: 'lead', turn: 1 },
+      reply: { text: 'Spawning in bypass.', tool_uses: [{ name: 'spawn_teammate', input: { name: 'alice', role: 'coder', prompt: 'x', permission_mode: 'bypass' } }] },
+    };
+    const session = await TeamSession.start({ extraRules: [spawnBypass] });
+    t.after(() => session.cleanup());
+    type ToolResult = { type: string; name?: string; content?: string; isError?: boolean };
+    const refused = await waitFor(
+      () => session.events().flatMap((e) => ('event' in e ? [e.event as ToolResult] : [])).find((e) => e.type === 'tool_result' && e.name === 'spawn_teammate'),
+      `the spawn's result; lead stdout: ${session.lead.stdout().slice(-500)}`,
+    );
+    assert.equal(refused.isError, true);
+    assert.match(refused.content ?? '', /'bypass' is more permissive than the lead's own \('default'\)/);
+    assert.equal(await session.member('alice'), undefined);
+    process.kill(session.lead.pid, 'SIGTERM');
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+  });
 });
