@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import { AgentName, Recipient } from '../protocol/names.js';
-import { RequestId } from '../protocol/messages.js';
+import { PermissionMode, RequestId } from '../protocol/messages.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { isMissing } from '../files/errno.js';
 import { describeIssues } from '../lib/zod-issues.js';
@@ -20,10 +20,12 @@ import { ModelId } from '../model/settings.js';
  */
 export const ControlCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
-  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional() }),
+  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional(), mode: PermissionMode.optional() }),
   z.object({ op: z.literal('shutdown'), name: AgentName, reason: z.string().optional() }),
   /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
   z.object({ op: z.literal('respawn'), name: AgentName }),
+  /** The human changes a running teammate's permission mode: a mode_set the lead signs. */
+  z.object({ op: z.literal('mode'), name: AgentName, mode: PermissionMode }),
   /** The human's message, sent and signed by the lead (`to: "*"` broadcasts). */
   z.object({ op: z.literal('send'), to: Recipient, text: z.string().min(1) }),
   /** Expire what is overdue: only the process holding the lead's key writes those decisions. */

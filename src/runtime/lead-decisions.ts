@@ -125,8 +125,21 @@ export class LeadDecisions {
           return { ok: true, message: `${command.approve ? 'approved' : 'rejected'} ${record.request_id} (${record.kind} request from ${record.from})` };
         }
         case 'spawn': {
-          const { pid, model } = await this.teammates.spawn({ name: command.name, role: command.role, prompt: command.prompt ?? '', planMode: command.plan_mode ?? false, model: command.model });
-          return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid})` };
+          // The control socket is the human's (its token is out of every sandbox): a --mode is their grant.
+          const { pid, model } = await this.teammates.spawn({
+            name: command.name,
+            role: command.role,
+            prompt: command.prompt ?? '',
+            planMode: command.plan_mode ?? false,
+            model: command.model,
+            permissionMode: command.mode,
+            asker: 'human',
+          });
+          return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid}${command.mode ? `, ${command.mode} mode` : ''})` };
+        }
+        case 'mode': {
+          await this.teammates.setMode(command.name, command.mode, 'human');
+          return { ok: true, message: `set ${command.name}'s permission mode to ${command.mode}` };
         }
         case 'respawn': {
           return { ok: true, message: describeRespawn(command.name, await this.teammates.respawn(command.name)) };

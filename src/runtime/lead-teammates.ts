@@ -22,6 +22,7 @@ import { memberNames } from '../store/roster.js';
 import { didYouMean } from '../protocol/suggest.js';
 import type { LeadSession } from './lead-session.js';
 import { respawnsInPlanMode, respawnTask } from './respawn.js';
+import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -71,7 +72,13 @@ export class LeadTeammates {
     const model = this.modelFor(spec.model);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
-    return this.start({ ...spec, model }, {
+    // Unnamed, a teammate works in the lead's mode (plan becoming default); named, within the rule.
+    const mode = spec.permissionMode ?? modeAfterPlan(this.mode);
+    const modeProblem = modeGrantProblem(mode, this.mode, spec.asker ?? 'model');
+    if (modeProblem) throw new Refused(modeProblem);
+    // Asking for plan mode is asking for plan mode: it starts read-only until a plan is approved.
+    const planMode = spec.planMode || mode === 'plan';
+    return this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode) }, {
       task_id: newRequestId('task'),
       subject: summarize(spec.prompt || spec.role),
       description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
@@ -104,22 +111,26 @@ export class LeadTeammates {
       .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
       .map((r) => r.request_id);
     // A crash must not be a way out of plan mode, whichever lead process spawned it (the roster says).
-    const planMode = respawnsInPlanMode(member, await this.store.requests.list({ kind: 'plan', state: 'approved', involving: name }));
+    // A mode_set to plan since its spawn is recorded as its mode, and holds on respawn too.
+    const planMode =
+      member.permission_mode === 'plan' || respawnsInPlanMode(member, await this.store.requests.list({ kind: 'plan', state: 'approved', involving: name }));
+    // It keeps the mode it worked in (the roster says: a grant by the human included), else the lead's.
+    const permissionMode = modeAfterPlan(member.permission_mode ?? this.mode);
     // It keeps the model it ran before (the lead's, when the roster never named one).
-    const { pid } = await this.start({ name, role: member.role, planMode, model: this.modelFor(member.model ?? undefined) }, respawnTask(cancelled), true);
+    const { pid } = await this.start({ name, role: member.role, planMode, model: this.modelFor(member.model ?? undefined), permissionMode }, respawnTask(cancelled), true);
     return { pid, cancelled, planMode };
   }
 
   /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */
   private async start(
-    spec: { name: string; role: string; planMode: boolean; model: string },
+    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode },
     task: { task_id: string; subject: string; description: string },
     resume: boolean,
   ): Promise<Spawned> {
     const team = await this.store.roster.load();
     const spent = budgetProblem(team);
     if (spent) throw new Refused(spent);
-    const permissionMode = modeAfterPlan(this.mode);
+    const { permissionMode } = spec;
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     // A malformed settings file refuses the spawn (Refused, naming file and field) rather than dropping its deny rules.
@@ -128,8 +139,9 @@ export class LeadTeammates {
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
     const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince });
+    const startMode = spec.planMode ? 'plan' : permissionMode;
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode });
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...task });
     // Its journal goes into the lead's session, which exists from the first teammate on.
@@ -159,6 +171,22 @@ export class LeadTeammates {
     const requestId = newRequestId('shutdown');
     await this.bus.send({ type: 'shutdown_request', from: LEAD, to: name, request_id: requestId, reason });
     return { requestId };
+  }
+
+  /**
+   * Change a running teammate's permission mode: a signed mode_set it obeys (its harness, not
+   * its model). Bounded by the lead's own mode unless the human asked (mode-grant.ts).
+   */
+  async setMode(name: string, mode: PermissionMode, asker: ModeAsker): Promise<void> {
+    if (name === LEAD) throw new Refused(`the lead's own mode is set when it starts (--permission-mode), not by mode_set`);
+    if (!this.supervisor.isRunning(name)) throw new Refused(`${name} is not running`);
+    const problem = modeGrantProblem(mode, this.mode, asker);
+    if (problem) throw new Refused(problem);
+    // Without a sandbox a teammate can only have started in bypass, running commands unconfined:
+    // another mode would keep them unconfined, so the same check as at spawn refuses it.
+    const sandbox = sandboxFor(this.sandbox, mode);
+    if (!sandbox.ok) throw new Refused(`cannot set ${name}'s mode: ${sandbox.error}`);
+    await this.bus.send({ type: 'mode_set', from: LEAD, to: name, permission_mode: mode });
   }
 
   /** /compact <name>: the teammate compacts now if idle, else before its next model call. */

@@ -40,6 +40,8 @@ export type HarnessEvent =
 export type HarnessEffect =
   /** Record the new status in the roster. */
   | { type: 'status'; status: MemberStatus }
+  /** Record the mode it now works in on the roster (the team panel and `teams status` show it). */
+  | { type: 'mode'; mode: TeammateState['mode'] }
   /** Tell the model. */
   | { type: 'notice'; text: string }
   /** Hand a permission decision to the tool call waiting for it. */
@@ -109,6 +111,7 @@ function delivered(before: HarnessState, envelope: Envelope, busy: boolean): Ste
   const reaction = react(state, envelope);
   state = { ...state, ...reaction.state };
   const effects: HarnessEffect[] = [];
+  if (state.mode !== before.mode) effects.push({ type: 'mode', mode: state.mode });
   if (reaction.permission) {
     const { requestId, ...answer } = reaction.permission;
     effects.push({ type: 'permission', requestId, answer });

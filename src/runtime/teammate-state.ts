@@ -38,7 +38,8 @@ export function react(state: TeammateState, envelope: Envelope): Reaction {
   switch (envelope.type) {
     case 'plan_approval_response': {
       if (envelope.approve) {
-        const inherited = modeAfterPlan(envelope.permission_mode);
+        // Already out of plan mode by the human's mode_set: the approval does not undo their choice.
+        const inherited = state.planApproved && state.mode !== 'plan' ? state.mode : modeAfterPlan(envelope.permission_mode);
         return {
           state: { ...state, planApproved: true, mode: inherited },
           notice: `${renderForModel(envelope)} You may now carry out the plan (permission mode: ${inherited}).`,
@@ -64,6 +65,12 @@ export function react(state: TeammateState, envelope: Envelope): Reaction {
           ...(envelope.approve && envelope.always ? { always: true } : {}),
         },
       };
+    case 'mode_set':
+      // The lead's signed order (the human's /mode or `teams mode`). Plan mode holds again until
+      // a plan is approved; any other mode ends plan mode, which only the human can order.
+      return envelope.permission_mode === 'plan'
+        ? { state: { ...state, mode: 'plan', planApproved: false, planRejections: 0 }, notice: renderForModel(envelope) }
+        : { state: { ...state, mode: envelope.permission_mode, planApproved: true }, notice: renderForModel(envelope) };
     case 'finish_response':
       return envelope.approve
         ? { state: { ...state, stopping: 'finish' }, notice: renderForModel(envelope) }

@@ -10,7 +10,7 @@ import { LEAD } from '../protocol/names.js';
 import { alwaysKey, decideToolUse } from '../policy/approvals.js';
 import { RulesText } from '../policy/rules.js';
 import { budgetProblem, describeUsage, pricedTurn } from '../team/budget.js';
-import { addMemberUsage, setMemberStatus } from '../store/roster-changes.js';
+import { addMemberUsage, setMemberMode, setMemberStatus } from '../store/roster-changes.js';
 import { requireMember } from '../store/roster.js';
 import { createSerial } from '../lib/serial.js';
 import { hiddenFromAgents } from '../team/paths.js';
@@ -190,6 +190,9 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
       case 'status':
         // A stopped teammate holds no pid: the roster never points at a process that is gone.
         void rosterWrites(() => setMemberStatus(store.roster, name, effect.status, { pid: effect.status === 'shutdown' ? null : process.pid, model: options.settings.model }));
+        return;
+      case 'mode':
+        void rosterWrites(() => setMemberMode(store.roster, name, effect.mode));
         return;
       case 'notice':
         loop.push(effect.text);

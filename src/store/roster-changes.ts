@@ -1,6 +1,6 @@
 import { Refused } from '../lib/refused.js';
 import { quoted } from '../lib/terminal-text.js';
-import type { Usage } from '../protocol/messages.js';
+import type { PermissionMode, Usage } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { isRunning, processStartTime } from '../files/proc-start.js';
 import { findMember, Member, requireMember, rosterIssues, type MemberStatus } from './roster.js';
@@ -8,7 +8,7 @@ import type { RosterStore } from './team-store.js';
 
 /** The changes callers make to the roster, each one update of whichever store keeps it. */
 
-export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string };
+export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string; permission_mode?: PermissionMode };
 
 /** A pid with its process's start time, when it can be read: together they name one process. */
 function pidWithStart(pid: number | null): Pick<Member, 'pid' | 'pid_start'> {
@@ -27,6 +27,7 @@ export async function addMember(roster: RosterStore, input: NewMember): Promise<
     created_at: now,
     status_since: now,
     ...(input.plan_mode_since === undefined ? {} : { plan_mode_since: input.plan_mode_since }),
+    ...(input.permission_mode === undefined ? {} : { permission_mode: input.permission_mode }),
   });
   if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${rosterIssues(parsed.error)}`);
   const member = parsed.data;
@@ -53,7 +54,7 @@ export async function removeMember(roster: RosterStore, name: string): Promise<M
 }
 
 /** `plan_mode_since`: a spawn's plan mode, recorded (a time) or cleared (null). */
-export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null };
+export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null; permission_mode?: PermissionMode };
 
 /**
  * Set a member's status (and, with it, its pid or model); `status_since` moves only when the
@@ -80,9 +81,17 @@ export async function setMemberStatus(
     if (extra.model !== undefined) member.model = extra.model;
     if (extra.plan_mode_since === null) delete member.plan_mode_since;
     else if (extra.plan_mode_since !== undefined) member.plan_mode_since = extra.plan_mode_since;
+    if (extra.permission_mode !== undefined) member.permission_mode = extra.permission_mode;
     return { member: { ...member }, previous };
   });
   return result;
+}
+
+/** Record the permission mode a member now works in; its status stays as it is. */
+export async function setMemberMode(roster: RosterStore, name: string, mode: PermissionMode): Promise<void> {
+  await roster.update((team) => {
+    requireMember(team, name).permission_mode = mode;
+  });
 }
 
 /** One turn's usage; `cost_usd` is its price (null: its model's price is not known). */

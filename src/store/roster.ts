@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { Refused } from '../lib/refused.js';
 import { inertLine, quoted } from '../lib/terminal-text.js';
-import { RequestKindSchema, Usage } from '../protocol/messages.js';
+import { PermissionMode, RequestKindSchema, Usage } from '../protocol/messages.js';
 import { AgentName, agentNameProblem, LEAD } from '../protocol/names.js';
 import { memberHint } from '../protocol/suggest.js';
 import { describeIssues } from '../lib/zod-issues.js';
@@ -58,6 +58,12 @@ export const Member = z.object({
    * team's state is hidden from every sandbox), and only the lead's spawn writes this.
    */
   plan_mode_since: timestamp.optional(),
+  /**
+   * The permission mode it works in: written by the lead's spawn, then by the teammate's harness
+   * as it changes (a mode_set, an approved plan). Shown in the team panel and `teams status`; a
+   * respawn starts it in this mode again. Absent in rosters written before it was recorded.
+   */
+  permission_mode: PermissionMode.optional(),
 });
 export type Member = z.infer<typeof Member>;
 

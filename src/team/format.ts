@@ -31,9 +31,11 @@ export function table(cells: string[][]): string {
 }
 
 export function formatMembers(members: readonly Member[], now = Date.now()): string {
-  const rows = [['NAME', 'ROLE', 'STATUS', 'PID', 'SINCE', 'MODEL', 'USAGE']];
+  const rows = [['NAME', 'ROLE', 'STATUS', 'PID', 'SINCE', 'MODE', 'MODEL', 'USAGE']];
   for (const m of members) {
-    rows.push([m.name, m.role, m.status, m.pid === null ? '-' : String(m.pid), age(m.status_since, now), m.model ?? '-', m.usage ? describeUsage(m) : '-']);
+    // MODE: the permission mode it works in ('-' for the lead, and in rosters from before it was kept).
+    const mode = m.permission_mode ?? '-';
+    rows.push([m.name, m.role, m.status, m.pid === null ? '-' : String(m.pid), age(m.status_since, now), mode, m.model ?? '-', m.usage ? describeUsage(m) : '-']);
   }
   return table(rows);
 }

@@ -5,6 +5,7 @@ import type { ToolIO } from './io.js';
 import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
 import { ModelId } from '../model/settings.js';
+import { PermissionMode } from '../protocol/messages.js';
 
 const NOT_WITH_RESPAWN = 'not given with respawn: a respawned teammate keeps its role and model, and its conversation holds its task';
 const FOR_A_NEW_ONE = 'required for a new teammate (or set respawn: true to restart one that crashed or was shut down)';
@@ -21,6 +22,9 @@ const Input = z
     prompt: z.string().trim().min(1, 'prompt is empty').optional().describe('Its task: everything it needs to know to start, since it sees nothing of this conversation. Required unless respawn.'),
     plan_mode: semanticBoolean.optional().describe('Start in plan mode: it may only read until you approve a plan it submits. Default false.'),
     model: ModelId.optional().describe("Its model id, e.g. 'claude-haiku-4-5' for simple work. Default: your own model. A respawned teammate keeps its own."),
+    permission_mode: PermissionMode.optional().describe(
+      "Its permission mode: plan, default, accept-edits or bypass. Default: your own ('default' if you are in plan mode). Never more permissive than yours.",
+    ),
     respawn: semanticBoolean
       .optional()
       .describe('Start again a teammate that crashed or was shut down, with its whole earlier conversation; give only its name. Default false.'),
@@ -32,12 +36,13 @@ const Input = z
       if (input.prompt !== undefined) issue('prompt', NOT_WITH_RESPAWN);
       if (input.plan_mode !== undefined) issue('plan_mode', NOT_WITH_RESPAWN);
       if (input.model !== undefined) issue('model', NOT_WITH_RESPAWN);
+      if (input.permission_mode !== undefined) issue('permission_mode', 'not given with respawn: a respawned teammate keeps the mode it worked in');
       return { respawn: true as const, name: input.name };
     }
     if (input.role === undefined) issue('role', FOR_A_NEW_ONE);
     if (input.prompt === undefined) issue('prompt', FOR_A_NEW_ONE);
     if (input.role === undefined || input.prompt === undefined) return z.NEVER;
-    return { respawn: false as const, name: input.name, role: input.role, prompt: input.prompt, planMode: input.plan_mode ?? false, model: input.model };
+    return { respawn: false as const, name: input.name, role: input.role, prompt: input.prompt, planMode: input.plan_mode ?? false, model: input.model, permissionMode: input.permission_mode };
   });
 
 export const spawnTeammateTool = defineTool({
@@ -52,9 +57,18 @@ export const spawnTeammateTool = defineTool({
       // Kept in plan mode when it was started in it and no plan of its was approved.
       return { content: `Respawned ${input.name} (pid ${pid})${planMode ? ' in plan mode,' : ''} with its earlier conversation; ${told}.` };
     }
-    const { name, role, prompt, planMode } = input;
-    const { pid, model } = await io.team.spawnTeammate({ name, role, prompt, planMode, ...(input.model === undefined ? {} : { model: input.model }) });
-    const note = planMode ? ' in plan mode: it will submit a plan for approval before changing anything' : '';
+    const { name, role, prompt, planMode, permissionMode } = input;
+    // No asker: the lead's model is taken as asking, and refused a mode beyond the lead's (mode-grant.ts).
+    const { pid, model } = await io.team.spawnTeammate({
+      name,
+      role,
+      prompt,
+      planMode,
+      ...(input.model === undefined ? {} : { model: input.model }),
+      ...(permissionMode === undefined ? {} : { permissionMode }),
+    });
+    const inPlan = planMode || permissionMode === 'plan';
+    const note = inPlan ? ' in plan mode: it will submit a plan for approval before changing anything' : permissionMode ? ` in ${permissionMode} mode` : '';
     return { content: `Spawned ${name} (${role}, ${model}, pid ${pid})${note}.` };
   },
 });

@@ -1,4 +1,5 @@
-import type { OutgoingDraft } from '../protocol/messages.js';
+import type { OutgoingDraft, PermissionMode } from '../protocol/messages.js';
+import type { ModeAsker } from '../policy/mode-grant.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../store/roster.js';
 
@@ -24,7 +25,11 @@ export interface TeamIO {
 }
 
 /** A teammate to start; `model` is its own model id, the lead's when left out. */
-export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string };
+/**
+ * `permissionMode`: the mode asked for (else the lead's, plan becoming default); `asker` says
+ * who asked, the human or the lead's model, which mode-grant.ts bounds by the lead's own.
+ */
+export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string; permissionMode?: PermissionMode; asker?: ModeAsker };
 /** The started process, and the model it runs (offline, always the offline model). */
 export type Spawned = { pid: number; model: string };
 

@@ -41,9 +41,22 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
     case 'help':
       return [{ kind: 'output', text: helpText() }];
     case 'spawn': {
-      const { pid, model } = await runtime.teammates.spawn({ name: command.member, role: command.role, prompt: command.prompt, planMode: command.planMode, ...(command.model === undefined ? {} : { model: command.model }) });
-      return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${command.planMode ? ', plan mode' : ''}, ${model}, pid ${pid})` }];
+      // Typed by the human: a --mode is their grant, beyond the lead's own if they say so.
+      const { pid, model } = await runtime.teammates.spawn({
+        name: command.member,
+        role: command.role,
+        prompt: command.prompt,
+        planMode: command.planMode,
+        ...(command.model === undefined ? {} : { model: command.model }),
+        ...(command.mode === undefined ? {} : { permissionMode: command.mode }),
+        asker: 'human',
+      });
+      const mode = command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '';
+      return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${mode}, ${model}, pid ${pid})` }];
     }
+    case 'mode':
+      await runtime.teammates.setMode(command.member, command.mode, 'human');
+      return [{ kind: 'info', text: `set ${command.member}'s permission mode to ${command.mode}` }];
     case 'send': {
       const sent = await runtime.bus.send({ type: 'message', from: LEAD, to: command.to, text: command.text, summary: summarize(command.text) });
       return [{ kind: 'info', text: `sent to ${command.to} (${sent.id})` }];

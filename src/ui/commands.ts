@@ -2,11 +2,13 @@ import { agentNameProblem } from '../protocol/names.js';
 import { didYouMean } from '../protocol/suggest.js';
 import { modelIdProblem } from '../model/settings.js';
 import { parseRule } from '../policy/rules.js';
+import { PERMISSION_MODES, PermissionMode } from '../protocol/messages.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
   | { name: 'help' }
-  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean; model?: string }
+  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode }
+  | { name: 'mode'; member: string; mode: PermissionMode }
   | { name: 'send'; to: string; text: string }
   | { name: 'broadcast'; text: string }
   | { name: 'team' }
@@ -27,7 +29,8 @@ export type CommandName = SlashCommand['name'];
 /** The reference /help prints, in this order; completion offers the same names. */
 export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
   { name: 'help', usage: '/help', what: 'this list and the keys' },
-  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>]', what: 'start a teammate' },
+  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>] [--mode <mode>]', what: 'start a teammate' },
+  { name: 'mode', usage: `/mode <name> <${PERMISSION_MODES.join('|')}>`, what: "change a running teammate's permission mode (yours to grant)" },
   { name: 'send', usage: '/send <to> <text>', what: 'a message from the lead to one member' },
   { name: 'broadcast', usage: '/broadcast <text>', what: 'a message from the lead to every member' },
   { name: 'team', usage: '/team', what: 'the roster: status, pid, time in state' },
@@ -127,6 +130,13 @@ export function parseCommand(line: string): Parsed {
       const problem = nameError(command, 'teammate', first);
       return problem ? fail(problem) : ok({ name: 'respawn', member: first });
     }
+    case 'mode': {
+      if (first === '' || afterFirst === '' || split(afterFirst)[1] !== '') return fail(usage(command));
+      const problem = nameError(command, 'teammate', first);
+      if (problem) return fail(problem);
+      const mode = PermissionMode.safeParse(afterFirst);
+      return mode.success ? ok({ name: 'mode', member: first, mode: mode.data }) : fail(`/mode: unknown mode '${afterFirst}': use one of ${PERMISSION_MODES.join(', ')}`);
+    }
     case 'spawn':
       return parseSpawn(rest);
     case 'permissions': {
@@ -148,15 +158,19 @@ function parseSpawn(rest: string): Parsed {
   if (model && model.groups?.id === undefined) return fail('/spawn: --model needs a model id, e.g. --model claude-haiku-4-5');
   const modelProblem = model?.groups?.id === undefined ? undefined : modelIdProblem(model.groups.id);
   if (modelProblem) return fail(`/spawn: ${modelProblem}`);
-  const withoutFlag = rest.replace(flag, ' ').replace(modelFlag, ' ').trim();
+  const modeFlag = /(^|\s)--mode(?:(?:\s+|=)(?<mode>[^\s-]\S*)|=)?(?=\s|$)/;
+  const modeGiven = modeFlag.exec(rest);
+  const mode = modeGiven ? PermissionMode.safeParse(modeGiven.groups?.mode) : undefined;
+  if (mode && !mode.success) return fail(`/spawn: --mode needs one of ${PERMISSION_MODES.join(', ')}`);
+  const withoutFlag = rest.replace(flag, ' ').replace(modelFlag, ' ').replace(modeFlag, ' ').trim();
   const [member, afterName] = split(withoutFlag);
   const [role, prompt] = split(afterName);
   if (member === '' || role === '') return fail(usage('spawn'));
   // Only name and role are checked: the prompt is free text and may well contain dashes.
   const option = [member, role].find((word) => word.startsWith('-'));
-  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode and --model <id>)`);
+  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode, --model <id> and --mode <mode>)`);
   const problem = nameError('spawn', 'name', member);
   if (problem) return fail(problem);
   const id = model?.groups?.id;
-  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }) });
+  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }), ...(mode?.success ? { mode: mode.data } : {}) });
 }

@@ -1,5 +1,5 @@
 import type { SandboxStatus } from '../sandbox/settings.js';
-import type { Draft, Envelope } from '../protocol/messages.js';
+import type { Draft, Envelope, PermissionMode } from '../protocol/messages.js';
 import type { HumanDecision } from '../runtime/lead-decisions.js';
 import type { LeadEvent } from '../runtime/lead-events.js';
 import type { TeamStore } from '../store/team-store.js';
@@ -38,6 +38,8 @@ export interface ReplRuntime {
     spawn(spec: SpawnSpec): Promise<Spawned>;
     requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }>;
     respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
+    /** /mode: the human's, so 'human' is the only asker the REPL passes. */
+    setMode(name: string, mode: PermissionMode, asker: 'human'): Promise<void>;
   };
   /**
    * The session the lead journals into; a resumed one's earlier conversation opens the

@@ -20,6 +20,7 @@ const EXPECTED: Record<Kind, Classification> = {
   task_notification: { class: 'notification', kind: 'task_notification' },
   code_review_request: { class: 'request', kind: 'review' },
   code_review_response: { class: 'response', kind: 'review' },
+  mode_set: { class: 'notification', kind: 'mode_set' },
 };
 
 describe('classify', () => {

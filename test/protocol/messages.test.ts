@@ -95,6 +95,8 @@ describe('Envelope: kind-specific invalid instances', () => {
     ['empty tool name', sample('permission_request', { tool_name: '' }), 'tool_name: tool_name is empty'],
     ['tool input not an object', sample('permission_request', { tool_input: 'rm -rf /' }), 'tool_input:'],
     ['permission feedback not a string', sample('permission_response', { feedback: false }), 'feedback:'],
+    ['unknown mode in mode_set', sample('mode_set', { permission_mode: 'root' }), 'permission_mode:'],
+    ['mode_set without a mode', sample('mode_set', { permission_mode: undefined }), 'permission_mode:'],
     ['empty task subject', sample('task_assignment', { subject: '' }), 'subject:'],
     ['empty idle reason', sample('idle_notification', { reason: '' }), 'reason:'],
     ['unknown task status', sample('task_notification', { status: 'done' }), 'status:'],

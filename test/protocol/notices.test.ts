@@ -25,6 +25,7 @@ const EXPECTED: Record<Kind, string> = {
     'Answer with permission_response(request_id="permission-abc", approve=true|false, feedback="…").',
   permission_response: '[permission_response permission-abc from lead] Permission granted.',
   task_assignment: '[task_assignment t1 from lead] New task "Fix parser": It drops comments',
+  mode_set: '[mode_set from lead] Your permission mode is now accept-edits: trusted with edits.',
   idle_notification: '[idle_notification from alice] alice is idle: waiting for review.',
   task_notification:
     '<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n<summary>Agent "Fix parser" completed</summary>\n</task-notification>',
@@ -99,6 +100,7 @@ const LINES: Record<Kind, string> = {
   permission_request: 'asks permission: bash command=rm -rf build (permission-abc)',
   permission_response: 'granted permission (permission-abc)',
   task_assignment: 'assigns task "Fix parser" (t1)',
+  mode_set: 'sets the permission mode to accept-edits: trusted with edits',
   idle_notification: 'idle (waiting for review)',
   task_notification: 'task completed: Agent "Fix parser" completed',
   code_review_request: 'asks bob to review: Parser fix (review-abc; files: src/parser.ts; a diff of 2 lines)',

@@ -105,6 +105,12 @@ const CASES: Case[] = [
     rule: 'must_come_from_lead',
     error: `only "lead" can send plan_approval_response ('bob' is a teammate)`,
   },
+  {
+    name: 'a teammate setting another one\'s permission mode',
+    envelope: sample('mode_set', { from: 'bob', permission_mode: 'bypass' }),
+    rule: 'must_come_from_lead',
+    error: `only "lead" can send mode_set ('bob' is a teammate)`,
+  },
 
   // Content.
   {
@@ -305,6 +311,7 @@ describe('checkSend: rule order and purity', () => {
     ]);
     assert.deepEqual([...FROM_LEAD_KINDS].sort(), [
       'finish_response',
+      'mode_set',
       'permission_response',
       'plan_approval_response',
       'shutdown_request',

@@ -47,6 +47,23 @@ describe('the teammate harness as one reducer', () => {
     assert.equal(answered.state.planApproved, true);
   });
 
+  test('a mode_set switches the mode and records it; plan holds until a plan is approved', () => {
+    const set = run(start(), deliver({ ...base, type: 'mode_set', permission_mode: 'accept-edits' }));
+    assert.equal(set.state.mode, 'accept-edits');
+    assert.deepEqual(set.effects[0], { type: 'mode', mode: 'accept-edits' });
+    assert.match(set.effects.find((e) => e.type === 'notice')?.text ?? '', /permission mode is now accept-edits/);
+    const plan = run(set.state, deliver({ ...base, type: 'mode_set', permission_mode: 'plan' }));
+    assert.equal(plan.state.mode, 'plan');
+    assert.equal(plan.state.planApproved, false);
+    assert.deepEqual(plan.effects[0], { type: 'mode', mode: 'plan' });
+    // The same mode again changes nothing on the roster.
+    assert.ok(!run(plan.state, deliver({ ...base, type: 'mode_set', permission_mode: 'plan' })).effects.some((e) => e.type === 'mode'));
+    const approved = run(plan.state, deliver({ ...base, type: 'plan_approval_response', request_id: 'plan-1', approve: true, permission_mode: 'default' }));
+    assert.equal(approved.state.mode, 'default');
+    assert.equal(approved.state.planApproved, true);
+    assert.deepEqual(approved.effects[0], { type: 'mode', mode: 'default' });
+  });
+
   test('an approved finish stops at once when no turn runs, with the assigned task, and only once', () => {
     const assigned = run(start(), deliver({ ...base, type: 'task_assignment', task_id: 'task-7', subject: 'notes', description: 'write notes' }));
     const finished = run(assigned.state, deliver({ ...base, type: 'finish_response', request_id: 'finish-1', approve: true }));

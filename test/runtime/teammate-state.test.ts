@@ -21,6 +21,18 @@ describe('teammate protocol state', () => {
     assert.equal(fromPlan.state.mode, 'default');
   });
 
+  test('mode_set: plan makes it read-only until a plan is approved, with a fresh count; another mode ends plan mode', () => {
+    const toPlan = react({ ...initialState('accept-edits', false), planRejections: 2 }, { ...base, type: 'mode_set', permission_mode: 'plan' });
+    assert.deepEqual(toPlan.state, { mode: 'plan', planApproved: false, planRejections: 0, stopping: false });
+    assert.match(toPlan.notice ?? '', /put you in plan mode.*submit a plan/);
+    assert.equal(planSubmissionProblem(toPlan.state), undefined);
+    const out = react(initialState('default', true), { ...base, type: 'mode_set', permission_mode: 'bypass' });
+    assert.deepEqual(out.state, { mode: 'bypass', planApproved: true, planRejections: 0, stopping: false });
+    // A plan approved later does not undo the human's choice.
+    const later = react(out.state, { ...base, type: 'plan_approval_response', request_id: 'plan-1', approve: true, permission_mode: 'default' });
+    assert.equal(later.state.mode, 'bypass');
+  });
+
   test('rejections are counted, carry the feedback, and resubmission stops at the cap', () => {
     let state = initialState('default', true);
     const rejected: Envelope = { ...base, type: 'plan_approval_response', request_id: 'plan-1', approve: false, feedback: 'add tests' };

@@ -133,6 +133,18 @@ describe("the lead's tools", () => {
     assert.equal(team.calls.length, 1, 'nothing was spawned');
   });
 
+  test('spawn_teammate with a permission mode: handed on without an asker (so the lead bounds it); an unknown one is refused', async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('spawn_teammate', { name: 'ed', role: 'editor', prompt: 'edit', permission_mode: 'accept-edits' }), { content: 'Spawned ed (editor, claude-sonnet-5-5, pid 4242) in accept-edits mode.' });
+    assert.deepEqual(team.calls, [['spawnTeammate', { name: 'ed', role: 'editor', prompt: 'edit', planMode: false, permissionMode: 'accept-edits' }]]);
+    const bad = await run('spawn_teammate', { name: 'x', role: 'r', prompt: 'p', permission_mode: 'root' });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content, /permission_mode/);
+    const again = await run('spawn_teammate', { name: 'ed', respawn: true, permission_mode: 'bypass' });
+    assert.match(again.content, /permission_mode: not given with respawn/);
+    assert.equal(team.calls.length, 1);
+  });
+
   test('spawn_teammate with respawn: the name alone; a missing role or an extra field is named', async () => {
     const { team, run } = setup('lead');
     assert.deepEqual(await run('spawn_teammate', { name: 'alice', respawn: true }), {

@@ -57,7 +57,7 @@ describe('the App with a stand-in runtime', () => {
     typeText(type, '/spawn bob tester --plan-mode');
     type(KEYS.enter);
     await until('the spawn answer', () => screen().includes('· spawned bob (tester, plan mode, offline-demo, pid 4242)'));
-    assert.deepEqual(runtime.called('spawn'), [[{ name: 'bob', role: 'tester', prompt: '', planMode: true }]]);
+    assert.deepEqual(runtime.called('spawn'), [[{ name: 'bob', role: 'tester', prompt: '', planMode: true, asker: 'human' }]]);
     typeText(type, '/nope');
     type(KEYS.enter);
     await until('the error', () => screen().includes("✗ unknown command '/nope'; /help lists them"));
@@ -65,6 +65,11 @@ describe('the App with a stand-in runtime', () => {
     type(KEYS.enter);
     await until('the send answer', () => screen().includes('· sent to alice'));
     assert.equal((runtime.called('send')[0]?.[0] as { text: string }).text, 'hi there');
+    // The human's /mode reaches the runtime as the human's: the lead's bound does not apply to it.
+    typeText(type, '/mode bob accept-edits');
+    type(KEYS.enter);
+    await until('the mode answer', () => screen().includes("· set bob's permission mode to accept-edits"));
+    assert.deepEqual(runtime.called('setMode'), [['bob', 'accept-edits', 'human']]);
   });
 
   test('Esc interrupts the lead only when it is busy', async () => {

@@ -44,6 +44,18 @@ describe('slash commands: parsing', () => {
     refused('/spawn alice coder --model claude!haiku', /^\/spawn: invalid model id 'claude!haiku': must be a model id such as claude-sonnet-5-5$/);
   });
 
+  test('/spawn --mode <mode> anywhere; /mode <name> <mode>; an unknown mode is refused by name', () => {
+    assert.deepEqual(parsed('/spawn alice coder --mode accept-edits Write it'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'Write it', planMode: false, mode: 'accept-edits' });
+    assert.deepEqual(parsed('/spawn --mode=bypass bob tester'), { name: 'spawn', member: 'bob', role: 'tester', prompt: '', planMode: false, mode: 'bypass' });
+    refused('/spawn alice coder --mode root', /^\/spawn: --mode needs one of plan, default, accept-edits, bypass$/);
+    refused('/spawn alice coder --mode', /^\/spawn: --mode needs one of/);
+    assert.deepEqual(parsed('/mode alice plan'), { name: 'mode', member: 'alice', mode: 'plan' });
+    refused('/mode alice root', /^\/mode: unknown mode 'root': use one of plan, default, accept-edits, bypass$/);
+    refused('/mode alice', /^usage: \/mode <name>/);
+    refused('/mode alice plan now', /^usage: \/mode <name>/);
+    refused('/mode Alice plan', /^\/mode: teammate 'Alice'/);
+  });
+
   test('/send and /broadcast keep the text, quotes removed', () => {
     assert.deepEqual(parsed('/send bob hi   there'), { name: 'send', to: 'bob', text: 'hi   there' });
     assert.deepEqual(parsed('/send bob "hi there"'), { name: 'send', to: 'bob', text: 'hi there' });
@@ -110,7 +122,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 16);
+    assert.equal(COMMAND_NAMES.length, 17);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -135,7 +147,7 @@ describe('slash commands: running', () => {
     store,
     loop: { busy: false, interrupt: () => undefined },
     decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: async () => [] },
-    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned') },
+    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running') },
     bus: { send: failing('no member named bob') },
     prompt: () => undefined,
     stop: async () => undefined,

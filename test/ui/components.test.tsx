@@ -8,6 +8,7 @@ import { TeamPanel } from '../../src/ui/components/TeamPanel.js';
 import { LiveTurn, Transcript } from '../../src/ui/components/Transcript.js';
 import type { TranscriptItem } from '../../src/ui/state/types.js';
 import { member, NOW, request } from './fixtures.js';
+import { formatMembers } from '../../src/team/format.js';
 import { plain } from './terminal.js';
 
 afterEach(cleanup);
@@ -42,6 +43,14 @@ describe('TeamPanel', () => {
     assert.match(text, /^lead\s+lead\s+claude-sonnet-5-5\s+idle\s+30s\s*$/m);
     assert.match(text, /^bob\s+tester\s+-\s+working\s+30s\s+running the tests$/m, 'no model known yet');
     assert.doesNotMatch(text, /No teammates yet/);
+  });
+
+  test("each teammate's permission mode, where the roster records one", () => {
+    const members = [member('lead'), member('alice', 'working', { model: 'm', permission_mode: 'accept-edits' }), member('bob', 'idle', { model: 'm', permission_mode: 'plan' })];
+    const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} now={NOW} />);
+    assert.match(text, /^alice\s+coder\s+m\s+accept-edits\s+working/m);
+    assert.match(text, /^bob\s+coder\s+m\s+plan\s+idle/m);
+    assert.match(formatMembers(members, NOW), /^alice\s+coder\s+working\s+-\s+\S+\s+accept-edits\s+m\s+-$/m);
   });
 
   test('a big team: the panel stays short and says where the rest is', () => {

@@ -72,6 +72,9 @@ export class FakeRuntime implements ReplRuntime {
       this.record('respawn', name);
       return { pid: 4343, cancelled: [], planMode: false };
     },
+    setMode: async (name: string, mode: string, asker: 'human') => {
+      this.record('setMode', name, mode, asker);
+    },
   };
 
   readonly bus = {

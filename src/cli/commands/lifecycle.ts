@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { agentNameProblem } from '../../protocol/names.js';
 import { modelIdProblem } from '../../model/settings.js';
+import { PERMISSION_MODES, PermissionMode } from '../../protocol/messages.js';
 import { askLead, noLead } from '../lead-client.js';
 import { UsageError } from '../errors.js';
 import { inertText } from '../../lib/terminal-text.js';
@@ -14,11 +15,13 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
     .option('--prompt <text>', 'its task')
     .option('--plan-mode', 'read-only until its plan is approved')
     .option('--model <id>', "its own model (default: the lead's; offline, every agent is the offline model)")
-    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean; model?: string }, command: Command) => {
+    .option('--mode <mode>', `its permission mode (${PERMISSION_MODES.join(', ')}); yours to grant, even beyond the lead's own`)
+    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean; model?: string; mode?: string }, command: Command) => {
       const problem = agentNameProblem(name) ?? (options.model === undefined ? undefined : modelIdProblem(options.model));
       if (problem) throw new UsageError(problem);
+      const mode = options.mode === undefined ? undefined : modeArgument(options.mode);
       const context = contextFor(command);
-      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode, model: options.model });
+      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode, model: options.model, mode });
       if (message === undefined) noLead(context, 'spawning a teammate');
       process.stdout.write(`${inertText(message)}\n`);
     });
@@ -36,6 +39,19 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
     });
 
   program
+    .command('mode <name> <mode>')
+    .description(`change a running teammate's permission mode (${PERMISSION_MODES.join(', ')}): the lead sends it a signed mode_set`)
+    .action(async (name: string, given: string, _options: unknown, command: Command) => {
+      const problem = agentNameProblem(name);
+      if (problem) throw new UsageError(problem);
+      const mode = modeArgument(given);
+      const context = contextFor(command);
+      const message = await askLead(context, { op: 'mode', name, mode });
+      if (message === undefined) noLead(context, "changing a teammate's mode");
+      process.stdout.write(`${inertText(message)}\n`);
+    });
+
+  program
     .command('shutdown <name>')
     .description('ask a teammate to shut down (the shutdown handshake)')
     .option('--reason <text>', 'why')
@@ -45,4 +61,10 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
       if (message === undefined) noLead(context, 'a shutdown');
       process.stdout.write(`${inertText(message)}\n`);
     });
+}
+
+function modeArgument(given: string): PermissionMode {
+  const parsed = PermissionMode.safeParse(given);
+  if (!parsed.success) throw new UsageError(`unknown permission mode '${inertText(given)}': use one of ${PERMISSION_MODES.join(', ')}`);
+  return parsed.data;
 }

@@ -2,6 +2,7 @@ import { broadcast, message } from './chat.js';
 import { codeReviewRequest, codeReviewResponse } from './code-review.js';
 import { finishRequest, finishResponse } from './finish.js';
 import { idleNotification } from './idle-notification.js';
+import { modeSet } from './mode-set.js';
 import { permissionRequest, permissionResponse } from './permission.js';
 import { planRequest, planResponse } from './plan.js';
 import { shutdownRequest, shutdownResponse } from './shutdown.js';
@@ -30,6 +31,7 @@ const SPECS = {
   task_notification: taskNotification,
   code_review_request: codeReviewRequest,
   code_review_response: codeReviewResponse,
+  mode_set: modeSet,
 };
 
 export type Kind = keyof typeof SPECS;

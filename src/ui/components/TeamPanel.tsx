@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { age } from '../../team/format.js';
 import type { Member } from '../../store/roster.js';
 import { inertLine, oneLine } from '../../lib/terminal-text.js';
+import type { PermissionMode } from '../../protocol/messages.js';
 import { senderColor } from './TranscriptLine.js';
 
 const STATUS_COLORS: Partial<Record<Member['status'], string>> = {
@@ -27,6 +28,8 @@ const pad = (raw: string, width: number) => {
   return text.length > width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1);
 };
 
+const MODE_COLORS: Partial<Record<PermissionMode, string>> = { plan: 'cyan', 'accept-edits': 'yellow', bypass: 'red' };
+
 /** Rows the panel takes at most: the live area must stay shorter than the screen. */
 const MAX_ROWS = 12;
 
@@ -47,6 +50,8 @@ export const TeamPanel = memo(function TeamPanel({ members: all, activity, pendi
             <Text color={senderColor(m.name)} bold>{pad(m.name, nameWidth)}</Text>
             <Text dimColor>{pad(m.role, roleWidth)}</Text>
             <Text dimColor>{pad(m.model ?? '-', modelWidth)}</Text>
+            {/* Its permission mode: a teammate with more room than the default stands out. */}
+            {m.permission_mode ? <Text color={MODE_COLORS[m.permission_mode]} dimColor={MODE_COLORS[m.permission_mode] === undefined}>{pad(m.permission_mode, 13)}</Text> : null}
             <Text color={STATUS_COLORS[m.status]} dimColor={STATUS_COLORS[m.status] === undefined}>{pad(m.status, 17)}</Text>
             {/* A change stamped after the last tick is "0s", not "in 0s". */}
             <Text dimColor>{pad(age(m.status_since, Math.max(now, Date.parse(m.status_since))), 4)}</Text>

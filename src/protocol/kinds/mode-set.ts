@@ -1,0 +1,19 @@
+import * as z from 'zod';
+import { envelopeOf, PermissionMode } from '../fields.js';
+import { defineKind } from './spec.js';
+import { colon, header, sentence } from './text.js';
+
+/**
+ * The lead changes a running teammate's permission mode (the human's /mode or `teams mode`).
+ * Only the lead sends it, signed by the lead's process, so a teammate cannot hand another one,
+ * or itself, more room. `plan` puts the teammate back in plan mode until a plan is approved.
+ */
+export const modeSet = defineKind(envelopeOf('mode_set', { permission_mode: PermissionMode, reason: z.string().optional() }), {
+  direction: 'from_lead',
+  role: { class: 'notification' },
+  notice: (e) =>
+    e.permission_mode === 'plan'
+      ? `${header(e)} ${sentence(`The lead put you in plan mode${colon(e.reason)}`)} Change nothing: submit a plan for approval first.`
+      : `${header(e)} ${sentence(`Your permission mode is now ${e.permission_mode}${colon(e.reason)}`)}`,
+  line: (e) => `sets the permission mode to ${e.permission_mode}${colon(e.reason)}`,
+});
