@@ -2,18 +2,18 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup as cleanupInk, render } from 'ink-testing-library';
+import { cleanup as cleanupInk } from 'ink-testing-library';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
 import { isProcessAlive } from '../../src/files/file-lock.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
-import { createRepl, stateFor } from '../../src/ui/app.js';
 import { killAll } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { KEYS, plain } from './terminal.js';
+import { KEYS } from './terminal.js';
+import { renderLiveRepl } from './live-repl.js';
 
 after(killAll);
 
@@ -37,12 +37,7 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
     await team.roster.ensure();
     mkdirSync(paths.workspace, { recursive: true });
     runtime = await LeadRuntime.start({ store: team, paths, settings: resolveModelSettings({ offline: true }, {}), cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 3000 });
-    const { store, controller, element } = createRepl(runtime, await stateFor(runtime));
-    const disconnect = controller.connect();
-    const view = render(element);
-    const screen = () => plain(view.lastFrame());
-    const type = (...keys: string[]) => keys.forEach((k) => view.stdin.write(k));
-    const text = (words: string) => type(...words.split(''));
+    const { store, controller, disconnect, screen, type, text } = await renderLiveRepl(runtime);
     const decided = (id: string, state: RequestRecord['state']) => async () => (await team.requests.get(id))?.state === state;
     const queued = (kind: RequestRecord['kind'], seen: string[] = []) =>
       waitFor(() => store.getState().queue.find((r) => r.kind === kind && !seen.includes(r.request_id)), `a ${kind} request in the queue; screen:\n${screen()}`, 20_000);

@@ -2,17 +2,17 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup as cleanupInk, render } from 'ink-testing-library';
+import { cleanup as cleanupInk } from 'ink-testing-library';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/runtime/lead.js';
 import { settingsPath } from '../../src/runtime/project-settings.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { createRepl, stateFor } from '../../src/ui/app.js';
 import { killAll } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { KEYS, plain } from './terminal.js';
+import { KEYS } from './terminal.js';
+import { renderLiveRepl } from './live-repl.js';
 
 after(killAll);
 
@@ -36,12 +36,7 @@ test('a on the lead’s permission request, then p: an invalid rule is refused w
   writeFileSync(scriptFile, JSON.stringify(SCRIPT));
   const settings = resolveModelSettings({ offline: true, offlineScript: scriptFile }, {});
   const runtime = await LeadRuntime.start({ store: team, paths, settings, cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 3000 });
-  const { store, controller, element } = createRepl(runtime, await stateFor(runtime));
-  const disconnect = controller.connect();
-  const view = render(element);
-  const screen = () => plain(view.lastFrame());
-  const type = (...keys: string[]) => keys.forEach((k) => view.stdin.write(k));
-  const text = (words: string) => type(...words.split(''));
+  const { store, disconnect, screen, type, text } = await renderLiveRepl(runtime);
   const permissions = async () => (await team.requests.list()).filter((r) => r.kind === 'permission');
   const written = () => (store.getState().transcript.filter((i) => i.kind === 'lead' && i.text === 'Note written.').length);
   try {
