@@ -28,6 +28,12 @@ export type ToolUse = {
   home?: string;
   /** The project's allow and deny rules (rules.ts), as the lead handed them over; none when absent. */
   rules?: PermissionRules;
+  /**
+   * For a file tool: where its path leads once symbolic links are resolved, relative to the real
+   * working directory, as the harness found it (undefined: outside or unknown). A file allow
+   * rule covers a call only when it covers this path too.
+   */
+  realPath?: string;
 };
 
 export type ToolDecision = { action: 'allow' } | { action: 'ask'; reason: string } | { action: 'deny'; reason: string };
@@ -61,7 +67,7 @@ export function alwaysKey(tool: string, input: unknown): string {
  */
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return ALLOW;
-  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd) : { allowed: false };
+  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : { allowed: false };
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
   if (denied) return denied;

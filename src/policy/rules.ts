@@ -83,13 +83,13 @@ export type RuleVerdict = {
  * What the rules say about one call: a deny rule that matches any part of it, and whether
  * allow rules cover all of it. The caller (approvals.ts) decides what wins.
  */
-export function judgeByRules(rules: PermissionRules, tool: string, input: unknown, cwd: string): RuleVerdict {
+export function judgeByRules(rules: PermissionRules, tool: string, input: unknown, cwd: string, realPath?: string): RuleVerdict {
   const forTool = (list: readonly PermissionRule[]) => list.filter((r) => r.tool === tool);
   const deny = forTool(rules.deny);
   const allow = forTool(rules.allow);
   if (deny.length === 0 && allow.length === 0) return { allowed: false };
   const bare = (list: PermissionRule[]) => list.find((r) => r.pattern === undefined);
-  const target = callTarget(tool, input, cwd);
+  const target = callTarget(tool, input, cwd, realPath);
   const denied = bare(deny) ?? deny.find((r) => r.pattern !== undefined && target.denies(r.pattern));
   const allowed = bare(allow) !== undefined || target.allowedBy(allow.flatMap((r) => (r.pattern === undefined ? [] : [r.pattern])));
   if (denied) return { denied, allowed };
@@ -103,7 +103,12 @@ const NOTHING: CallTarget = { denies: () => false, allowedBy: () => false };
 const BashInput = z.object({ command: z.string() });
 const FileInput = z.object({ path: z.string() });
 
-function callTarget(tool: string, input: unknown, cwd: string): CallTarget {
+/**
+ * `realPath`: where a file path leads once symbolic links are resolved, relative to the real
+ * working directory (the harness resolves it; undefined when it leads nowhere inside). A rule
+ * must cover both paths: `src/link/x` with `src/link` → `.git/hooks` is not in `src/**`.
+ */
+function callTarget(tool: string, input: unknown, cwd: string, realPath: string | undefined): CallTarget {
   if (tool === 'bash') {
     const parsed = BashInput.safeParse(input);
     return parsed.success ? commandTarget(parsed.data.command) : NOTHING;
@@ -114,7 +119,11 @@ function callTarget(tool: string, input: unknown, cwd: string): CallTarget {
   // A path outside the working directory is matched by no file rule: patterns are relative to it.
   if (!isInside(absolute, cwd)) return NOTHING;
   const relative = posix.relative(cwd, absolute);
-  return { denies: (p) => globMatches(p, relative), allowedBy: (ps) => ps.some((p) => globMatches(p, relative)) };
+  const paths = realPath === undefined || realPath === relative ? [relative] : [relative, realPath];
+  return {
+    denies: (p) => paths.some((path) => globMatches(p, path)),
+    allowedBy: (ps) => realPath !== undefined && paths.every((path) => ps.some((p) => globMatches(p, path))),
+  };
 }
 
 /** `**` any depth (including none), `*` and `?` within one path segment. */

@@ -8,6 +8,7 @@ import type { OpenModel } from '../model/connect.js';
 import type { PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { decideToolUse } from '../policy/approvals.js';
+import { realPathOfCall } from '../tools/confine.js';
 import { launcherFor, type Launcher } from '../sandbox/launcher.js';
 import { probeSandbox } from '../sandbox/probe.js';
 import { bwrapProgram, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
@@ -91,7 +92,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
       if (!(error instanceof Refused)) throw error;
       return { content: `Not allowed: the project's permission rules cannot be read: ${error.message}`, isError: true };
     }
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: permissionMode, cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed, rules });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: permissionMode, cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed, rules, realPath: await realPathOfCall(cwd, call.input) });
     if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
     if (decision.action === 'ask') {
       void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'awaiting_approval'));

@@ -8,6 +8,7 @@ import { newRequestId } from '../protocol/ids.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { LEAD } from '../protocol/names.js';
 import { alwaysKey, decideToolUse } from '../policy/approvals.js';
+import { realPathOfCall } from '../tools/confine.js';
 import { RulesText } from '../policy/rules.js';
 import { budgetProblem, describeUsage, pricedTurn } from '../team/budget.js';
 import { addMemberUsage, setMemberMode, setMemberStatus } from '../store/roster-changes.js';
@@ -100,7 +101,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const tools = teammateTools();
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules, realPath: await realPathOfCall(cwd, call.input) });
     let result: ToolResult;
     if (decision.action === 'deny') {
       result = { content: `Not allowed: ${decision.reason}`, isError: true };

@@ -64,3 +64,23 @@ export async function confinePath(root: string, path: string, hidden: readonly s
   }
   return absolute;
 }
+
+/**
+ * Where `path` really leads, relative to the real working directory, for the permission
+ * rules: undefined when it leads outside, through a dangling link, or cannot be resolved.
+ */
+export async function realRelativePath(root: string, path: string): Promise<string | undefined> {
+  try {
+    const realRoot = await realpath(root);
+    const { real, dangling } = await realPathOfPrefix(resolve(root, path));
+    if (dangling || !within(real, realRoot)) return undefined;
+    return relative(realRoot, real).split(sep).join('/');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tool call's `path`, resolved as above; undefined when the call names none. */
+export function realPathOfCall(root: string, input: Record<string, unknown>): Promise<string | undefined> {
+  return typeof input.path === 'string' ? realRelativePath(root, input.path) : Promise.resolve(undefined);
+}

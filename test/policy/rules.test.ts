@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
@@ -21,6 +22,12 @@ function decide(mode: PermissionMode, tool: string, input: unknown, ruleSet: Per
 }
 
 const bash = (command: string) => ({ command });
+
+/** Where a path leads when no symbolic link is on it, as the harness would find it: undefined outside. */
+function unlinked(path: string): string | undefined {
+  const relative = posix.relative(CWD, posix.resolve(CWD, path));
+  return relative.startsWith('..') || posix.isAbsolute(relative) ? undefined : relative;
+}
 
 describe('parsing a rule', () => {
   const cases: [string, PermissionRule | RegExp][] = [
@@ -122,8 +129,18 @@ describe('file rules', () => {
     ['lib/a.ts', false],
   ];
   for (const [path, allowed] of cases) {
-    test(`write_file ${path}: ${allowed ? 'allowed' : 'not allowed'}`, () => assert.equal(judgeByRules(allow, 'write_file', { path, content: '' }, CWD).allowed, allowed));
+    test(`write_file ${path}: ${allowed ? 'allowed' : 'not allowed'}`, () => assert.equal(judgeByRules(allow, 'write_file', { path, content: '' }, CWD, unlinked(path)).allowed, allowed));
   }
+  test('a path through a symbolic link is covered only if where it leads is covered too', () => {
+    const hook = { path: 'src/h/pre-commit', content: '' };
+    // src/h → .git/hooks: the hook would run outside the sandbox when the human commits.
+    assert.equal(judgeByRules(allow, 'write_file', hook, CWD, '.git/hooks/pre-commit').allowed, false);
+    assert.equal(judgeByRules(allow, 'write_file', hook, CWD, 'src/real/pre-commit').allowed, true);
+    // Unresolved (outside, or not known): no file allow rule covers it.
+    assert.equal(judgeByRules(allow, 'write_file', hook, CWD, undefined).allowed, false);
+    // A deny rule matches where it leads as well as the path as written.
+    assert.ok(judgeByRules(rules([], ['write_file(.git/**)']), 'write_file', hook, CWD, '.git/hooks/pre-commit').denied);
+  });
   test('a rule for one tool says nothing of another', () => assert.equal(judgeByRules(allow, 'edit_file', { path: 'src/a.ts' }, CWD).allowed, false));
   test('a bare tool name matches every call of it', () => assert.equal(judgeByRules(rules(['read_file']), 'read_file', { path: 'anything' }, CWD).allowed, true));
 });
@@ -159,7 +176,7 @@ describe('how rules combine with the mode (approvals.ts, in order)', () => {
     assert.deepEqual(decide('default', 'bash', rm, rules([])), ASK_RM);
     assert.deepEqual(decide('default', 'bash', rm, rules(['bash(rm -rf build*)'])), { action: 'allow' });
     assert.deepEqual(decide('default', 'bash', bash('rm -rf build; rm -rf dist'), rules(['bash(rm -rf build*)'])).action, 'ask');
-    assert.deepEqual(decide('default', 'write_file', { path: 'src/a.ts', content: 'x' }, rules(['write_file(src/**)'])), { action: 'allow' });
+    assert.deepEqual(decide('default', 'write_file', { path: 'src/a.ts', content: 'x' }, rules(['write_file(src/**)']), { realPath: 'src/a.ts' }), { action: 'allow' });
   });
 
   test('4. a command deny rules cannot be checked against asks, even where the mode or an allow rule would allow it', () => {

@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { confinePath } from '../../src/tools/confine.js';
+import { confinePath, realRelativePath } from '../../src/tools/confine.js';
 import { realFileIO } from '../../src/tools/files.js';
 import { tempHome } from '../helpers/temp.js';
 
@@ -80,5 +80,23 @@ describe('realFileIO', () => {
     await assert.rejects(files.writeText('../escaped', 'x'), /outside the working directory/);
     await assert.rejects(files.writeText('out-dir/new', 'x'), /through a symbolic link/);
     assert.equal(readFileSync(join(elsewhere, 'secret'), 'utf8'), 'secret\n');
+  });
+});
+
+describe('realRelativePath (what the permission rules judge)', () => {
+  const { home: root, cleanup } = tempHome('teams-real-path-');
+  after(cleanup);
+  mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+  mkdirSync(join(root, 'src'), { recursive: true });
+  symlinkSync(join(root, '.git', 'hooks'), join(root, 'src', 'h'));
+  symlinkSync('/etc', join(root, 'src', 'out'));
+
+  test('a plain path is itself; one through a link is where the link leads', async () => {
+    assert.equal(await realRelativePath(root, 'src/new/a.ts'), 'src/new/a.ts');
+    assert.equal(await realRelativePath(root, 'src/h/pre-commit'), '.git/hooks/pre-commit');
+  });
+  test('a path leading outside has none', async () => {
+    assert.equal(await realRelativePath(root, 'src/out/passwd'), undefined);
+    assert.equal(await realRelativePath(root, '../x'), undefined);
   });
 });
