@@ -31,7 +31,9 @@ export async function startRepl(options: ReplOptions): Promise<ReplEnd> {
   keepEarly();
   for (const event of early) store.dispatch({ type: 'lead_event', event });
   // Ctrl+C is a key here (raw mode): the controller asks the team to stop rather than dying.
-  const instance = render(element, { stdin: options.stdin ?? process.stdin, stdout: options.stdout ?? process.stdout, exitOnCtrlC: false });
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const instance = render(element, { stdin, stdout, exitOnCtrlC: false });
   // Signals from outside the terminal take the same way out; a second SIGINT forces it, like Ctrl+C.
   const onInterrupt = () => (store.getState().phase === 'running' ? controller.stop() : controller.forceStop());
   const onTerminate = () => controller.stop();
@@ -40,10 +42,11 @@ export async function startRepl(options: ReplOptions): Promise<ReplEnd> {
     terminalClosed = true;
     controller.stop();
   };
-  // A closed terminal fails Ink's writes (EIO): not a crash, a reason to stop the team. Left on
-  // when this returns, since Ink's last frame may fail the same way on the process's way out.
-  const stdout = options.stdout ?? process.stdout;
+  // A closed terminal fails Ink's writes and the keyboard's reads (EIO): not a crash, a reason
+  // to stop the team. Whichever comes first (the read, the write or SIGHUP) depends on timing.
+  // Left on when this returns, since Ink's last frame may fail the same way on the way out.
   stdout.on('error', onHangUp);
+  stdin.on('error', onHangUp);
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onTerminate);
   process.on('SIGHUP', onHangUp);
