@@ -4,6 +4,7 @@ import type { TransitionResult } from '../tracker/lifecycle.js';
 import type { RequestRecord, RequestState } from '../tracker/records.js';
 import type { AuditDraft, AuditEntry } from './audit.js';
 import type { CreateTeamOptions, TeamConfig } from './roster.js';
+import type { LogLine } from './agent-log.js';
 import type { JournalEntry, RecordDraft, SessionMeta, SessionSummary } from './sessions.js';
 
 export type { Subscription } from '../mailbox/transport.js';
@@ -29,6 +30,8 @@ export interface TeamStore {
   readonly mailboxes: Transport;
   /** The sessions: each agent's conversation, journaled as it goes. */
   readonly sessions: SessionStore;
+  /** What each teammate's loop did, as it did it: for watching it (the REPL's view, `teams logs`). */
+  readonly agentLogs: AgentLogs;
   /** Let go of whatever the store holds open (a connection); close its watches first. */
   close(): Promise<void>;
 }
@@ -115,4 +118,31 @@ export interface SessionStore {
   append(id: string, agent: string, record: RecordDraft): Promise<void>;
   /** `agent`'s journal, oldest first (empty when it has none); lines that cannot be read are left out and reported. */
   read(id: string, agent: string): Promise<JournalRead>;
+}
+
+/** Where a reader of an agent's log got to. Opaque: only the store that gave it reads it. */
+export type LogCursor = { readonly position: number };
+
+/**
+ * A batch of an agent's log: complete lines only (one still being written comes in a later
+ * batch), and where to go on from. `skipped`: the read began past the start (see `tail`).
+ */
+export type LogBatch = { lines: LogLine[]; next: LogCursor; skipped: boolean };
+
+/**
+ * Each teammate's log (src/store/agent-log.ts): its events, appended by its own process as they
+ * happen. Reading never changes it, and any number of readers may follow it.
+ */
+export interface AgentLogs {
+  /**
+   * The lines after `from` (from the start without it). With `tail`, a read from the start
+   * begins no more than about that many bytes before the end, at a line's start: a day's log
+   * is long, and a view shows only its end. An agent with no log yet has an empty one.
+   */
+  read(agent: string, options?: { from?: LogCursor; tail?: number }): Promise<LogBatch>;
+  /**
+   * What `read` gives with the same options (possibly empty), then every later batch, each
+   * line once and in order, until the subscription is closed.
+   */
+  follow(agent: string, listener: (batch: LogBatch) => void, options?: { from?: LogCursor; tail?: number }): Promise<Subscription>;
 }

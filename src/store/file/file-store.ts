@@ -1,5 +1,6 @@
 import { MaildirTransport } from '../../mailbox/maildir.js';
 import type { TeamStore } from '../team-store.js';
+import { FileAgentLogs } from './agent-logs-file.js';
 import { FileAudit } from './audit-file.js';
 import type { FileLocation } from './layout.js';
 import { FileRequests } from './requests-file.js';
@@ -19,6 +20,7 @@ export function openFileStore(location: FileLocation): TeamStore {
     audit: new FileAudit(location),
     mailboxes: new MaildirTransport(location.root),
     sessions: new FileSessions(location),
+    agentLogs: new FileAgentLogs(location),
     close: async () => undefined,
   };
 }

@@ -16,5 +16,7 @@ export function fileLayout(root: string) {
     audit: join(root, 'audit.jsonl'),
     /** sessions/<id>/meta.json and sessions/<id>/<agent>.jsonl, one journal per agent. */
     sessions: join(root, 'sessions'),
+    /** logs/<agent>.log: a teammate's stdout and stderr, where its harness writes its events (the supervisor opens it). */
+    agentLogs: join(root, 'logs'),
   };
 }
