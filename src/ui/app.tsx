@@ -11,6 +11,8 @@ import { describeStatus } from '../sandbox/settings.js';
 import { initialState } from './state/initial.js';
 import { append } from './state/items.js';
 import { resumedItems } from './state/resumed.js';
+import { shownItems, viewLive } from './state/view.js';
+import { LEAD } from '../protocol/names.js';
 import { pendingBySender, sessionUsage, stillRunning } from './state/selectors.js';
 import type { NewItem, State } from './state/types.js';
 import { createStore, type Store } from './store.js';
@@ -28,11 +30,14 @@ export function App({ store, controller }: AppProps) {
   const usage = sessionUsage(state);
   const pending = useMemo(() => pendingBySender(state), [state.queue]);
   const waitingFor = stillRunning(state.members).join(',');
+  const viewed = state.view === LEAD ? undefined : state.views[state.view];
+  const viewedStatus = state.members.find((m) => m.name === state.view)?.status;
+  const teammateLive = useMemo(() => viewLive(viewed, viewedStatus), [viewed?.fold, viewedStatus]);
   return (
     <>
-      <Transcript items={state.transcript} epoch={state.epoch} />
+      <Transcript items={shownItems(state)} epoch={state.epoch} detailed={state.detailed} />
       <Box flexDirection="column">
-        <LiveTurn live={state.live} />
+        {state.view === LEAD ? <LiveTurn live={state.live} /> : <LiveTurn live={teammateLive} name={state.view} />}
         <Box marginTop={1}>
           <Header
             team={state.team}
@@ -45,6 +50,7 @@ export function App({ store, controller }: AppProps) {
             cost={usage.cost}
             phase={state.phase}
             waitingFor={waitingFor}
+            view={state.view}
           />
         </Box>
         <TeamPanel members={state.members} activity={state.activity} pending={pending} now={state.now} />

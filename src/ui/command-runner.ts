@@ -14,9 +14,9 @@ const RECENT = 30;
 
 const KEYS = [
   'Keys:',
-  '  input line   Enter send · ↑/↓ history · Tab complete (empty line: go to the queue) · Esc interrupt the lead',
+  '  input line   Enter send (to the lead; in a teammate\'s view, to that teammate as your message) · ↑/↓ history · Tab complete (empty line: go to the queue) · Esc interrupt the agent shown',
   '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a allow: s this exact call for the session, or p a rule for the project (edit, Enter saves to settings.json and approves) · Esc back',
-  '  anywhere     Ctrl+C shut the team down and quit (twice: force)',
+  '  anywhere     Shift+↓/↑ or Ctrl+N/P show the next/previous agent\'s session · Ctrl+O tool results whole or as one line · Ctrl+C shut the team down and quit (twice: force)',
 ];
 
 export function helpText(): string {
@@ -35,7 +35,7 @@ function recent(lines: string[], what: string): string {
   return skipped > 0 ? [`(${skipped} older ${what} not shown)`, ...lines.slice(-RECENT)].join('\n') : lines.join('\n');
 }
 
-async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }>, runtime: ReplRuntime): Promise<NewItem[]> {
+async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' | 'view' }>, runtime: ReplRuntime): Promise<NewItem[]> {
   const { store } = runtime;
   switch (command.name) {
     case 'help':
@@ -116,7 +116,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }
  * Run a parsed slash command against the runtime; its answer or its failure comes back as
  * transcript items. Never throws: a refused or failed command is one error line.
  */
-export async function runCommand(command: Exclude<SlashCommand, { name: 'clear' | 'quit' }>, runtime: ReplRuntime): Promise<NewItem[]> {
+export async function runCommand(command: Exclude<SlashCommand, { name: 'clear' | 'quit' | 'view' }>, runtime: ReplRuntime): Promise<NewItem[]> {
   try {
     return await execute(command, runtime);
   } catch (error) {

@@ -21,6 +21,7 @@ export type SlashCommand =
   | { name: 'log'; agent: string | undefined }
   | { name: 'compact'; agent: string | undefined }
   | { name: 'permissions'; remove: string | undefined }
+  | { name: 'view'; agent: string | undefined }
   | { name: 'clear' }
   | { name: 'quit' };
 
@@ -43,6 +44,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
   { name: 'compact', usage: '/compact [name]', what: "summarise an agent's older turns to free its context (the lead's by default)" },
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
+  { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C)' },
 ];
@@ -101,6 +103,7 @@ export function parseCommand(line: string): Parsed {
       return noArgs({ name: command });
     case 'inbox':
     case 'log':
+    case 'view':
     case 'compact': {
       if (afterFirst !== '') return fail(usage(command));
       const agent = first === '' ? undefined : first;

@@ -8,6 +8,13 @@ import { addProjectRule, settingsPath } from '../runtime/project-settings.js';
 import { previewRequest } from '../runtime/request-preview.js';
 import { hiddenFromAgents } from '../team/paths.js';
 import type { Store } from './store.js';
+import { LEAD } from '../protocol/names.js';
+import { didYouMean } from '../protocol/suggest.js';
+import type { LogBatch, Subscription } from '../store/team-store.js';
+import { viewable } from './state/view.js';
+
+/** A view opened on a long log starts this far from its end (`teams logs` has the rest). */
+const VIEW_TAIL_BYTES = 1024 * 1024;
 
 /** What a key may need of the terminal beyond the state: /clear wipes the screen. */
 export type Screen = { clear(): void };
@@ -25,6 +32,9 @@ export class ReplController {
   private stopping: Promise<void> | undefined;
   private forcing = false;
   private disconnect: (() => void) | undefined;
+  /** The log follow of the teammate being viewed; `generation` drops what a closed one still brings. */
+  private following: Promise<Subscription | undefined> | undefined;
+  private generation = 0;
 
   constructor(
     private readonly runtime: ReplRuntime,
@@ -40,6 +50,7 @@ export class ReplController {
     this.disconnect = () => {
       clearInterval(timer);
       unsubscribe();
+      this.stopFollowing();
     };
     return this.disconnect;
   }
@@ -77,7 +88,12 @@ export class ReplController {
       case 'allow_rule':
         return this.allowRule(effect.requestId, effect.rule);
       case 'interrupt':
-        if (this.runtime.loop.busy) this.runtime.loop.interrupt();
+        return this.interrupt(effect.agent);
+      case 'view':
+        return this.showView(effect.name, screen);
+      case 'toggle_detail':
+        screen.clear();
+        this.store.dispatch({ type: 'toggle_detail' });
         return;
       case 'stop':
         return this.stop();
@@ -120,6 +136,58 @@ export class ReplController {
     );
   }
 
+  /** Esc: the lead's turn, if it has one under way, or the viewed teammate's, by a signed control message. */
+  private interrupt(agent: string): void {
+    if (agent === LEAD) {
+      if (this.runtime.loop.busy) this.runtime.loop.interrupt();
+      return;
+    }
+    const interrupt = this.runtime.teammates.interrupt;
+    if (!interrupt) return this.append('error', 'this session cannot interrupt teammates');
+    void interrupt(agent).then(
+      () => this.append('info', `interrupting ${agent}`),
+      (error: unknown) => this.append('error', `could not interrupt ${agent}: ${message(error)}`),
+    );
+  }
+
+  /**
+   * Show another agent's session: the screen is cleared and a fresh <Static> prints its
+   * transcript. Only the shown teammate's log is followed; a hidden one is read no further
+   * until shown again, from where its view stopped.
+   */
+  showView(name: string, screen: Screen): void {
+    const state = this.store.getState();
+    if (name === state.view) return;
+    const names = viewable(state);
+    if (!names.includes(name)) {
+      const hint = didYouMean(name, names, (n) => `/view ${n}`);
+      return this.append('error', `no member '${name}' to view${hint ? ` (${hint})` : ''}; the team: ${names.join(', ')}`);
+    }
+    this.stopFollowing();
+    screen.clear();
+    this.store.dispatch({ type: 'view', name });
+    if (name !== LEAD) this.follow(name);
+  }
+
+  private follow(name: string): void {
+    const generation = ++this.generation;
+    const from = this.store.getState().views[name]?.cursor;
+    const listener = (batch: LogBatch) => {
+      if (generation === this.generation) this.store.dispatch({ type: 'agent_log', name, batch });
+    };
+    this.following = this.runtime.store.agentLogs.follow(name, listener, { from, tail: VIEW_TAIL_BYTES }).catch((error: unknown) => {
+      this.append('error', `cannot follow ${name}'s log: ${message(error)}`);
+      return undefined;
+    });
+  }
+
+  private stopFollowing(): void {
+    this.generation++;
+    const following = this.following;
+    this.following = undefined;
+    void following?.then((subscription) => subscription?.close());
+  }
+
   /** /quit, Ctrl+C, or a signal: the shutdown handshake with every teammate, then done. */
   stop(): void {
     this.store.dispatch({ type: 'quit_requested' });
@@ -147,6 +215,8 @@ export class ReplController {
   }
 
   private line(text: string, screen: Screen): void {
+    const view = this.store.getState().view;
+    if (!isCommandLine(text) && view !== LEAD) return this.tell(view, text);
     if (!isCommandLine(text)) {
       this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }] });
       this.runtime.prompt(text);
@@ -156,6 +226,7 @@ export class ReplController {
     if (!parsed.ok) return this.append('error', parsed.error);
     const command = parsed.command;
     if (command.name === 'quit') return this.stop();
+    if (command.name === 'view') return this.showView(command.agent ?? LEAD, screen);
     if (command.name === 'clear') {
       screen.clear();
       this.store.dispatch({ type: 'clear' });
@@ -164,6 +235,16 @@ export class ReplController {
     this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }] });
     // runCommand() answers a failure with an error item: it does not reject.
     void runCommand(command, this.runtime).then((items) => this.store.dispatch({ type: 'append', items }));
+  }
+
+  /** Typed in a teammate's view: the human's words, to that teammate. Shown once sent. */
+  private tell(name: string, text: string): void {
+    const tell = this.runtime.teammates.tell;
+    if (!tell) return this.append('error', 'this session cannot send your words to a teammate');
+    void tell(name, text).then(
+      () => this.store.dispatch({ type: 'append', items: [{ kind: 'user', text: `(to ${name}) ${text}` }] }),
+      (error: unknown) => this.append('error', `not sent to ${name}: ${message(error)}`),
+    );
   }
 
   private append(kind: 'info' | 'error', text: string): void {

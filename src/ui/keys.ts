@@ -2,6 +2,7 @@ import type { Key } from 'ink';
 import { suggestRule } from '../policy/rule-suggestion.js';
 import { parseRule, type PermissionRule } from '../policy/rules.js';
 import { selectedRequest } from './state/queue.js';
+import { neighbour } from './state/view.js';
 import type { LineEdit, State, UiAction } from './state/types.js';
 
 /** What a key asks of the world beyond the state: the controller carries these out. */
@@ -11,7 +12,12 @@ export type Effect =
   | { type: 'preview'; requestId: string }
   /** Save an allow rule to the project's settings, then approve the request it was made for. */
   | { type: 'allow_rule'; requestId: string; rule: PermissionRule }
-  | { type: 'interrupt' }
+  /** Esc: the lead's turn, or the viewed teammate's. */
+  | { type: 'interrupt'; agent: string }
+  /** Show another agent's session (the screen is redrawn). */
+  | { type: 'view'; name: string }
+  /** Ctrl+O: tool results whole or as one line (the screen is redrawn). */
+  | { type: 'toggle_detail' }
   | { type: 'stop' }
   | { type: 'force_stop' };
 
@@ -38,7 +44,7 @@ function onInputLine(state: State, input: string, key: Key): KeyResult {
     const text = state.input.text.trim();
     return text === '' ? nothing : { actions: [{ type: 'line_submitted' }], effects: [{ type: 'line', text }] };
   }
-  if (key.escape) return { actions: [], effects: [{ type: 'interrupt' }] };
+  if (key.escape) return { actions: [], effects: [{ type: 'interrupt', agent: state.view }] };
   // Tab completes what is being typed; on an empty line (or with Shift) it moves to the queue.
   if (key.tab) return key.shift || state.input.text.trim() === '' ? act({ type: 'focus', focus: 'queue' }) : act({ type: 'complete' });
   if (key.upArrow) return act({ type: 'history', direction: -1 });
@@ -115,6 +121,10 @@ export function interpretKey(state: State, input: string, key: Key): KeyResult {
   }
   // While the team shuts down, only a second Ctrl+C means anything.
   if (state.phase !== 'running') return nothing;
+  // Whose session is shown, from anywhere: Shift+↑/↓ as in Claude Code, Ctrl+P/N where a terminal keeps Shift+arrows to itself.
+  if ((key.shift && key.downArrow) || (key.ctrl && input === 'n')) return { actions: [], effects: [{ type: 'view', name: neighbour(state, 1) }] };
+  if ((key.shift && key.upArrow) || (key.ctrl && input === 'p')) return { actions: [], effects: [{ type: 'view', name: neighbour(state, -1) }] };
+  if (key.ctrl && input === 'o') return { actions: [], effects: [{ type: 'toggle_detail' }] };
   switch (state.focus) {
     case 'input':
       return onInputLine(state, input, key);

@@ -15,6 +15,8 @@ export type ReplStore = {
   readonly requests: Pick<TeamStore['requests'], 'list'>;
   readonly audit: Pick<TeamStore['audit'], 'read'>;
   readonly mailboxes: Pick<TeamStore['mailboxes'], 'peek'>;
+  /** Followed while a teammate's view is shown. */
+  readonly agentLogs: Pick<TeamStore['agentLogs'], 'follow'>;
 };
 
 /**
@@ -40,6 +42,10 @@ export interface ReplRuntime {
     respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
     /** /mode: the human's, so 'human' is the only asker the REPL passes. */
     setMode(name: string, mode: PermissionMode, asker: 'human'): Promise<void>;
+    /** The human's words to one teammate, sent as theirs (signed by the lead's process). */
+    tell?(name: string, text: string): Promise<unknown>;
+    /** Esc in a teammate's view: its current model call or tool stops, and it waits for the human. */
+    interrupt?(name: string): Promise<unknown>;
   };
   /**
    * The session the lead journals into; a resumed one's earlier conversation opens the

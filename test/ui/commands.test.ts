@@ -119,10 +119,17 @@ describe('slash commands: parsing', () => {
     refused('/permissions remove shell', /^\/permissions: invalid rule: unknown tool 'shell'/);
   });
 
+  test('/view takes one agent, or none for the lead', () => {
+    assert.deepEqual(parsed('/view alice'), { name: 'view', agent: 'alice' });
+    assert.deepEqual(parsed('/view'), { name: 'view', agent: undefined });
+    refused('/view alice bob', /^usage: \/view \[name\]$/);
+    refused('/view Alice!', /^\/view: agent 'Alice!'/);
+  });
+
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 17);
+    assert.equal(COMMAND_NAMES.length, 18);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -167,7 +174,7 @@ describe('slash commands: running', () => {
     ];
     for (const [line, pattern] of cases) {
       const command = parsed(line);
-      assert.ok(command.name !== 'clear' && command.name !== 'quit');
+      assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
       const items = await runCommand(command, runtime);
       assert.equal(items.length, 1);
       assert.equal(items[0]?.kind, 'error', line);
@@ -178,7 +185,7 @@ describe('slash commands: running', () => {
   test('reading commands answer from the team state', async () => {
     const answer = async (line: string) => {
       const command = parsed(line);
-      assert.ok(command.name !== 'clear' && command.name !== 'quit');
+      assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
       const [item] = await runCommand(command, runtime);
       return item?.kind === 'output' ? item.text : `(${item?.kind}) ${JSON.stringify(item)}`;
     };
@@ -193,7 +200,7 @@ describe('slash commands: running', () => {
     const withPaths: ReplRuntime = { ...runtime, options: { ...runtime.options, paths: teamPaths(home, 'default') } };
     const run = async (line: string) => {
       const command = parsed(line);
-      assert.ok(command.name !== 'clear' && command.name !== 'quit');
+      assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
       const [item] = await runCommand(command, withPaths);
       return `${item?.kind}: ${item && 'text' in item ? item.text : ''}`;
     };

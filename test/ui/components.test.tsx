@@ -16,7 +16,7 @@ afterEach(cleanup);
 const frame = (element: React.JSX.Element) => plain(render(element).lastFrame());
 
 describe('Header', () => {
-  const props = { team: 'default', modelLabel: 'offline-demo (scripted offline demo model, not Claude)', offline: true, cwd: '/w', sandbox: 'sandboxed (bubblewrap, network on)', sandboxBinding: true, tokens: 12_345, cost: 0, phase: 'running' as const, waitingFor: '' };
+  const props = { team: 'default', modelLabel: 'offline-demo (scripted offline demo model, not Claude)', offline: true, cwd: '/w', sandbox: 'sandboxed (bubblewrap, network on)', sandboxBinding: true, tokens: 12_345, cost: 0, phase: 'running' as const, waitingFor: '', view: 'lead' };
 
   test('team, the offline model clearly labelled, tokens and cost', () => {
     const text = frame(<Header {...props} />).replace(/\s+/g, " ");
@@ -31,6 +31,15 @@ describe('Header', () => {
     assert.match(frame(<Header {...props} phase="stopping" waitingFor="alice,bob" />), /Shutting the team down: waiting for alice, bob… \(Ctrl\+C again to force\)/);
     assert.match(frame(<Header {...props} phase="forcing" waitingFor="" />), /Ending every teammate now/);
     assert.match(frame(<Header {...props} phase="stopped" waitingFor="" />), /The team has stopped/);
+  });
+
+  test('whose session is shown, the key that switches, and what typing and Esc do in a teammate view', () => {
+    const lead = frame(<Header {...props} />).replace(/\s+/g, ' ');
+    assert.match(lead, /view lead \(Shift\+↑\/↓\)/);
+    assert.doesNotMatch(lead, /Viewing/);
+    const alice = frame(<Header {...props} view="alice" />).replace(/\s+/g, ' ');
+    assert.match(alice, /view alice/);
+    assert.match(alice, /Viewing alice: what you type goes to alice as your message · Esc interrupts alice/);
   });
 });
 

@@ -34,6 +34,15 @@ export class FakeRuntime implements ReplRuntime {
     requests: { list: async () => this.pending },
     audit: { read: async () => ({ entries: [], problems: [] }) },
     mailboxes: { peek: async () => ({ messages: [], problems: [] }) },
+    agentLogs: { follow: (agent, listener, options) => this.agentLogs.follow(agent, listener, options) },
+  };
+
+  /** Teammates' logs: none, unless a test gives real ones (a file store's, over a temporary directory). */
+  agentLogs: ReplStore['agentLogs'] = {
+    follow: async (_agent, listener) => {
+      listener({ lines: [], next: { position: 0 }, skipped: false });
+      return { close: async () => undefined };
+    },
   };
 
   private record(method: string, ...args: unknown[]): void {
@@ -74,6 +83,12 @@ export class FakeRuntime implements ReplRuntime {
     },
     setMode: async (name: string, mode: string, asker: 'human') => {
       this.record('setMode', name, mode, asker);
+    },
+    tell: async (name: string, text: string) => {
+      this.record('tell', name, text);
+    },
+    interrupt: async (name: string) => {
+      this.record('interrupt_teammate', name);
     },
   };
 

@@ -15,8 +15,9 @@ describe('the keyboard map: input line', () => {
     assert.deepEqual(interpretKey(state(), '', key({ return: true })), { actions: [], effects: [] });
   });
 
-  test('Esc interrupts the lead', () => {
-    assert.deepEqual(interpretKey(state(), '', key({ escape: true })).effects, [{ type: 'interrupt' }]);
+  test('Esc interrupts the agent shown: the lead, or the teammate being viewed', () => {
+    assert.deepEqual(interpretKey(state(), '', key({ escape: true })).effects, [{ type: 'interrupt', agent: 'lead' }]);
+    assert.deepEqual(interpretKey(state({ view: 'alice' }), '', key({ escape: true })).effects, [{ type: 'interrupt', agent: 'alice' }]);
   });
 
   test('Tab: completes what is typed; on an empty line, or with Shift, focuses the queue', () => {

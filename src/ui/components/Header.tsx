@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { memo } from 'react';
 import { tokens } from '../format.js';
+import { senderColor } from './TranscriptLine.js';
 import type { Phase } from '../state/types.js';
 
 export type HeaderProps = {
@@ -18,6 +19,8 @@ export type HeaderProps = {
   phase: Phase;
   /** Teammates a shutdown still waits for, comma-separated (a string, so memo compares it by value). */
   waitingFor: string;
+  /** Whose session the main pane shows. */
+  view: string;
 };
 
 function stopLine(phase: Phase, waitingFor: string): string | undefined {
@@ -29,7 +32,7 @@ function stopLine(phase: Phase, waitingFor: string): string | undefined {
 }
 
 /** Team, model (the offline model stands out), the session's tokens and cost, and any shutdown under way. */
-export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor }: HeaderProps) {
+export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor, view }: HeaderProps) {
   const cost = usd === undefined ? 'cost n/a' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
   const stopping = stopLine(phase, waitingFor);
   return (
@@ -50,10 +53,20 @@ export const Header = memo(function Header({ team, modelLabel, offline, cwd, san
           <Text dimColor> · model </Text>
           <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
         </Text>
+        <Text>
+          <Text dimColor> · view </Text>
+          <Text bold>{view}</Text>
+          <Text dimColor> (Shift+↑/↓)</Text>
+        </Text>
         <Text dimColor> · {cwd}</Text>
         {sandboxBinding ? <Text dimColor> · {sandbox}</Text> : null}
       </Box>
       {sandboxBinding ? null : <Text color="red" bold>{sandbox}</Text>}
+      {view === 'lead' ? null : (
+        <Text color={senderColor(view)}>
+          {`Viewing ${view}: what you type goes to ${view} as your message · Esc interrupts ${view} · Ctrl+O expands tool results · /view or Shift+↑/↓ switches`}
+        </Text>
+      )}
       {stopping ? <Text color={phase === 'stopped' ? 'green' : 'yellow'}>{stopping}</Text> : null}
     </Box>
   );

@@ -4,16 +4,16 @@ import { lastRows } from '../format.js';
 import { inertText } from '../../lib/terminal-text.js';
 import { memo } from 'react';
 import type { LiveTurn as Live, TranscriptItem } from '../state/types.js';
-import { Label, TranscriptLine } from './TranscriptLine.js';
+import { Label, senderColor, TranscriptLine } from './TranscriptLine.js';
 
 /**
  * Finished items, each printed once by <Static>: a streamed token re-renders the live turn
  * below, never these. /clear bumps `epoch`, which starts a fresh <Static>.
  */
-export const Transcript = memo(function Transcript({ items, epoch }: { items: TranscriptItem[]; epoch: number }) {
+export const Transcript = memo(function Transcript({ items, epoch, detailed = false }: { items: TranscriptItem[]; epoch: number; detailed?: boolean }) {
   return (
     <Static key={epoch} items={items} style={{ width: "100%" }}>
-      {(item) => <TranscriptLine key={item.id} item={item} />}
+      {(item) => <TranscriptLine key={item.id} item={item} detailed={detailed} />}
     </Static>
   );
 });
@@ -23,22 +23,22 @@ const liveRows = (screenRows: number | undefined) => Math.max(3, Math.min(12, Ma
 /** The "lead" label's column and its margin. */
 const LABEL_WIDTH = 6;
 
-/** The lead's turn under way: its streamed text and the tools still running. */
-export const LiveTurn = memo(function LiveTurn({ live }: { live: Live }) {
+/** An agent's turn under way (the lead's, or the teammate's being viewed): its streamed text and the tools still running. */
+export const LiveTurn = memo(function LiveTurn({ live, name = 'lead' }: { live: Live; name?: string }) {
   const { stdout } = useStdout();
   if (!live.busy && live.text === '' && live.tools.length === 0) return null;
   // Ink wraps at words, so a row holds somewhat fewer characters than the width: counted at 90%.
   // Made inert before it is measured: an escape takes more columns than the control it shows.
-  const tail = lastRows(inertText(live.text.trimStart()), liveRows(stdout.rows), Math.floor(((stdout.columns || 80) - LABEL_WIDTH) * 0.9));
+  const tail = lastRows(inertText(live.text.trimStart()), liveRows(stdout.rows), Math.floor(((stdout.columns || 80) - Math.max(LABEL_WIDTH, name.length + 1)) * 0.9));
   const shown = tail.cut ? `…${tail.text}` : tail.text;
   return (
     <Box flexDirection="column">
       {live.text === '' ? (
-        <Text dimColor>lead is thinking… (Esc interrupts)</Text>
+        <Text dimColor>{name} is thinking… (Esc interrupts)</Text>
       ) : (
         <Box>
-          <Label color="magenta" width={5}>
-            lead
+          <Label color={name === 'lead' ? 'magenta' : senderColor(name)} width={Math.max(5, name.length)}>
+            {name}
           </Label>
           <Text>{shown}</Text>
         </Box>

@@ -25,8 +25,8 @@ export function Label({ color, width, children }: { color: string; width?: numbe
   );
 }
 
-/** One finished transcript item. Rendered once, inside <Static>. */
-export function TranscriptLine({ item }: { item: TranscriptItem }) {
+/** One finished transcript item. Rendered once, inside <Static>; `detailed` (Ctrl+O) shows tool results whole. */
+export function TranscriptLine({ item, detailed = false }: { item: TranscriptItem; detailed?: boolean }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -47,7 +47,33 @@ export function TranscriptLine({ item }: { item: TranscriptItem }) {
           </Text>
         </Box>
       );
+    case 'said':
+      return (
+        <Box>
+          <Label color={senderColor(item.from)}>{item.from}</Label>
+          <Text>{item.text}</Text>
+        </Box>
+      );
+    case 'notice':
+      return (
+        <Box>
+          <Label color="gray">↳</Label>
+          <Text dimColor>{item.text}</Text>
+        </Box>
+      );
     case 'tool':
+      if (detailed && item.detail !== undefined)
+        return (
+          <Box flexDirection="column">
+            <Text dimColor={!item.isError} color={item.isError ? 'red' : undefined} wrap="truncate-end">
+              {'      ⚙ '}
+              {item.name} {item.input} {item.isError ? '✗' : '→'}
+            </Text>
+            <Box marginLeft={8}>
+              <Text dimColor>{item.detail}</Text>
+            </Box>
+          </Box>
+        );
       return (
         <Text dimColor={!item.isError} color={item.isError ? 'red' : undefined} wrap="truncate-end">
           {'      ⚙ '}

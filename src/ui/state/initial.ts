@@ -1,3 +1,4 @@
+import { LEAD } from '../../protocol/names.js';
 import { ZERO_USAGE } from '../../model/usage.js';
 import type { Member } from '../../store/roster.js';
 import type { RequestRecord } from '../../tracker/records.js';
@@ -21,6 +22,9 @@ export function initialState(init: InitialState): State {
   return {
     ...init,
     transcript: [],
+    view: LEAD,
+    views: {},
+    detailed: false,
     epoch: 0,
     nextId: 1,
     live: { busy: false, text: '', tools: [] },

@@ -6,6 +6,7 @@ import { humanLine } from '../../protocol/notices.js';
 import { keyValues } from '../../protocol/kinds/text.js';
 import { oneLine } from '../../lib/terminal-text.js';
 import { append } from './items.js';
+import { DETAIL_CHARS } from './view.js';
 import { describeRequestChange } from '../../tracker/describe.js';
 import { queueChanged } from './queue.js';
 import { compactionLine } from '../../team/format.js';
@@ -38,7 +39,7 @@ function reduceAgent(state: State, event: AgentEvent): State {
     case 'tool_result': {
       const call = live.tools.find((t) => t.id === event.id);
       const next = { ...state, live: { ...live, tools: live.tools.filter((t) => t.id !== event.id) } };
-      return append(next, { kind: 'tool', name: event.name, input: call?.input ?? '', result: oneLine(event.content, 100), isError: event.isError });
+      return append(next, { kind: 'tool', name: event.name, input: call?.input ?? '', result: oneLine(event.content, 100), isError: event.isError, detail: event.content.slice(0, DETAIL_CHARS) });
     }
     case 'idle': {
       // An interrupted turn never ends normally: what it streamed, and its unfinished tools, are kept.

@@ -1,5 +1,7 @@
 import { COMMAND_NAMES } from '../commands.js';
 import { append } from './items.js';
+import { LEAD } from '../../protocol/names.js';
+import { emptyView, showView, viewLogBatch } from './view.js';
 import { reduceLeadEvent } from './lead-events.js';
 import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';
 import { decideFailed, deciding, openReason, select, toggleExpand, previewLoaded } from './queue.js';
@@ -78,7 +80,15 @@ export function reduce(state: State, action: UiAction): State {
     case 'members':
       return { ...state, members: action.members };
     case 'clear':
+      // The shown view is cleared: the lead's transcript, or what is kept of a teammate's.
+      if (state.view !== LEAD) return { ...state, views: { ...state.views, [state.view]: { ...(state.views[state.view] ?? emptyView(state.view)), items: [] } }, epoch: state.epoch + 1 };
       return { ...state, transcript: [], epoch: state.epoch + 1 };
+    case 'view':
+      return showView(state, action.name);
+    case 'agent_log':
+      return viewLogBatch(state, action.name, action.batch);
+    case 'toggle_detail':
+      return { ...state, detailed: !state.detailed, epoch: state.epoch + 1 };
     case 'hint':
       return { ...state, hint: action.text };
     case 'quit_requested':

@@ -4,13 +4,19 @@ import type { Envelope } from '../../protocol/messages.js';
 import type { LeadEvent } from '../../runtime/lead-events.js';
 import type { Member } from '../../store/roster.js';
 import type { RequestRecord } from '../../tracker/records.js';
+import type { LogBatch, LogCursor } from '../../store/team-store.js';
+import type { TranscriptFold } from '../../team/transcript.js';
 
 /** One finished line (or block) of the transcript: rendered once, never changed. */
 export type TranscriptItem =
   | { id: number; kind: 'user'; text: string }
   | { id: number; kind: 'lead'; text: string; interrupted: boolean }
-  /** A tool call with its result, as one compact line. */
-  | { id: number; kind: 'tool'; name: string; input: string; result: string; isError: boolean }
+  /** A teammate's own words, in its view. */
+  | { id: number; kind: 'said'; from: string; text: string }
+  /** What entered a teammate's conversation (a message's notice, the human's words), in its view. */
+  | { id: number; kind: 'notice'; text: string }
+  /** A tool call with its result, as one compact line; `detail` is the result as Ctrl+O shows it. */
+  | { id: number; kind: 'tool'; name: string; input: string; result: string; isError: boolean; detail?: string }
   /** Something a teammate sent the lead, marked with its sender. */
   | { id: number; kind: 'message'; from: string; type: Envelope['type']; text: string }
   | { id: number; kind: 'info'; text: string }
@@ -26,6 +32,12 @@ export type RunningTool = { id: string; name: string; input: string };
 
 /** The lead's turn under way: streamed text and tools not yet finished. Never in <Static>. */
 export type LiveTurn = { busy: boolean; text: string; tools: RunningTool[] };
+
+/**
+ * A teammate's session as its view shows it, folded from its log. Kept while hidden, but
+ * followed only while shown: a hidden view costs nothing, and catches up from `cursor`.
+ */
+export type AgentView = { name: string; items: TranscriptItem[]; nextId: number; fold: TranscriptFold; cursor: LogCursor | undefined };
 
 /** A one-line text editor: the input line, or the inline reason of a rejection. */
 export type LineState = { text: string; cursor: number };
@@ -53,6 +65,11 @@ export type State = {
   cwd: string;
   now: number;
   transcript: TranscriptItem[];
+  /** Whose session the main pane shows: the lead's, or a teammate's (Shift+↑/↓, /view). */
+  view: string;
+  views: Record<string, AgentView>;
+  /** Ctrl+O: tool results shown whole rather than as one line. */
+  detailed: boolean;
   /** Bumped by /clear: a new <Static> starts, since the old one cannot forget what it printed. */
   epoch: number;
   nextId: number;
@@ -110,6 +127,9 @@ export type UiAction =
   | { type: 'append'; items: NewItem[] }
   | { type: 'members'; members: Member[] }
   | { type: 'clear' }
+  | { type: 'view'; name: string }
+  | { type: 'agent_log'; name: string; batch: LogBatch }
+  | { type: 'toggle_detail' }
   | { type: 'hint'; text: string | undefined }
   | { type: 'quit_requested' }
   | { type: 'force_requested' }

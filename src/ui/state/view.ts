@@ -1,0 +1,79 @@
+import { LEAD } from '../../protocol/names.js';
+import { keyValues } from '../../protocol/kinds/text.js';
+import { oneLine } from '../../lib/terminal-text.js';
+import type { LogBatch } from '../../store/team-store.js';
+import { EMPTY_FOLD, foldLog, type TranscriptEntry } from '../../team/transcript.js';
+import type { AgentView, LiveTurn, NewItem, State, TranscriptItem } from './types.js';
+
+/** A view keeps this many items: older ones are in `teams logs`, and a switch reprints them all. */
+const VIEW_ITEMS = 1000;
+/** A tool result expanded (Ctrl+O) shows this many characters of it, at most. */
+export const DETAIL_CHARS = 4000;
+
+/** One folded transcript entry as a line of the view. */
+function itemOf(name: string, entry: TranscriptEntry): NewItem {
+  switch (entry.kind) {
+    case 'text':
+      return { kind: 'said', from: name, text: entry.text };
+    case 'input':
+      return { kind: 'notice', text: entry.text };
+    case 'tool':
+      return { kind: 'tool', name: entry.name, input: keyValues(entry.input), result: oneLine(entry.result, 100), isError: entry.isError, detail: entry.result.slice(0, DETAIL_CHARS) };
+    case 'status':
+      return { kind: 'info', text: `${name} is ${entry.status}` };
+    case 'stopped':
+      return { kind: entry.reason === 'interrupted' ? 'info' : 'error', text: `${name}'s turn ended: ${entry.reason}` };
+    case 'compacted':
+      return { kind: 'info', text: `${name} compacted its context: ${entry.before} → ${entry.after} tokens (${entry.reason})` };
+    case 'error':
+      return { kind: 'error', text: entry.text };
+    case 'raw':
+      return { kind: 'output', text: entry.text };
+  }
+}
+
+export function emptyView(name: string): AgentView {
+  return { name, items: [], nextId: 1, fold: EMPTY_FOLD, cursor: undefined };
+}
+
+/** A batch of a teammate's log, folded into its view (shown or not: only the shown one is followed). */
+export function viewLogBatch(state: State, name: string, batch: LogBatch): State {
+  const view = state.views[name] ?? emptyView(name);
+  const { fold, entries } = foldLog(view.fold, batch.lines);
+  const fresh: NewItem[] = [];
+  if (batch.skipped && view.cursor === undefined) fresh.push({ kind: 'info', text: `earlier lines of ${name}'s log are not shown here: teams logs ${name}` });
+  fresh.push(...entries.map((entry) => itemOf(name, entry)));
+  const numbered = fresh.map((item, i) => ({ ...item, id: view.nextId + i }) as TranscriptItem);
+  const items = numbered.length === 0 ? view.items : [...view.items, ...numbered].slice(-VIEW_ITEMS);
+  const next: AgentView = { name, items, nextId: view.nextId + numbered.length, fold, cursor: batch.next };
+  return { ...state, views: { ...state.views, [name]: next } };
+}
+
+/** The agents a view can show, in the order Shift+↓ goes through them: the lead, then the roster's. */
+export function viewable(state: Pick<State, 'members'>): string[] {
+  return [LEAD, ...state.members.map((m) => m.name).filter((name) => name !== LEAD)];
+}
+
+/** The agent `delta` steps from the one shown, going round. */
+export function neighbour(state: Pick<State, 'members' | 'view'>, delta: 1 | -1): string {
+  const names = viewable(state);
+  const at = Math.max(0, names.indexOf(state.view));
+  return names[(at + delta + names.length) % names.length] ?? LEAD;
+}
+
+/** Show another agent: a fresh <Static> prints its transcript (the screen was cleared). */
+export function showView(state: State, name: string): State {
+  if (name === state.view) return state;
+  return { ...state, view: name, epoch: state.epoch + 1, views: name === LEAD || state.views[name] ? state.views : { ...state.views, [name]: emptyView(name) } };
+}
+
+/** The items the transcript shows: the lead's, or the teammate's being viewed. */
+export function shownItems(state: Pick<State, 'view' | 'views' | 'transcript'>): TranscriptItem[] {
+  return state.view === LEAD ? state.transcript : (state.views[state.view]?.items ?? []);
+}
+
+/** The teammate's turn under way, as the live area shows it; busy while its roster status says it works. */
+export function viewLive(view: AgentView | undefined, status: string | undefined): LiveTurn {
+  const fold = view?.fold ?? EMPTY_FOLD;
+  return { busy: status === 'working', text: fold.text, tools: fold.calls.map((call) => ({ id: call.id, name: call.name, input: keyValues(call.input) })) };
+}
