@@ -85,6 +85,26 @@ export async function watchForHints(
   return () => watcher.close();
 }
 
+/**
+ * Hints for one file that is only ever appended to, never renamed over (an agent's log), which
+ * must exist. Watched as itself, not through its directory: its neighbours' writes (other
+ * teammates streaming into theirs, hundreds a second) wake nobody.
+ */
+export async function watchAppendsForHints(file: string, onHint: () => void): Promise<StopWatching> {
+  const watcher = watch(resolve(file), { ignoreInitial: true, atomic: false, awaitWriteFinish: false, ignorePermissionErrors: true });
+  watcher.on('raw', onHint);
+  watcher.on('all', onHint);
+  await new Promise<void>((ready, fail) => {
+    watcher.once('ready', ready);
+    watcher.once('error', fail);
+  }).catch(async (error: unknown) => {
+    await watcher.close();
+    throw error;
+  });
+  watcher.on('error', (error) => process.emitWarning(error instanceof Error ? error : String(error)));
+  return () => watcher.close();
+}
+
 /** Rethrow outside the current call chain, as an uncaught exception: never swallowed. */
 export function rethrowLater(error: unknown): void {
   queueMicrotask(() => {
@@ -183,9 +203,13 @@ export function createDrainRunner(drain: () => Promise<void> | void, onError: (e
  * that one of them may have changed, one look at a time: a burst of writes costs two looks, not
  * one per write. The paths' directories must exist; the paths need not yet.
  */
-export async function lookOnChange(paths: readonly string[], look: () => Promise<void> | void): Promise<{ close(): Promise<void> }> {
+export async function lookOnChange(
+  paths: readonly string[],
+  look: () => Promise<void> | void,
+  watchPaths: (paths: readonly string[], onHint: () => void) => Promise<StopWatching> = watchForHints,
+): Promise<{ close(): Promise<void> }> {
   const runner = createDrainRunner(look);
-  const stop = await watchForHints(paths, () => runner.hint());
+  const stop = await watchPaths(paths, () => runner.hint());
   // A change made before the watcher was ready gives no hint: this look covers it.
   runner.hint();
   await runner.idle();

@@ -46,7 +46,10 @@ export function parseLogLine(text: string): LogLine {
   return event.success ? event.data : { type: 'raw', text };
 }
 
+/** An event as its agent's process hands it over, before it is stamped. */
+export type LogEventDraft = LogEvent extends infer E ? (E extends unknown ? Omit<E, 'at'> : never) : never;
+
 /** The line an agent's process writes for one event, stamped now. */
-export function logLineOf(event: { type: string }, now = new Date()): string {
+export function logLineOf(event: LogEventDraft, now = new Date()): string {
   return `${JSON.stringify({ at: now.toISOString(), ...event })}\n`;
 }

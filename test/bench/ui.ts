@@ -1,4 +1,13 @@
 import { render } from 'ink';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { logLineOf } from '../../src/store/agent-log.js';
+import { openFileStore } from '../../src/store/file/file-store.js';
+import type { ReplStore } from '../../src/ui/runtime.js';
+import type { Store } from '../../src/ui/store.js';
+import { DIST, spawnNode } from '../helpers/children.js';
+import { waitFor } from '../helpers/wait.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Member } from '../../src/store/roster.js';
 import { createRepl } from '../../src/ui/app.js';
@@ -44,13 +53,15 @@ function loadedState(): State {
 type Mounted = {
   runtime: FakeRuntime;
   stdin: FakeStdin;
+  store: Store;
   /** Resolves with the milliseconds from `start` to the first write whose text includes `needle`. */
   frameWith(needle: string, start: number): Promise<number>;
   close(): void;
 };
 
-function mount(initial: State): Mounted {
+function mount(initial: State, agentLogs?: ReplStore['agentLogs']): Mounted {
   const runtime = new FakeRuntime();
+  if (agentLogs) runtime.agentLogs = agentLogs;
   const repl = createRepl(runtime, initial);
   const disconnect = repl.controller.connect(60_000);
   const stdout = new FakeStdout();
@@ -69,6 +80,7 @@ function mount(initial: State): Mounted {
   return {
     runtime,
     stdin,
+    store: repl.store,
     frameWith: (needle, start) => new Promise((resolve) => (waiting = { needle, start, resolve })),
     close: () => {
       instance.unmount();
@@ -78,9 +90,10 @@ function mount(initial: State): Mounted {
 }
 
 /** Keystroke → the frame showing it: each key typed on the input line, waited for on screen. */
-async function keystrokes(initial: State): Promise<number[]> {
-  const app = mount(initial);
+async function keystrokes(initial: State, streaming?: Streaming): Promise<number[]> {
+  const app = mount(initial, streaming?.agentLogs);
   try {
+    if (streaming?.view) await show(app, streaming.view);
     await delay(PACE_MS);
     const samples: number[] = [];
     let typed = '';
@@ -126,7 +139,79 @@ async function tokens(initial: State): Promise<number[]> {
   }
 }
 
+/** Teammates' logs being appended to by a streamer process while the REPL runs. */
+type Streaming = { agentLogs: ReplStore['agentLogs']; dir: string; view?: string };
+const SHIFT_DOWN = '\u001b[1;2B';
+/** Each streaming teammate appends a delta this often: 50 a second, as a model streaming text does. */
+const STREAM_PACE_MS = 20;
+
+/** Show `name`'s view (the first Shift+↓ from the lead) and wait for its log's first batch. */
+async function show(app: Mounted, name: string): Promise<void> {
+  app.stdin.write(SHIFT_DOWN);
+  while (app.store.getState().views[name]?.cursor === undefined) await delay(5);
+}
+
+/**
+ * A team's logs in a fresh directory, `streamed` of them appended to by a separate process the
+ * whole time `run` runs. Logs follows are counted: a view not shown must open none.
+ */
+async function withStreamingTeam<T>(streamed: string[], run: (team: Streaming & { follows: () => number }) => Promise<T>): Promise<T> {
+  const home = mkdtempSync(join(tmpdir(), 'teams-bench-view-'));
+  const dir = join(home, 'logs');
+  mkdirSync(dir);
+  const store = openFileStore({ root: home, team: 'bench' });
+  let follows = 0;
+  const agentLogs: ReplStore['agentLogs'] = {
+    follow: (name, listener, options) => {
+      follows++;
+      return store.agentLogs.follow(name, listener, options);
+    },
+  };
+  const streamer = spawnNode(join(DIST, 'test/bench/log-streamer-fixture.js'), [dir, String(STREAM_PACE_MS), ...streamed], { stdio: ['pipe', 'pipe', 'pipe'], detached: false });
+  try {
+    // Going before measuring: every log has lines.
+    await waitFor(() => streamed.every((name) => existsSync(join(dir, `${name}.log`))) || undefined, 'the streamer to start');
+    return await run({ agentLogs, dir, follows: () => follows });
+  } finally {
+    streamer.process.stdin?.end();
+    await streamer.exited;
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** A line appended to the viewed teammate's log → the frame showing it, while the others stream. */
+async function viewTokens(initial: State, team: Streaming, name: string): Promise<number[]> {
+  const app = mount(initial, team.agentLogs);
+  const log = join(team.dir, `${name}.log`);
+  try {
+    appendFileSync(log, logLineOf({ type: 'turn_start', call: 1 }));
+    await show(app, name);
+    await delay(PACE_MS);
+    const samples: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const token = `tok${i}`;
+      const start = performance.now();
+      const shown = app.frameWith(token, start);
+      appendFileSync(log, logLineOf({ type: 'text_delta', text: ` ${token}` }));
+      samples.push(await shown);
+      await delay(PACE_MS);
+    }
+    return samples;
+  } finally {
+    app.close();
+  }
+}
+
 const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+function p99Figure(label: string, samples: number[]): Figure[] {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const p99 = percentile(sorted, 99);
+  return [
+    { label: `${label}: p50`, value: ms(percentile(sorted, 50)) },
+    { label: `${label}: p99`, value: ms(p99), target: `< ${TARGET_MS} ms`, met: p99 < TARGET_MS },
+  ];
+}
 
 function figures(what: string, baseline: number[], loaded: number[]): Figure[] {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -151,6 +236,26 @@ export const uiSections: BenchSection[] = [
       const tokenBase = await tokens(empty);
       const tokenLoaded = await tokens(loadedState());
       return [...figures('keystroke to frame', keyBase, keyLoaded), ...figures('streamed token to frame', tokenBase, tokenLoaded)];
+    },
+  },
+  {
+    name: `REPL with ${TEAMMATES} teammates streaming (a process appends to their logs, ${1000 / STREAM_PACE_MS} deltas/s each; ${SAMPLES} samples, paced ${PACE_MS} ms)`,
+    async run() {
+      const names = loadedState().members.map((m) => m.name).filter((name) => name !== 'lead');
+      const viewed = names[0] ?? 'alice';
+      const out: Figure[] = [];
+      await withStreamingTeam(names, async (team) => {
+        const leadShown = await keystrokes(loadedState(), team);
+        out.push(...p99Figure(`keystroke to frame, lead shown, ${TEAMMATES} streaming`, leadShown));
+        out.push({ label: "teammates' logs read while only the lead is shown", value: String(team.follows()), target: '0', met: team.follows() === 0 });
+        const viewShown = await keystrokes(loadedState(), { ...team, view: viewed });
+        out.push(...p99Figure(`keystroke to frame, ${viewed}'s view shown, ${TEAMMATES} streaming`, viewShown));
+      });
+      // The viewed teammate's deltas come from here (to time them); the other seven from the streamer.
+      await withStreamingTeam(names.slice(1), async (team) => {
+        out.push(...p99Figure(`log line to frame in ${viewed}'s view, ${TEAMMATES} streaming`, await viewTokens(loadedState(), team, viewed)));
+      });
+      return out;
     },
   },
 ];

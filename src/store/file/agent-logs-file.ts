@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { lookOnChange } from '../../files/wakeup.js';
+import { lookOnChange, watchAppendsForHints } from '../../files/wakeup.js';
 import { AgentName } from '../../protocol/names.js';
 import { parseLogLine } from '../agent-log.js';
 import type { AgentLogs, LogBatch, LogCursor, Subscription } from '../team-store.js';
@@ -32,10 +32,13 @@ export class FileAgentLogs implements AgentLogs {
 
   async follow(agent: string, listener: (batch: LogBatch) => void, options: { from?: LogCursor; tail?: number } = {}): Promise<Subscription> {
     const path = this.pathOf(agent);
-    // Watching needs the directory; a team whose first teammate has not started has none yet.
+    // The log is watched as itself, so it must exist: a teammate not yet started has an empty one
+    // (its supervisor appends to the same file).
     mkdirSync(this.dir, { recursive: true });
+    closeSync(openSync(path, 'a'));
     let cursor = options.from;
     let first = true;
+    const watchLog = (_paths: readonly string[], onHint: () => void) => watchAppendsForHints(path, onHint);
     return lookOnChange([path], () => {
       for (;;) {
         const batch = this.readFrom(path, { from: cursor, tail: first ? options.tail : undefined });
@@ -46,7 +49,7 @@ export class FileAgentLogs implements AgentLogs {
         first = false;
         if (!moved || batch.lines.length === 0) return;
       }
-    });
+    }, watchLog);
   }
 
   private readFrom(path: string, { from, tail }: { from?: LogCursor; tail?: number }): LogBatch {
