@@ -61,10 +61,15 @@ describe('the teammate view: state and keys', () => {
     s = reduce(s, { type: 'view', name: 'lead' });
     assert.equal(s.epoch, 2);
     assert.deepEqual(shownItems(s).map((i) => i.kind), ['user']);
+    // What the REPL says while a teammate is shown (a command's answer, an error) shows there, and stays in the lead's transcript.
+    s = reduce(reduce(s, { type: 'view', name: 'alice' }), { type: 'append', items: [{ kind: 'error', text: 'not sent to alice: no lead' }] });
+    assert.equal(shownItems(s).at(-1)?.kind, 'error');
+    assert.equal(s.transcript.at(-1)?.kind, 'error');
+    s = reduce(s, { type: 'view', name: 'lead' });
     // /clear in a teammate's view clears what it keeps of that view only.
     s = reduce(reduce(s, { type: 'view', name: 'alice' }), { type: 'clear' });
     assert.equal(shownItems(s).length, 0);
-    assert.equal(s.transcript.length, 1);
+    assert.equal(s.transcript.length, 2);
   });
 });
 

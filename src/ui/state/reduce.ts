@@ -1,7 +1,6 @@
 import { COMMAND_NAMES } from '../commands.js';
-import { append } from './items.js';
 import { LEAD } from '../../protocol/names.js';
-import { emptyView, showView, viewLogBatch } from './view.js';
+import { appendShown, emptyView, showView, viewLogBatch } from './view.js';
 import { reduceLeadEvent } from './lead-events.js';
 import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';
 import { decideFailed, deciding, openReason, select, toggleExpand, previewLoaded } from './queue.js';
@@ -76,7 +75,7 @@ export function reduce(state: State, action: UiAction): State {
     case 'decide_failed':
       return decideFailed(state, action.requestId, action.message);
     case 'append':
-      return append(state, ...action.items);
+      return appendShown(state, action.items);
     case 'members':
       return { ...state, members: action.members };
     case 'clear':

@@ -2,6 +2,7 @@ import { LEAD } from '../../protocol/names.js';
 import { keyValues } from '../../protocol/kinds/text.js';
 import { oneLine } from '../../lib/terminal-text.js';
 import type { LogBatch } from '../../store/team-store.js';
+import { append } from './items.js';
 import { EMPTY_FOLD, foldLog, type TranscriptEntry } from '../../team/transcript.js';
 import type { AgentView, LiveTurn, NewItem, State, TranscriptItem } from './types.js';
 
@@ -36,6 +37,24 @@ export function emptyView(name: string): AgentView {
   return { name, items: [], nextId: 1, fold: EMPTY_FOLD, cursor: undefined };
 }
 
+/** Numbered onto a view's items, kept to the view's limit. */
+function addToView(view: AgentView, fresh: NewItem[]): AgentView {
+  if (fresh.length === 0) return view;
+  const numbered = fresh.map((item, i) => ({ ...item, id: view.nextId + i }) as TranscriptItem);
+  return { ...view, items: [...view.items, ...numbered].slice(-VIEW_ITEMS), nextId: view.nextId + numbered.length };
+}
+
+/**
+ * What the REPL itself says (a command's answer, an error, a decision made): in the lead's
+ * transcript, and also in the teammate's view when one is shown, so it is seen where it was asked.
+ */
+export function appendShown(state: State, items: NewItem[]): State {
+  const withLead = append(state, ...items);
+  const view = state.views[state.view];
+  if (state.view === LEAD || !view) return withLead;
+  return { ...withLead, views: { ...withLead.views, [state.view]: addToView(view, items) } };
+}
+
 /** A batch of a teammate's log, folded into its view (shown or not: only the shown one is followed). */
 export function viewLogBatch(state: State, name: string, batch: LogBatch): State {
   const view = state.views[name] ?? emptyView(name);
@@ -43,9 +62,7 @@ export function viewLogBatch(state: State, name: string, batch: LogBatch): State
   const fresh: NewItem[] = [];
   if (batch.skipped && view.cursor === undefined) fresh.push({ kind: 'info', text: `earlier lines of ${name}'s log are not shown here: teams logs ${name}` });
   fresh.push(...entries.map((entry) => itemOf(name, entry)));
-  const numbered = fresh.map((item, i) => ({ ...item, id: view.nextId + i }) as TranscriptItem);
-  const items = numbered.length === 0 ? view.items : [...view.items, ...numbered].slice(-VIEW_ITEMS);
-  const next: AgentView = { name, items, nextId: view.nextId + numbered.length, fold, cursor: batch.next };
+  const next: AgentView = { ...addToView(view, fresh), fold, cursor: batch.next };
   return { ...state, views: { ...state.views, [name]: next } };
 }
 
