@@ -53,7 +53,7 @@ export function App({ store, controller }: AppProps) {
             view={state.view}
           />
         </Box>
-        <TeamPanel members={state.members} activity={state.activity} pending={pending} now={state.now} />
+        <TeamPanel members={state.members} activity={state.activity} pending={pending} now={state.now} view={state.view} />
         <ApprovalQueue
           queue={state.queue}
           selected={state.selected}

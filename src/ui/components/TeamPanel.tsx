@@ -20,6 +20,8 @@ export type TeamPanelProps = {
   activity: Record<string, string>;
   pending: Map<string, number>;
   now: number;
+  /** The agent whose session the main pane shows: its name in reverse video, so the panel says who is being watched. */
+  view: string;
 };
 
 /** A column cell: inert before it is measured, so an escaped role still lines up. */
@@ -34,7 +36,7 @@ const MODE_COLORS: Partial<Record<PermissionMode, string>> = { plan: 'cyan', 'ac
 const MAX_ROWS = 12;
 
 /** One line per member: name, role, model, status, time in state, its pending requests, what it last did. */
-export const TeamPanel = memo(function TeamPanel({ members: all, activity, pending, now }: TeamPanelProps) {
+export const TeamPanel = memo(function TeamPanel({ members: all, activity, pending, now, view }: TeamPanelProps) {
   const members = all.length > MAX_ROWS ? all.slice(0, MAX_ROWS - 1) : all;
   const nameWidth = Math.max(4, ...members.map((m) => m.name.length));
   const roleWidth = Math.min(14, Math.max(4, ...members.map((m) => inertLine(m.role).length)));
@@ -47,7 +49,7 @@ export const TeamPanel = memo(function TeamPanel({ members: all, activity, pendi
         const waiting = pending.get(m.name) ?? 0;
         return (
           <Text key={m.name} wrap="truncate-end">
-            <Text color={senderColor(m.name)} bold>{pad(m.name, nameWidth)}</Text>
+            <Text color={senderColor(m.name)} bold inverse={m.name === view}>{pad(m.name, nameWidth)}</Text>
             <Text dimColor>{pad(m.role, roleWidth)}</Text>
             <Text dimColor>{pad(m.model ?? '-', modelWidth)}</Text>
             {/* Its permission mode: a teammate with more room than the default stands out. */}
