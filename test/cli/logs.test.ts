@@ -75,6 +75,14 @@ describe('teams logs', () => {
     assert.ok(lines.filter((line) => line.type !== 'raw').every((line) => typeof line.at === 'string'));
   });
 
+  test('--tail starts at a line near the end, and says the start was left out', async () => {
+    const last = Buffer.byteLength(logLineOf({ type: 'status', status: 'idle' }));
+    const result = await runCli(home, ['logs', 'alice', '--tail', String(last)]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, '· alice is idle\n');
+    assert.match(result.stderr, /the start of alice's log is left out \(--tail\)/);
+  });
+
   test('a member that never started has an empty log: nothing printed, a note, exit 0', async () => {
     const result = await runCli(home, ['logs', 'bob']);
     assert.deepEqual([result.code, result.stdout], [0, '']);
