@@ -10,6 +10,7 @@ import { registerSendCommands } from './commands/send.js';
 import { registerInboxCommand } from './commands/inbox.js';
 import { registerRequestCommands } from './commands/requests.js';
 import { registerLogCommand } from './commands/log.js';
+import { registerLogsCommand } from './commands/logs.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerReplCommand } from './commands/repl.js';
@@ -43,6 +44,7 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerInboxCommand(program, contextFor);
   registerRequestCommands(program, contextFor);
   registerLogCommand(program, contextFor);
+  registerLogsCommand(program, contextFor);
   registerLifecycleCommands(program, contextFor);
   registerRunCommand(program, contextFor);
   registerSessionsCommand(program, contextFor);

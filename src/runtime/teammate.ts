@@ -30,6 +30,7 @@ import { teammateTeamIO } from './teammate-io.js';
 import { initialHarness, step, type HarnessEffect, type HarnessEvent } from './teammate-harness.js';
 import type { StartedTeammate, TeammateOptions } from './teammate-start.js';
 import { journalSink, openConversation } from './session-journal.js';
+import { logLineOf, type LoggedEvent } from '../store/agent-log.js';
 
 /** How long past a permission's deadline a teammate still waits for the lead's expiry of it. */
 const NO_EXPIRY_GRACE_MS = 30_000;
@@ -47,12 +48,14 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   // The lead checked them as it read them; a rule that fails here is a bug, and stops this teammate.
   const rules = RulesText.parse(options.rules);
 
+  /** A line of this teammate's log (its stderr, which the supervisor points at logs/<name>.log). */
+  const log = (event: LoggedEvent) => process.stderr.write(logLineOf(event));
   /** Something that failed on the way and is not the model's to handle: in the teammate's log, and audited. */
   const problem = (what: string, error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), type: 'problem', what, reason })}\n`);
+    log({ type: 'problem', what, reason });
     store.audit.append({ event: 'problem', agent: name, what, reason }).catch((failure: unknown) => {
-      process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), type: 'problem', what: 'the audit log was not written', reason: String(failure) })}\n`);
+      log({ type: 'problem', what: 'the audit log was not written', reason: String(failure) });
     });
   };
   // This teammate's roster writes, in the order it makes them: its last status must land last.
@@ -189,6 +192,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   function perform(effect: HarnessEffect): void {
     switch (effect.type) {
       case 'status':
+        log({ type: 'status', status: effect.status });
         // A stopped teammate holds no pid: the roster never points at a process that is gone.
         void rosterWrites(() => setMemberStatus(store.roster, name, effect.status, { pid: effect.status === 'shutdown' ? null : process.pid, model: options.settings.model }));
         return;
@@ -219,7 +223,8 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   }
 
   loop.subscribe((event: AgentEvent) => {
-    process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
+    // Type-checked against the log's schema: an AgentEvent it lacks does not compile.
+    log(event);
     if (event.type === 'turn_start') dispatch({ type: 'turn_start' });
     if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, name, pricedTurn(event.model, event.usage)));
     if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });

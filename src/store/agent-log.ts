@@ -46,10 +46,13 @@ export function parseLogLine(text: string): LogLine {
   return event.success ? event.data : { type: 'raw', text };
 }
 
-/** An event as its agent's process hands it over, before it is stamped. */
-export type LogEventDraft = LogEvent extends infer E ? (E extends unknown ? Omit<E, 'at'> : never) : never;
+/** An event as its agent hands it over: a log event before it is stamped. */
+export type LoggedEvent = LogEvent extends infer E ? (E extends LogEvent ? Omit<E, 'at'> : never) : never;
 
-/** The line an agent's process writes for one event, stamped now. */
-export function logLineOf(event: LogEventDraft, now = new Date()): string {
+/**
+ * The line an agent's process writes for one event, stamped now. Typed by the schema, so an
+ * event the schema could not read back does not compile.
+ */
+export function logLineOf(event: LoggedEvent, now = new Date()): string {
   return `${JSON.stringify({ at: now.toISOString(), ...event })}\n`;
 }

@@ -92,10 +92,14 @@ export class FileAgentLogs implements AgentLogs {
   }
 }
 
-/** The offset just past the first newline at or after `offset` (the end of the file if none). */
+/**
+ * The start of the first line that begins at or after `offset` (the end of the file if none):
+ * just past the first newline from the byte before it, so a line that begins right at `offset`
+ * is kept.
+ */
 function startOfLineAfter(fd: number, offset: number): number {
   const chunk = Buffer.alloc(64 * 1024);
-  for (let at = offset; ; at += chunk.length) {
+  for (let at = Math.max(0, offset - 1); ; at += chunk.length) {
     const got = readSync(fd, chunk, 0, chunk.length, at);
     if (got === 0) return at;
     const newline = chunk.subarray(0, got).indexOf(0x0a);

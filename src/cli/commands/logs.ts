@@ -1,0 +1,65 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { participants } from '../../store/audit.js';
+import { memberNames } from '../../store/roster.js';
+import { LEAD } from '../../protocol/names.js';
+import type { LogBatch } from '../../store/team-store.js';
+import { inertJson } from '../../lib/terminal-text.js';
+import { EMPTY_FOLD, foldLog } from '../../team/transcript.js';
+import { formatTranscriptEntry, formatTranscriptLive } from '../../team/transcript-format.js';
+import { UsageError } from '../errors.js';
+import { followUntilInterrupted } from '../follow.js';
+import type { ContextFor } from '../context.js';
+
+/** `--tail <bytes>`: a positive whole number. */
+function parseTail(value: string): number {
+  const bytes = Number(value);
+  if (!/^\d+$/.test(value) || bytes <= 0) throw new InvalidArgumentError('a positive number of bytes');
+  return bytes;
+}
+
+export function registerLogsCommand(program: Command, contextFor: ContextFor): void {
+  program
+    .command('logs')
+    .description("a teammate's session as it worked: its words, tool calls and results, status changes")
+    .argument('<name>', 'the teammate')
+    .option('--json', 'one JSON object per line of its log')
+    .option('--follow', 'keep printing as the teammate works')
+    .option('--tail <bytes>', 'start about this many bytes before the end of its log', parseTail)
+    .action(async (name: string, options: { json?: boolean; follow?: boolean; tail?: number }, command: Command) => {
+      const context = contextFor(command);
+      if (name === LEAD) {
+        throw new UsageError('the lead keeps no such log: its conversation is in the REPL, and its past sessions in `teams sessions`');
+      }
+      const team = await context.requireTeam();
+      // A removed member's log is still worth reading: the audit log's names count as known.
+      const logged = (await context.store.audit.read()).entries.flatMap(participants);
+      const agent = await context.requireAgent(name, [...memberNames(team), ...logged].filter((known) => known !== LEAD));
+
+      let fold = EMPTY_FOLD;
+      let first = true;
+      const print = (batch: LogBatch) => {
+        if (first && batch.lines.length === 0 && batch.next.position === 0) process.stderr.write(`teams: ${agent} has logged nothing yet\n`);
+        if (first && batch.skipped) process.stderr.write(`teams: the start of ${agent}'s log is left out (--tail)\n`);
+        first = false;
+        if (options.json) {
+          for (const line of batch.lines) process.stdout.write(`${inertJson(line)}\n`);
+          return;
+        }
+        // Text still streaming waits for the end of its block: what is printed is final.
+        const folded = foldLog(fold, batch.lines);
+        fold = folded.fold;
+        for (const entry of folded.entries) process.stdout.write(`${formatTranscriptEntry(entry, agent)}\n`);
+      };
+      const from = { tail: options.tail };
+      if (!options.follow) {
+        print(await context.store.agentLogs.read(agent, from));
+        // A one-off read shows what was under way where the log ends, marked as such.
+        if (!options.json) for (const line of formatTranscriptLive(fold)) process.stdout.write(`${line}\n`);
+        return;
+      }
+      await followUntilInterrupted(async () => {
+        const subscription = await context.store.agentLogs.follow(agent, print, from);
+        return () => subscription.close();
+      });
+    });
+}
