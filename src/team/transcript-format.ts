@@ -1,4 +1,5 @@
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
+import { compactionLine } from './format.js';
 import type { TranscriptEntry, TranscriptLive } from './transcript.js';
 
 // A teammate's transcript as text: `teams logs` prints it, the REPL's view of a teammate shows
@@ -22,6 +23,18 @@ function callLine(name: string, input: Record<string, unknown>): string {
   return `⚙ ${inertLine(name)} ${oneLine(JSON.stringify(input), INPUT_CHARS)}`;
 }
 
+/** The words of an entry that is news about the agent rather than its own: the REPL's view says the same. */
+export function eventSentence(entry: Extract<TranscriptEntry, { kind: 'status' | 'stopped' | 'compacted' }>, agent: string): string {
+  switch (entry.kind) {
+    case 'status':
+      return `${inertLine(agent)} is ${inertLine(entry.status)}`;
+    case 'stopped':
+      return `turn stopped: ${inertLine(entry.reason)}`;
+    case 'compacted':
+      return inertLine(compactionLine(agent, entry.before, entry.after, entry.reason));
+  }
+}
+
 /**
  * One entry as text: one line each, but for the agent's own words, which keep their lines.
  * `agent` names whose transcript it is, for its status lines ("· alice is working").
@@ -35,11 +48,11 @@ export function formatTranscriptEntry(entry: TranscriptEntry, agent: string): st
     case 'tool':
       return `${callLine(entry.name, entry.input)} ${entry.isError ? '→ ✗ ' : '→ '}${resultLine(entry.result)}`;
     case 'status':
-      return `· ${inertLine(agent)} is ${inertLine(entry.status)}`;
+      return `· ${eventSentence(entry, agent)}`;
     case 'stopped':
-      return `■ turn stopped: ${inertLine(entry.reason)}`;
+      return `■ ${eventSentence(entry, agent)}`;
     case 'compacted':
-      return `⇣ compacted (${inertLine(entry.reason)}): ${entry.before} → ${entry.after} tokens`;
+      return `⇣ ${eventSentence(entry, agent)}`;
     case 'error':
       return `✗ ${inertLine(entry.text)}`;
     case 'raw':

@@ -122,7 +122,7 @@ test('each entry reads as one inert line, but for the text blocks, which keep th
   assert.equal(format({ kind: 'status', status: 'awaiting_approval' }), '· alice is awaiting_approval');
   assert.equal(format({ kind: 'input', text: 'from lead:\nplease\rfix' }), '» from lead: please fix');
   assert.equal(format({ kind: 'stopped', reason: 'interrupted' }), '■ turn stopped: interrupted');
-  assert.equal(format({ kind: 'compacted', before: 9, after: 1, reason: 'manual' }), '⇣ compacted (manual): 9 → 1 tokens');
+  assert.equal(format({ kind: 'compacted', before: 9000, after: 1000, reason: 'manual' }), '⇣ alice compacted its context: 9,000 → 1,000 tokens (asked by /compact)');
   assert.equal(format({ kind: 'error', text: 'a\nb' }), '✗ a\\nb');
   assert.equal(format({ kind: 'raw', text: '\x1b]0;title\x07' }), '│ \\x1b]0;title\\x07');
   const long = format({ kind: 'tool', name: 'write_file', input: { content: 'x'.repeat(1000) }, result: 'ok', isError: false });

@@ -3,6 +3,7 @@ import { keyValues } from '../../protocol/kinds/text.js';
 import { oneLine } from '../../lib/terminal-text.js';
 import type { LogBatch } from '../../store/team-store.js';
 import { append } from './items.js';
+import { eventSentence } from '../../team/transcript-format.js';
 import { EMPTY_FOLD, foldLog, type TranscriptEntry } from '../../team/transcript.js';
 import type { AgentView, LiveTurn, NewItem, State, TranscriptItem } from './types.js';
 
@@ -21,11 +22,10 @@ function itemOf(name: string, entry: TranscriptEntry): NewItem {
     case 'tool':
       return { kind: 'tool', name: entry.name, input: keyValues(entry.input), result: oneLine(entry.result, 100), isError: entry.isError, detail: entry.result.slice(0, DETAIL_CHARS) };
     case 'status':
-      return { kind: 'info', text: `${name} is ${entry.status}` };
-    case 'stopped':
-      return { kind: entry.reason === 'interrupted' ? 'info' : 'error', text: `${name}'s turn ended: ${entry.reason}` };
     case 'compacted':
-      return { kind: 'info', text: `${name} compacted its context: ${entry.before} → ${entry.after} tokens (${entry.reason})` };
+      return { kind: 'info', text: eventSentence(entry, name) };
+    case 'stopped':
+      return { kind: entry.reason === 'interrupted' ? 'info' : 'error', text: eventSentence(entry, name) };
     case 'error':
       return { kind: 'error', text: entry.text };
     case 'raw':
