@@ -65,6 +65,8 @@ export class AgentLoop {
   private readonly meter: ContextMeter;
   /** /compact asked while a turn ran: done before the next model call. */
   private compactRequested = false;
+  /** The turn running now (not an idle compaction), and the user's halt of it, if any: what `halt` acts on. */
+  private turn: { halt?: { note: string; held: string[] } } | undefined;
 
   constructor(private readonly options: LoopOptions) {
     this.conversation = options.conversation ?? new Conversation();
@@ -141,6 +143,20 @@ export class AgentLoop {
     this.abort?.abort();
   }
 
+  /**
+   * The user's interrupt: stop the model call or tool under way and start nothing more. Once
+   * the turn has ended, `note` joins the conversation after what the turn left (and after any
+   * input queued meanwhile, which waits too), so the model's next request says it was
+   * interrupted; only new input starts that request. With no turn running it does nothing.
+   */
+  halt(note: string): void {
+    const turn = this.turn;
+    if (turn === undefined) return;
+    turn.halt = { note, held: [...(turn.halt?.held ?? []), ...this.queue] };
+    this.queue = [];
+    this.abort?.abort();
+  }
+
   private drainQueueAsBlocks(): TextBlockParam[] {
     const texts = this.queue;
     this.queue = [];
@@ -150,6 +166,8 @@ export class AgentLoop {
   private async run(): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
+    const turn: NonNullable<AgentLoop['turn']> = {};
+    this.turn = turn;
     const max = this.options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS;
     let reason: IdleReason = 'end_turn';
     try {
@@ -198,6 +216,12 @@ export class AgentLoop {
       }
     } finally {
       this.abort = undefined;
+      this.turn = undefined;
+    }
+    if (turn.halt) {
+      const { held, note } = turn.halt;
+      this.conversation.appendUser([...held, note].map((text) => ({ type: 'text', text })));
+      this.events.emit({ type: 'input', text: note });
     }
     this.events.emit({ type: 'idle', reason, lastText: this.lastText });
   }

@@ -75,6 +75,14 @@ export class FakeRuntime implements ReplRuntime {
     setMode: async (name: string, mode: string, asker: 'human') => {
       this.record('setMode', name, mode, asker);
     },
+    tell: async (name: string, text: string) => {
+      this.record('tell', name, text);
+      return { id: 'user-message-1' };
+    },
+    interrupt: async (name: string) => {
+      this.record('interrupt-teammate', name);
+      return { id: 'interrupt-1' };
+    },
   };
 
   readonly bus = {
