@@ -202,6 +202,8 @@ export class LeadTeammates {
   async interrupt(name: string): Promise<{ id: string }> {
     await this.requireRunning(name, 'an interrupt');
     const sent = await this.bus.send({ type: 'interrupt', from: LEAD, to: name });
+    // A call waiting for the human's decision is denied by the interrupt: its request leaves the queue.
+    await this.bus.cancelPending(name, `${name} was interrupted by the user: the call no longer waits`, (r) => r.kind === 'permission' && r.from === name);
     return { id: sent.id };
   }
 

@@ -1,5 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { processesWith, sleepers, sleepMarker, toolResults } from './hostile.js';
@@ -46,10 +48,22 @@ describe("the user's own voice and interrupts, end to end", () => {
     assert.equal((await session.cli(['send', 'worker', 'ping', '--from', 'user'])).code, 0);
     await waitFor(() => replies(session, 'worker').includes('PONG'), 'the ping answered');
 
+    // Interrupted while it waits for a permission: the wait ends, the request leaves the queue, nothing is written.
+    assert.equal((await session.cli(['send', 'worker', 'write the file', '--from', 'user'])).code, 0);
+    const asked = await session.pending('permission');
+    assert.equal(asked.from, 'worker');
+    await session.memberStatus('worker', 'awaiting_approval');
+    assert.equal((await session.cli(['interrupt', 'worker'])).code, 0);
+    await session.memberStatus('worker', 'idle');
+    assert.equal((await session.requests()).find((r) => r.request_id === asked.request_id)?.state, 'cancelled');
+    assert.match(toolResults(session, 'worker').find((r) => r.name === 'write_file')?.content ?? '', /interrupted before a decision came/);
+    assert.equal(existsSync(join(session.workdir, 'asked.md')), false);
+
     // People read it as the user's, relayed by the lead.
     const log = await session.cli(['log', '--agent', 'worker']);
     assert.match(log.stdout, /message\s+user \(via lead\) → worker \[user_message\] run the long one/);
     assert.match(log.stdout, /message\s+user \(via lead\) → worker \[interrupt\]/);
+    assert.deepEqual(replies(session, 'worker'), ['Ready when you are.', 'Running it.', 'RESUMED after the interrupt.', 'PONG', 'Writing it.']);
     process.kill(session.lead.pid, 'SIGTERM');
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
   });

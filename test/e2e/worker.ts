@@ -13,6 +13,8 @@ export function workerRules(marker: string): unknown[] {
     { name: 'worker resumes after the interrupt', when: { agent: 'worker', last: 'The user interrupted you\\. Wait for their next message\\.\\][\\s\\S]*From the user: carry on' }, reply: { text: 'RESUMED after the interrupt.' } },
     { name: 'worker runs the long command', when: { agent: 'worker', last: 'From the user: run the long one' }, reply: { text: 'Running it.', tool_uses: [{ name: 'bash', input: { command: `sleep ${marker}` } }] } },
     { name: 'worker answers a ping', when: { agent: 'worker', last: 'From the user: ping' }, reply: { text: 'PONG' } },
+    // A write in default mode asks the human first: the teammate waits on its permission request.
+    { name: 'worker writes a file', when: { agent: 'worker', last: 'From the user: write the file' }, reply: { text: 'Writing it.', tool_uses: [{ name: 'write_file', input: { path: 'asked.md', content: 'x\n' } }] } },
     { name: 'worker waits for the user', when: { agent: 'worker' }, reply: { text: 'Ready when you are.' } },
   ];
 }
