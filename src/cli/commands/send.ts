@@ -11,6 +11,9 @@ import { UsageError } from '../errors.js';
 import { askLead, noLead } from '../lead-client.js';
 import { describeIssues } from '../../lib/zod-issues.js';
 
+/** The sender that means the human themselves: the lead relays it as a signed user_message. */
+const USER = 'user';
+
 /**
  * The human's messages are sent by the running lead, which signs them: agents believe a
  * message's sender only from its signature, so nothing written here directly would be read.
@@ -25,9 +28,6 @@ async function sendAsHuman(context: CliContext, draft: Draft & { text: string })
   if (draft.from !== LEAD) throw new UsageError(`only the lead's messages (or, to one teammate, --from ${USER}) can be sent from here; ${draft.from} sends its own`);
   return (await askLead(context, { op: 'send', to: draft.to, text: draft.text })) ?? noLead(context, 'sending a message');
 }
-
-/** The sender that means the human themselves: the lead relays it as a signed user_message. */
-const USER = 'user';
 
 /** The human's own words to one teammate: only the running lead may sign them, so it is asked to. */
 async function sendAsUser(context: CliContext, to: string, text: string): Promise<string> {
