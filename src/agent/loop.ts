@@ -1,18 +1,14 @@
-import type { MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec } from '../model/client.js';
-import type { ToolResult } from '../tools/tool.js';
 import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream } from '../lib/event-stream.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../model/context-window.js';
-import { capToolResult } from '../tools/capped-output.js';
 import { Conversation } from './conversation.js';
 import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf, type CompactReason } from './compaction.js';
 import { summarise } from './compactor.js';
 import { ContextMeter } from './context-meter.js';
 import { renderPrompt } from './prompts.js';
-
-/** Runs one tool call for the loop; policy and approvals live behind it, in the harness. */
-export type ToolExecutor = (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal) => Promise<ToolResult>;
+import { runToolCalls, type ToolCall, type ToolExecutor } from './tool-calls.js';
 
 export type LoopOptions = {
   system: string;
@@ -65,6 +61,8 @@ export class AgentLoop {
   private readonly meter: ContextMeter;
   /** /compact asked while a turn ran: done before the next model call. */
   private compactRequested = false;
+  /** The turn running now (not an idle compaction), and the user's halt of it, if any: what `halt` acts on. */
+  private turn: { halt?: { note: string; held: string[] } } | undefined;
 
   constructor(private readonly options: LoopOptions) {
     this.conversation = options.conversation ?? new Conversation();
@@ -141,6 +139,20 @@ export class AgentLoop {
     this.abort?.abort();
   }
 
+  /**
+   * The user's interrupt: stop the model call or tool under way and start nothing more. Once
+   * the turn has ended, `note` joins the conversation after what the turn left (and after any
+   * input queued meanwhile, which waits too), so the model's next request says it was
+   * interrupted; only new input starts that request. With no turn running it does nothing.
+   */
+  halt(note: string): void {
+    const turn = this.turn;
+    if (turn === undefined) return;
+    turn.halt = { note, held: [...(turn.halt?.held ?? []), ...this.queue] };
+    this.queue = [];
+    this.abort?.abort();
+  }
+
   private drainQueueAsBlocks(): TextBlockParam[] {
     const texts = this.queue;
     this.queue = [];
@@ -150,6 +162,8 @@ export class AgentLoop {
   private async run(): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
+    const turn: NonNullable<AgentLoop['turn']> = {};
+    this.turn = turn;
     const max = this.options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS;
     let reason: IdleReason = 'end_turn';
     try {
@@ -173,7 +187,7 @@ export class AgentLoop {
         if (due !== undefined) await this.compactNow(due, abort.signal);
         const toolCalls = await this.callModel(calls, abort.signal);
         if (toolCalls.length === 0) continue;
-        const results = await this.runTools(toolCalls, abort.signal);
+        const results = await runToolCalls(toolCalls, abort.signal, this.options.execute, (event) => this.events.emit(event));
         if (abort.signal.aborted) {
           this.conversation.appendUser(results);
           reason = 'interrupted';
@@ -198,12 +212,18 @@ export class AgentLoop {
       }
     } finally {
       this.abort = undefined;
+      this.turn = undefined;
+    }
+    if (turn.halt) {
+      const { held, note } = turn.halt;
+      this.conversation.appendUser([...held, note].map((text) => ({ type: 'text', text })));
+      this.events.emit({ type: 'input', text: note });
     }
     this.events.emit({ type: 'idle', reason, lastText: this.lastText });
   }
 
   /** A model call; one the API finds too long for the window is compacted away and tried once more. */
-  private async callModel(call: number, signal: AbortSignal): Promise<{ id: string; name: string; input: Record<string, unknown> }[]> {
+  private async callModel(call: number, signal: AbortSignal): Promise<ToolCall[]> {
     try {
       return await this.modelCall(call, signal);
     } catch (error) {
@@ -247,7 +267,7 @@ export class AgentLoop {
   }
 
   /** One model call; returns the tool calls it asked for (none when it ended its turn). */
-  private async modelCall(call: number, signal: AbortSignal): Promise<{ id: string; name: string; input: Record<string, unknown> }[]> {
+  private async modelCall(call: number, signal: AbortSignal): Promise<ToolCall[]> {
     // Journaled before the call that uses it: a crash mid-call loses nothing the model saw.
     await this.conversation.settled();
     this.events.emit({ type: 'turn_start', call });
@@ -266,28 +286,5 @@ export class AgentLoop {
     if (text.trim() !== '') this.lastText = text;
     this.events.emit({ type: 'turn_end', stopReason: turn.stop_reason, usage: turn.usage, text, model: turn.model });
     return turn.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : []));
-  }
-
-  private async runTools(calls: { id: string; name: string; input: Record<string, unknown> }[], signal: AbortSignal): Promise<ToolResultBlockParam[]> {
-    const results: ToolResultBlockParam[] = [];
-    for (const call of calls) {
-      // Every tool_use needs a tool_result, even when interrupted, or the next request is invalid.
-      if (signal.aborted) {
-        results.push({ type: 'tool_result', tool_use_id: call.id, content: 'interrupted before it ran', is_error: true });
-        continue;
-      }
-      this.events.emit({ type: 'tool_call', ...call });
-      let result: ToolResult;
-      try {
-        result = await this.options.execute(call, signal);
-      } catch (error) {
-        result = { content: error instanceof Error ? error.message : String(error), isError: true };
-      }
-      // Cut here, where every tool's result enters the conversation: one rule for all of them.
-      const content = capToolResult(result.content);
-      this.events.emit({ type: 'tool_result', id: call.id, name: call.name, content, isError: result.isError ?? false });
-      results.push({ type: 'tool_result', tool_use_id: call.id, content, is_error: result.isError ?? false });
-    }
-    return results;
   }
 }

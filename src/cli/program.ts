@@ -6,7 +6,7 @@ import { inertText } from '../lib/terminal-text.js';
 import { CliContext, type ContextFor, type GlobalOptions } from './context.js';
 import { registerMemberCommands } from './commands/member.js';
 import { registerStatusCommand } from './commands/status.js';
-import { registerSendCommands } from './commands/send.js';
+import { registerInterruptCommand, registerSendCommands } from './commands/send.js';
 import { registerInboxCommand } from './commands/inbox.js';
 import { registerRequestCommands } from './commands/requests.js';
 import { registerLogCommand } from './commands/log.js';
@@ -41,6 +41,7 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerMemberCommands(program, contextFor);
   registerStatusCommand(program, contextFor);
   registerSendCommands(program, contextFor);
+  registerInterruptCommand(program, contextFor);
   registerInboxCommand(program, contextFor);
   registerRequestCommands(program, contextFor);
   registerLogCommand(program, contextFor);

@@ -18,3 +18,9 @@ export function renderForModel(envelope: Envelope): string {
 export function humanLine(envelope: Envelope): string {
   return specOf(envelope.type).line(envelope);
 }
+
+/** Who a person should read as a message's author: the user, relayed by the lead ("user (via lead)"), or its sender. */
+export function shownSender(message: { type: Envelope['type']; from: string }): string {
+  const { author } = specOf(message.type);
+  return author === undefined ? message.from : `${author} (via ${message.from})`;
+}

@@ -28,6 +28,10 @@ export const ControlCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('mode'), name: AgentName, mode: PermissionMode }),
   /** The human's message, sent and signed by the lead (`to: "*"` broadcasts). */
   z.object({ op: z.literal('send'), to: Recipient, text: z.string().min(1) }),
+  /** The human's own words to one running teammate: a user_message the lead signs. */
+  z.object({ op: z.literal('tell'), name: AgentName, text: z.string().min(1) }),
+  /** Stop a running teammate's model call or tool: an interrupt the lead signs. */
+  z.object({ op: z.literal('interrupt'), name: AgentName }),
   /** Expire what is overdue: only the process holding the lead's key writes those decisions. */
   z.object({ op: z.literal('sweep') }),
 ]);

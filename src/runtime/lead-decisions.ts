@@ -152,6 +152,14 @@ export class LeadDecisions {
           const sent = await this.sendForHuman(command.to, command.text);
           return { ok: true, message: command.to === BROADCAST ? `broadcast ${sent.id}` : `sent ${sent.id} to ${command.to}` };
         }
+        case 'tell': {
+          const sent = await this.teammates.tell(command.name, command.text);
+          return { ok: true, message: `sent ${sent.id} to ${command.name} from the user` };
+        }
+        case 'interrupt': {
+          const sent = await this.teammates.interrupt(command.name);
+          return { ok: true, message: `interrupted ${command.name} (${sent.id})` };
+        }
         case 'sweep': {
           await this.sweep();
           return { ok: true, message: 'swept' };

@@ -51,7 +51,8 @@ export class LeadTeammates {
     });
     supervisor.compactions.subscribe((compaction) => this.events.emit({ type: 'teammate_compacted', ...compaction }));
     bus.sent.subscribe((envelope) => {
-      if (envelope.from === LEAD) this.idle.delete(envelope.to);
+      // An interrupt starts no turn (an idle teammate ignores it), so it brings no idle notification either.
+      if (envelope.from === LEAD && envelope.type !== 'interrupt') this.idle.delete(envelope.to);
     });
   }
 
@@ -187,6 +188,36 @@ export class LeadTeammates {
     const sandbox = sandboxFor(this.sandbox, mode);
     if (!sandbox.ok) throw new Refused(`cannot set ${name}'s mode: ${sandbox.error}`);
     await this.bus.send({ type: 'mode_set', from: LEAD, to: name, permission_mode: mode });
+  }
+
+  /** The human's own words to a running teammate: a user_message the lead signs, read as the user's, not the lead's. */
+  async tell(name: string, text: string): Promise<{ id: string }> {
+    await this.requireRunning(name, 'a message from the user');
+    if (text.trim() === '') throw new Refused('the message is empty');
+    const sent = await this.bus.send({ type: 'user_message', from: LEAD, to: name, text });
+    return { id: sent.id };
+  }
+
+  /** The human stops a running teammate's model call or tool: a signed interrupt its harness obeys; then it waits for them. */
+  async interrupt(name: string): Promise<{ id: string }> {
+    await this.requireRunning(name, 'an interrupt');
+    const sent = await this.bus.send({ type: 'interrupt', from: LEAD, to: name });
+    // A call waiting for the human's decision is denied by the interrupt: its request leaves the queue.
+    await this.bus.cancelPending(name, `${name} was interrupted by the user: the call no longer waits`, (r) => r.kind === 'permission' && r.from === name);
+    return { id: sent.id };
+  }
+
+  /** What only a running teammate can be sent: a clear refusal for the lead, an unknown name or a stopped teammate. */
+  private async requireRunning(name: string, what: string): Promise<void> {
+    const problem = agentNameProblem(name);
+    if (problem) throw new Refused(problem);
+    if (name === LEAD) throw new Refused(`${what} goes to a teammate; the lead hears the user at its own prompt`);
+    if (this.supervisor.isRunning(name)) return;
+    const team = await this.store.roster.load();
+    const known = team ? memberNames(team).filter((m) => m !== LEAD) : [];
+    if (known.includes(name)) throw new Refused(`${name} is not running`);
+    const hint = didYouMean(name, known);
+    throw new Refused(`no teammate '${name}' in team '${this.store.team}'${hint ? `; ${hint}` : ''}`);
   }
 
   /** /compact <name>: the teammate compacts now if idle, else before its next model call. */

@@ -1,4 +1,5 @@
 import type { Envelope } from '../protocol/messages.js';
+import { INTERRUPTED_NOTE } from '../protocol/kinds/interrupt.js';
 import type { MemberStatus } from '../store/roster.js';
 import type { PermissionAnswer } from './permission-answer.js';
 import { initialState, react, type TeammateState } from './teammate-state.js';
@@ -19,6 +20,8 @@ export type HarnessState = TeammateState & {
   alwaysAllowed: ReadonlySet<string>;
   /** The stop began: a second reason to stop changes nothing. */
   stopped: boolean;
+  /** The user interrupted the turn under way: when it ends, it waits for them, and says so to the lead. */
+  interrupted: boolean;
 };
 
 export type HarnessEvent =
@@ -46,9 +49,11 @@ export type HarnessEffect =
   | { type: 'notice'; text: string }
   /** Hand a permission decision to the tool call waiting for it. */
   | { type: 'permission'; requestId: string; answer: PermissionAnswer }
-  | { type: 'idle_notification'; summary: string | undefined }
+  | { type: 'idle_notification'; summary: string | undefined; reason?: string }
   /** End the step under way; no further one starts. */
   | { type: 'interrupt' }
+  /** The user's interrupt: end the turn under way, start nothing, and tell the model `note` with its next input. */
+  | { type: 'halt'; note: string }
   /** Stop the process: tell the lead how the task ended, then exit. */
   | { type: 'stop'; how: 'completed' | 'stopped'; lastText: string; task: { id: string; subject: string } };
 
@@ -62,6 +67,7 @@ export function initialHarness(options: { name: string; mode: TeammateState['mod
     reported: false,
     alwaysAllowed: new Set(),
     stopped: false,
+    interrupted: false,
   };
 }
 
@@ -93,7 +99,8 @@ export function step(state: HarnessState, event: HarnessEvent): Step {
     case 'ready':
       return state.status === 'starting' ? withStatus(state, 'idle') : { state, effects: [] };
     case 'turn_start':
-      return withStatus(state, 'working');
+      // A turn starts on new input: an interrupt that found no turn to end (an idle compaction) is past.
+      return withStatus(state.interrupted ? { ...state, interrupted: false } : state, 'working');
     case 'tool_done':
       // Agreed to stop: this step is finished, so no further one starts.
       return { state, effects: state.stopping ? [{ type: 'interrupt' }] : [] };
@@ -105,6 +112,7 @@ export function step(state: HarnessState, event: HarnessEvent): Step {
 }
 
 function delivered(before: HarnessState, envelope: Envelope, busy: boolean): Step {
+  if (envelope.type === 'interrupt') return interrupted(before, busy);
   let state = before;
   if (envelope.type === 'task_assignment') state = { ...state, task: { id: envelope.task_id, subject: envelope.subject, description: envelope.description } };
   if (state.awaiting && 'request_id' in envelope && envelope.request_id === state.awaiting.requestId) state = { ...state, awaiting: undefined };
@@ -127,9 +135,24 @@ function delivered(before: HarnessState, envelope: Envelope, busy: boolean): Ste
   return { state, effects };
 }
 
-function idle(state: HarnessState, lastText: string): Step {
+/**
+ * The user's signed interrupt: the turn under way ends and none starts until new input comes.
+ * Idle (or already stopping), there is nothing to interrupt and nothing to tell the model.
+ */
+function interrupted(state: HarnessState, busy: boolean): Step {
+  if (!busy || state.stopped) return { state, effects: [] };
+  return { state: { ...state, interrupted: true }, effects: [{ type: 'halt', note: INTERRUPTED_NOTE }] };
+}
+
+function idle(before: HarnessState, lastText: string): Step {
+  const state = before.interrupted ? { ...before, interrupted: false } : before;
   if (state.stopping) return stop(state, state.stopping === 'finish' ? 'completed' : 'stopped', lastText);
   if (state.awaiting) return withStatus(state, 'awaiting_approval');
+  if (before.interrupted) {
+    // The user stopped it and will say what next: the lead hears it is idle, and nothing for its model to act on.
+    const next = withStatus(state, 'idle');
+    return { state: next.state, effects: [...next.effects, { type: 'idle_notification', summary: undefined, reason: 'interrupted by the user; waiting for their next message' }] };
+  }
   const summary = state.reported ? undefined : lastText || undefined;
   const next = withStatus(state, 'idle');
   return { state: next.state, effects: [...next.effects, { type: 'idle_notification', summary }] };

@@ -207,11 +207,14 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
         return;
       case 'idle_notification':
         bus
-          .send({ type: 'idle_notification', from: name, to: LEAD, reason: 'waiting for instructions', summary: effect.summary })
+          .send({ type: 'idle_notification', from: name, to: LEAD, reason: effect.reason ?? 'waiting for instructions', summary: effect.summary })
           .catch((error: unknown) => problem('the idle notification was not sent', error));
         return;
       case 'interrupt':
         loop.interrupt();
+        return;
+      case 'halt':
+        loop.halt(effect.note);
         return;
       case 'stop':
         runStop(effect.how, effect.lastText, effect.task).catch((error: unknown) => {

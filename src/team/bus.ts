@@ -173,10 +173,14 @@ export class TeamBus {
     return expired;
   }
 
-  /** Cancel every pending request `agent` made or must answer: it is gone, so nobody will. */
-  async cancelPending(agent: string, note: string): Promise<RequestRecord[]> {
+  /**
+   * Cancel every pending request `agent` made or must answer: it is gone, so nobody will.
+   * `only` narrows it (an interrupted teammate's permission requests: its calls no longer wait).
+   */
+  async cancelPending(agent: string, note: string, only: (record: RequestRecord) => boolean = () => true): Promise<RequestRecord[]> {
     const cancelled: RequestRecord[] = [];
     for (const record of await this.store.requests.list({ state: 'pending', involving: agent })) {
+      if (!only(record)) continue;
       const result = await this.store.requests.transition(record.request_id, 'cancelled', 'lead', note);
       if (!result.ok) continue;
       cancelled.push(result.record);

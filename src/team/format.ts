@@ -2,7 +2,7 @@ import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../store/roster.js';
 import type { AuditEntry } from '../store/audit.js';
-import { humanLine } from '../protocol/notices.js';
+import { humanLine, shownSender } from '../protocol/notices.js';
 import { describeUsage } from './budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
 
@@ -59,7 +59,7 @@ export function compactionLine(agent: string, before: number, after: number, rea
 /** A message as a human reads it in a terminal: when, who, what (a multi-line text keeps its lines). */
 export function formatMessage(envelope: Envelope): string {
   const time = envelope.timestamp.slice(11, 19);
-  return inertText(`${time} ${envelope.from} → ${envelope.to} [${envelope.type}] ${humanLine(envelope)}`);
+  return inertText(`${time} ${shownSender(envelope)} → ${envelope.to} [${envelope.type}] ${humanLine(envelope)}`);
 }
 
 /** One audit entry as one inert line: any field may carry an agent's words (`by`, a change, a problem's reason). */
@@ -71,7 +71,7 @@ function auditLine(entry: AuditEntry): string {
   const time = entry.at.slice(11, 23);
   switch (entry.event) {
     case 'message':
-      return `${time} message  ${entry.from} → ${entry.to} [${entry.type}]${entry.request_id ? ` ${entry.request_id}` : ''} ${oneLine(entry.summary, 80)}`;
+      return `${time} message  ${shownSender(entry)} → ${entry.to} [${entry.type}]${entry.request_id ? ` ${entry.request_id}` : ''} ${oneLine(entry.summary, 80)}`;
     case 'request':
       return `${time} request  ${entry.request_id} (${entry.kind} ${entry.from} → ${entry.to}) ${entry.from_state ?? 'new'} → ${entry.to_state} by ${entry.by}${entry.note ? `: ${oneLine(entry.note, 80)}` : ''}`;
     case 'member':

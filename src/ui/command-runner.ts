@@ -58,8 +58,9 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       await runtime.teammates.setMode(command.member, command.mode, 'human');
       return [{ kind: 'info', text: `set ${command.member}'s permission mode to ${command.mode}` }];
     case 'send': {
-      const sent = await runtime.bus.send({ type: 'message', from: LEAD, to: command.to, text: command.text, summary: summarize(command.text) });
-      return [{ kind: 'info', text: `sent to ${command.to} (${sent.id})` }];
+      // The human's own words, signed by the lead and read as the user's (a user_message).
+      const sent = await runtime.teammates.tell(command.to, command.text);
+      return [{ kind: 'info', text: `sent to ${command.to} from you (${sent.id})` }];
     }
     case 'broadcast': {
       const sent = await runtime.bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text: command.text, summary: summarize(command.text) });

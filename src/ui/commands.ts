@@ -32,7 +32,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'help', usage: '/help', what: 'this list and the keys' },
   { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>] [--mode <mode>]', what: 'start a teammate' },
   { name: 'mode', usage: `/mode <name> <${PERMISSION_MODES.join('|')}>`, what: "change a running teammate's permission mode (yours to grant)" },
-  { name: 'send', usage: '/send <to> <text>', what: 'a message from the lead to one member' },
+  { name: 'send', usage: '/send <name> <text>', what: 'your own message to one running teammate (it reads "From the user: …")' },
   { name: 'broadcast', usage: '/broadcast <text>', what: 'a message from the lead to every member' },
   { name: 'team', usage: '/team', what: 'the roster: status, pid, time in state' },
   { name: 'inbox', usage: '/inbox [agent]', what: "an agent's unread messages (the lead's by default)" },

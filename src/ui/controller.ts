@@ -142,9 +142,7 @@ export class ReplController {
       if (this.runtime.loop.busy) this.runtime.loop.interrupt();
       return;
     }
-    const interrupt = this.runtime.teammates.interrupt;
-    if (!interrupt) return this.append('error', 'this session cannot interrupt teammates');
-    void interrupt(agent).then(
+    void this.runtime.teammates.interrupt(agent).then(
       () => this.append('info', `interrupting ${agent}`),
       (error: unknown) => this.append('error', `could not interrupt ${agent}: ${message(error)}`),
     );
@@ -239,9 +237,7 @@ export class ReplController {
 
   /** Typed in a teammate's view: the human's words, to that teammate. Shown once sent. */
   private tell(name: string, text: string): void {
-    const tell = this.runtime.teammates.tell;
-    if (!tell) return this.append('error', 'this session cannot send your words to a teammate');
-    void tell(name, text).then(
+    void this.runtime.teammates.tell(name, text).then(
       () => this.store.dispatch({ type: 'append', items: [{ kind: 'user', text: `(to ${name}) ${text}` }] }),
       (error: unknown) => this.append('error', `not sent to ${name}: ${message(error)}`),
     );

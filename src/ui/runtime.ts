@@ -42,10 +42,10 @@ export interface ReplRuntime {
     respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
     /** /mode: the human's, so 'human' is the only asker the REPL passes. */
     setMode(name: string, mode: PermissionMode, asker: 'human'): Promise<void>;
-    /** The human's words to one teammate, sent as theirs (signed by the lead's process). */
-    tell?(name: string, text: string): Promise<unknown>;
-    /** Esc in a teammate's view: its current model call or tool stops, and it waits for the human. */
-    interrupt?(name: string): Promise<unknown>;
+    /** The human's own words to a running teammate (a signed user_message); an unknown or stopped name is refused. */
+    tell(name: string, text: string): Promise<{ id: string }>;
+    /** Stop a running teammate's model call or tool (a signed interrupt); it then waits for the human. */
+    interrupt(name: string): Promise<{ id: string }>;
   };
   /**
    * The session the lead journals into; a resumed one's earlier conversation opens the

@@ -25,6 +25,16 @@ describe('without a running lead', () => {
     assert.match(result.stderr, /no lead is running for team 'default': sending a message needs one/);
     assert.deepEqual(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout), []);
   });
+
+  test("the user's own message and an interrupt need the running lead too, which alone signs them", async () => {
+    const told = await runCli(home, ['send', 'alice', 'hello', '--from', 'user']);
+    assert.equal(told.code, 2);
+    assert.match(told.stderr, /no lead is running for team 'default': sending a message from the user needs one/);
+    const interrupted = await runCli(home, ['interrupt', 'alice']);
+    assert.equal(interrupted.code, 2);
+    assert.match(interrupted.stderr, /no lead is running for team 'default': interrupting a teammate needs one/);
+    assert.deepEqual(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout), []);
+  });
 });
 
 describe('teams send / broadcast / inbox / log', () => {
@@ -70,12 +80,20 @@ describe('teams send / broadcast / inbox / log', () => {
   test('other send errors: unknown sender, yourself, missing text, unknown inbox', async () => {
     const cases: [string[], RegExp][] = [
       [['send', 'alice', 'hi', '--from', 'mallory'], /mallory/],
-      [['send', 'alice', 'hi', '--from', 'bob'], /only the lead's messages can be sent from here; bob sends its own/],
+      [['send', 'alice', 'hi', '--from', 'bob'], /only the lead's messages \(or, to one teammate, --from user\) can be sent from here; bob sends its own/],
       [['send', 'lead', 'hi'], /cannot send a message to itself/],
       [['send', 'alice'], /missing required argument 'text'/],
       [['send', '../x', 'hi'], /may not contain/],
       [['inbox', 'carol'], /unknown agent 'carol'/],
       [['broadcast'], /missing required argument 'text'/],
+      // The user's words go to one running teammate; the lead hears them at its own prompt.
+      [['send', 'lead', 'hi', '--from', 'user'], /the lead hears the user at its own prompt/],
+      [['send', '*', 'hi', '--from', 'user'], /--from user goes to one teammate/],
+      [['send', 'alice', 'hi', '--from', 'user'], /teams: alice is not running$/m],
+      [['send', 'alcie', 'hi', '--from', 'user'], /no teammate 'alcie' in team 'default'; did you mean 'alice'/],
+      [['interrupt', 'alice'], /teams: alice is not running$/m],
+      [['interrupt', 'zed'], /no teammate 'zed' in team 'default'/],
+      [['interrupt', 'Bob!'], /agent name 'Bob!' must match/],
     ];
     for (const [args, pattern] of cases) {
       const result = await runCli(home, args);

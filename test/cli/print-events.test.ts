@@ -82,3 +82,14 @@ describe('what an agent wrote never reaches the terminal raw', () => {
     assertInert(requests, 'the requests table');
   });
 });
+
+describe("the user's words, as people read them", () => {
+  test('inbox and log name the user as the author, relayed by the lead; other kinds keep their sender', () => {
+    assert.match(formatMessage(SAMPLES.user_message), / user \(via lead\) → alice \[user_message\] Use the new parser, please$/);
+    assert.match(formatMessage(SAMPLES.interrupt), / user \(via lead\) → alice \[interrupt\] stop the current model call or tool, and wait$/);
+    assert.match(formatMessage(SAMPLES.message), / lead → alice \[message\] /);
+    const at = '2026-12-03T10:00:00.000Z';
+    const audited = formatAudit({ event: 'message', at, id: '01hzzzzzzz0000abcdef', type: 'user_message', from: 'lead', to: 'alice', summary: 'Use the new parser, please' });
+    assert.match(audited, /message\s+user \(via lead\) → alice \[user_message\] Use the new parser, please$/);
+  });
+});

@@ -21,6 +21,8 @@ const EXPECTED: Record<Kind, Classification> = {
   code_review_request: { class: 'request', kind: 'review' },
   code_review_response: { class: 'response', kind: 'review' },
   mode_set: { class: 'notification', kind: 'mode_set' },
+  user_message: { class: 'notification', kind: 'user_message' },
+  interrupt: { class: 'notification', kind: 'interrupt' },
 };
 
 describe('classify', () => {

@@ -39,6 +39,8 @@ export const SAMPLES: { [K in Kind]: EnvelopeOf<K> } = {
   permission_response: stamp({ type: 'permission_response', from: 'lead', to: 'alice', request_id: 'permission-abc', approve: true }),
   task_assignment: stamp({ type: 'task_assignment', from: 'lead', to: 'alice', task_id: 't1', subject: 'Fix parser', description: 'It drops comments' }),
   mode_set: stamp({ type: 'mode_set', from: 'lead', to: 'alice', permission_mode: 'accept-edits', reason: 'trusted with edits' }),
+  user_message: stamp({ type: 'user_message', from: 'lead', to: 'alice', text: 'Use the new parser, please' }),
+  interrupt: stamp({ type: 'interrupt', from: 'lead', to: 'alice' }),
   idle_notification: stamp({ type: 'idle_notification', from: 'alice', to: 'lead', reason: 'waiting for review' }),
   task_notification: stamp({
     type: 'task_notification',

@@ -26,6 +26,8 @@ const EXPECTED: Record<Kind, string> = {
   permission_response: '[permission_response permission-abc from lead] Permission granted.',
   task_assignment: '[task_assignment t1 from lead] New task "Fix parser": It drops comments',
   mode_set: '[mode_set from lead] Your permission mode is now accept-edits: trusted with edits.',
+  user_message: 'From the user: Use the new parser, please',
+  interrupt: '[The user interrupted you. Wait for their next message.]',
   idle_notification: '[idle_notification from alice] alice is idle: waiting for review.',
   task_notification:
     '<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n<summary>Agent "Fix parser" completed</summary>\n</task-notification>',
@@ -101,6 +103,8 @@ const LINES: Record<Kind, string> = {
   permission_response: 'granted permission (permission-abc)',
   task_assignment: 'assigns task "Fix parser" (t1)',
   mode_set: 'sets the permission mode to accept-edits: trusted with edits',
+  user_message: 'Use the new parser, please',
+  interrupt: 'stop the current model call or tool, and wait',
   idle_notification: 'idle (waiting for review)',
   task_notification: 'task completed: Agent "Fix parser" completed',
   code_review_request: 'asks bob to review: Parser fix (review-abc; files: src/parser.ts; a diff of 2 lines)',

@@ -111,6 +111,18 @@ const CASES: Case[] = [
     rule: 'must_come_from_lead',
     error: `only "lead" can send mode_set ('bob' is a teammate)`,
   },
+  {
+    name: "a teammate speaking in the user's voice",
+    envelope: sample('user_message', { from: 'bob' }),
+    rule: 'must_come_from_lead',
+    error: `only "lead" can send user_message ('bob' is a teammate)`,
+  },
+  {
+    name: 'a teammate interrupting another one',
+    envelope: sample('interrupt', { from: 'bob' }),
+    rule: 'must_come_from_lead',
+    error: `only "lead" can send interrupt ('bob' is a teammate)`,
+  },
 
   // Content.
   {
@@ -311,11 +323,13 @@ describe('checkSend: rule order and purity', () => {
     ]);
     assert.deepEqual([...FROM_LEAD_KINDS].sort(), [
       'finish_response',
+      'interrupt',
       'mode_set',
       'permission_response',
       'plan_approval_response',
       'shutdown_request',
       'task_assignment',
+      'user_message',
     ]);
   });
 

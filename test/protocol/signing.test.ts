@@ -128,4 +128,18 @@ describe('verifySender and the directions kinds declare', () => {
     const plan = alice.sign(sample('plan_approval_request', { to: 'bob' }));
     assert.deepEqual(verifySender(plan, keys, 'bob'), { ok: false, reason: `plan_approval_request ${plan.id} from alice: plan_approval_request goes to the lead only` });
   });
+
+  test("the user's voice and an interrupt: believed only from the lead's signature, never from a teammate's", () => {
+    for (const type of ['user_message', 'interrupt'] as const) {
+      const real = lead.sign(sample(type, { to: 'bob' }));
+      assert.deepEqual(verifySender(real, keys, 'bob'), { ok: true });
+      // A teammate signing one as itself, or as the lead with its own key: both refused.
+      const asItself = alice.sign(sample(type, { from: 'alice', to: 'bob' }));
+      assert.deepEqual(verifySender(asItself, keys, 'bob'), { ok: false, reason: `${type} ${asItself.id} from alice: only the lead sends ${type}` });
+      const asLead = alice.sign(sample(type, { to: 'bob' }));
+      refusedFor(verifySender(asLead, keys, 'bob'), /does not match lead's key/);
+      const unsigned = sample(type, { to: 'bob' });
+      assert.deepEqual(verifySender(unsigned, keys, 'bob'), { ok: false, reason: `${type} ${unsigned.id} from lead is unsigned` });
+    }
+  });
 });

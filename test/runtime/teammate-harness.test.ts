@@ -87,6 +87,52 @@ describe('the teammate harness as one reducer', () => {
     assert.deepEqual([...kept.state.alwaysAllowed], ['bash {"command":"rm -rf build"}']);
     assert.equal(before.size, 0, 'the earlier state is left as it was');
   });
+
+  test("the user's words reach the model as the user's, not the lead's", () => {
+    const heard = run(start(), deliver({ ...base, type: 'user_message', text: 'use the new parser' }));
+    assert.deepEqual(heard.effects, [{ type: 'notice', text: 'From the user: use the new parser' }]);
+  });
+
+  test('an interrupt mid-turn halts it with the note; at idle the lead hears it waits for the user, and nothing for its model', () => {
+    const working = run(start(), { type: 'ready' }, { type: 'turn_start' });
+    const halted = run(working.state, deliver({ ...base, type: 'interrupt' }, true));
+    assert.deepEqual(halted.effects, [{ type: 'halt', note: '[The user interrupted you. Wait for their next message.]' }]);
+    assert.equal(halted.state.interrupted, true);
+    const idle = run(halted.state, { type: 'idle', lastText: 'half-way through' });
+    assert.deepEqual(idle.effects, [
+      { type: 'status', status: 'idle' },
+      { type: 'idle_notification', summary: undefined, reason: 'interrupted by the user; waiting for their next message' },
+    ]);
+    assert.equal(idle.state.interrupted, false);
+    // The next idle is an ordinary one again.
+    const next = run(idle.state, deliver({ ...base, type: 'user_message', text: 'go on' }), { type: 'turn_start' }, { type: 'idle', lastText: 'done' });
+    assert.deepEqual(next.effects.at(-1), { type: 'idle_notification', summary: 'done' });
+  });
+
+  test('an interrupt while idle, or once stopping began, does nothing; the model never reads one as a notice', () => {
+    const ready = run(start(), { type: 'ready' });
+    const idle = run(ready.state, deliver({ ...base, type: 'interrupt' }, false));
+    assert.deepEqual(idle.effects, []);
+    assert.equal(idle.state.interrupted, false);
+    const stopped = { ...ready.state, stopped: true };
+    assert.deepEqual(run(stopped, deliver({ ...base, type: 'interrupt' }, true)).effects, []);
+  });
+
+  test('interrupted while waiting for a plan decision: still awaiting it, not idle', () => {
+    const asked = run(start(), { type: 'turn_start' }, { type: 'asked', kind: 'plan', requestId: 'plan-1' }, deliver({ ...base, type: 'interrupt' }, true));
+    assert.deepEqual(run(asked.state, { type: 'idle', lastText: '' }).effects, [{ type: 'status', status: 'awaiting_approval' }]);
+  });
+
+  test('interrupted while stopping: the stop goes on', () => {
+    const agreed = run(start(), { type: 'turn_start' }, { type: 'agreed_to_shut_down' }, deliver({ ...base, type: 'interrupt' }, true));
+    assert.deepEqual(run(agreed.state, { type: 'idle', lastText: 'bye' }).effects, [{ type: 'stop', how: 'stopped', lastText: 'bye', task: { id: 'alice', subject: 'alice' } }]);
+  });
+
+  test('an interrupt that found no turn to end (an idle compaction) is forgotten when the next turn starts', () => {
+    const compacting = run(start(), { type: 'ready' }, deliver({ ...base, type: 'interrupt' }, true));
+    const turn = run(compacting.state, { type: 'turn_start' }, { type: 'idle', lastText: 'done' });
+    assert.deepEqual(turn.effects.at(-1), { type: 'idle_notification', summary: 'done' });
+  });
 });
 
 describe('protocol state kept through a compaction', () => {

@@ -64,7 +64,8 @@ describe('the App with a stand-in runtime', () => {
     typeText(type, '/send alice hi there');
     type(KEYS.enter);
     await until('the send answer', () => screen().includes('· sent to alice'));
-    assert.equal((runtime.called('send')[0]?.[0] as { text: string }).text, 'hi there');
+    // The human's own words: sent as the user's (a user_message), not the lead's.
+    assert.deepEqual(runtime.called('tell'), [['alice', 'hi there']]);
     // The human's /mode reaches the runtime as the human's: the lead's bound does not apply to it.
     typeText(type, '/mode bob accept-edits');
     type(KEYS.enter);

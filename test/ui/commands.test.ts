@@ -87,7 +87,7 @@ describe('slash commands: parsing', () => {
     refused('/spawn alice', /usage: \/spawn <name> <role>/);
     refused('/spawn Alice coder', /name 'Alice'/);
     refused('/spawn alice --role coder', /unknown option '--role'/);
-    refused('/send bob', /usage: \/send <to> <text>/);
+    refused('/send bob', /usage: \/send <name> <text>/);
     refused('/send', /usage/);
     refused('/send Bob! hi', /recipient 'Bob!'/);
     refused('/broadcast', /usage/);
@@ -154,7 +154,7 @@ describe('slash commands: running', () => {
     store,
     loop: { busy: false, interrupt: () => undefined },
     decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: async () => [] },
-    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running') },
+    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running'), tell: failing("no teammate 'bob' in team 'default'"), interrupt: failing('bob is not running') },
     bus: { send: failing('no member named bob') },
     prompt: () => undefined,
     stop: async () => undefined,
@@ -164,7 +164,7 @@ describe('slash commands: running', () => {
   test('a refused action is one error line naming the command', async () => {
     const cases: [string, RegExp][] = [
       ['/spawn alice coder', /^\/spawn: alice is already running$/],
-      ['/send bob hi', /^\/send: no member named bob$/],
+      ['/send bob hi', /^\/send: no teammate 'bob' in team 'default'$/],
       ['/approve x', /^\/approve: request 'x' is not pending/],
       ['/shutdown bob', /^\/shutdown: bob is not running$/],
       ['/respawn alice', /^\/respawn: alice is running: only a teammate that crashed/],

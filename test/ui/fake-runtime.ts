@@ -86,9 +86,11 @@ export class FakeRuntime implements ReplRuntime {
     },
     tell: async (name: string, text: string) => {
       this.record('tell', name, text);
+      return { id: 'user-message-1' };
     },
     interrupt: async (name: string) => {
-      this.record('interrupt_teammate', name);
+      this.record('interrupt-teammate', name);
+      return { id: 'interrupt-1' };
     },
   };
 

@@ -132,8 +132,8 @@ describe('the teammate view, rendered, over real log files', () => {
       assert.deepEqual(runtime.called('tell'), [['alice', 'keep the logs']]);
       assert.deepEqual(runtime.called('prompt'), [], 'nothing went to the lead');
       stdin.write(KEYS.escape);
-      await until('the interrupt', () => runtime.called('interrupt_teammate').length === 1);
-      assert.deepEqual(runtime.called('interrupt_teammate'), [['alice']]);
+      await until('the interrupt', () => runtime.called('interrupt-teammate').length === 1);
+      assert.deepEqual(runtime.called('interrupt-teammate'), [['alice']]);
       assert.deepEqual(runtime.called('interrupt'), [], 'the lead was not interrupted');
 
       // Back to the lead: its transcript is printed again, whole; alice's log is no longer followed.

@@ -2,6 +2,7 @@ import { broadcast, message } from './chat.js';
 import { codeReviewRequest, codeReviewResponse } from './code-review.js';
 import { finishRequest, finishResponse } from './finish.js';
 import { idleNotification } from './idle-notification.js';
+import { interrupt } from './interrupt.js';
 import { modeSet } from './mode-set.js';
 import { permissionRequest, permissionResponse } from './permission.js';
 import { planRequest, planResponse } from './plan.js';
@@ -9,6 +10,7 @@ import { shutdownRequest, shutdownResponse } from './shutdown.js';
 import type { EnvelopeHead, KindSpec, RequestRole } from './spec.js';
 import { taskAssignment } from './task-assignment.js';
 import { taskNotification } from './task-notification.js';
+import { userMessage } from './user-message.js';
 
 /**
  * Every protocol kind, filed under its type. A kind is its own file in this folder and one
@@ -32,6 +34,8 @@ const SPECS = {
   code_review_request: codeReviewRequest,
   code_review_response: codeReviewResponse,
   mode_set: modeSet,
+  user_message: userMessage,
+  interrupt,
 };
 
 export type Kind = keyof typeof SPECS;

@@ -90,6 +90,11 @@ export type KindBody<E> = {
   /** What a human reads in the UI, the CLI and the audit log: never the instructions meant for models. */
   line(envelope: E): string;
   content?: ContentRule<E>;
+  /**
+   * Whose words these are when they are not the sender's own: the lead relays the human's
+   * (`user`), and every line a person reads names them as the author, the relay beside it.
+   */
+  author?: 'user';
   /** Reaching the lead; without it, the lead's model hears the notice (a request the human decides waits for them). */
   atLead?(envelope: E, planReviewer: PlanReviewer): LeadRoute;
 };
