@@ -56,11 +56,15 @@ export class ReplController {
   }
 
   handleKey(input: string, key: Key, screen: Screen): void {
-    // Text and then Enter or Tab in one chunk (fast typing, a terminal driven by a script): one, then the other.
-    const typedThen = !key.ctrl && !key.meta ? /^([^\r\n\t]+)(\r\n?|\n|\t)$/.exec(input) : null;
-    if (typedThen?.[1] && typedThen[2]) {
-      this.handleKey(typedThen[1], key, screen);
-      this.handleKey('', typedThen[2] === '\t' ? { ...key, tab: true } : { ...key, return: true }, screen);
+    // Keys that come in one chunk (fast typing, a terminal driven by a script): each Tab on its
+    // own, never typed into the line, and a line's final Enter after its text. An Enter inside
+    // a chunk (a pasted paragraph) is left to the line editor: it is not several messages.
+    if (!key.ctrl && !key.meta && input.length > 1 && /\t|[\r\n]$/.test(input)) {
+      for (const part of input.split(/(\t|(?:\r\n?|\n)$)/)) {
+        if (part === '\t') this.handleKey('', { ...key, tab: true }, screen);
+        else if (/^(\r\n?|\n)$/.test(part)) this.handleKey('', { ...key, return: true }, screen);
+        else if (part !== '') this.handleKey(part, key, screen);
+      }
       return;
     }
     const { actions, effects } = interpretKey(this.store.getState(), input, key);

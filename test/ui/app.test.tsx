@@ -109,6 +109,21 @@ describe('the App with a stand-in runtime', () => {
     await until('the whole plan', () => screen().includes('plan request plan-1 from alice:'));
   });
 
+  test('keys that come in one chunk are each handled: a Tab is never typed into the line', async () => {
+    const { runtime, repl, screen, type, until } = mount();
+    runtime.pending = [request('plan-1', 'plan')];
+    runtime.events.emit({ type: 'approvals', pending: runtime.pending });
+    await until('the queue', () => screen().includes('Approvals (1)'));
+    // Tab then y, read by the terminal as one chunk (a script, or very fast fingers).
+    type('\ty');
+    await until('the decision', () => runtime.called('decide').length === 1);
+    assert.deepEqual(runtime.called('decide')[0], ['plan-1', { approve: true, always: undefined, note: undefined }]);
+    assert.equal(repl.store.getState().input.text, '');
+    type('hi\r');
+    await until('the line sent', () => runtime.called('prompt').length === 1);
+    assert.deepEqual(runtime.called('prompt'), [['hi']]);
+  });
+
   test('/quit asks the team to stop and shows it; Ctrl+C then forces; done resolves', async () => {
     const { runtime, repl, screen, type, until } = mount();
     runtime.events.emit({ type: 'team', members: [member('lead'), member('alice', 'shutting_down')] });
