@@ -23,8 +23,9 @@ import { GIT_DIR, GIT_DIR_GUARDED } from '../policy/places.js';
  * as `git init` would). A missing `commondir` cannot be covered: an empty file there breaks
  * git, so a command can still create `.git/commondir` and move config and hooks elsewhere
  * (see the README's Security section). A git directory reached through a symbolic link
- * cannot be guarded entry by entry (a link can be replaced, a mount point cannot), so it is
- * bound read-only whole.
+ * or holding one where git looks (a guarded entry, its worktrees or submodules) cannot be
+ * guarded entry by entry (a link can be replaced, a mount point cannot), so it is bound
+ * read-only whole.
  */
 export type GuardMount = { flag: '--bind' | '--ro-bind' | '--tmpfs'; target: string };
 
@@ -41,27 +42,43 @@ function within(path: string, root: string): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-/** The git directories nested in `gitdir` that git reads hooks or config from: linked worktrees' and submodules'. */
-function nestedGitDirs(gitdir: string, depth = 0): string[] {
-  if (depth > 8) return [];
-  const children = (dir: string): string[] => {
-    try {
-      return readdirSync(dir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => join(dir, entry.name));
-    } catch {
-      return [];
+/** The directories and links in `dir`; none when it cannot be read (or is not there). */
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+      .map((entry) => join(dir, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What lies on the way to the git directories kept in `gitdir` (linked worktrees' and
+ * submodules', which have hooks and config of their own), and which of them are git directories.
+ */
+function nestedGitDirs(gitdir: string): { passed: string[]; found: string[] } {
+  const worktrees = join(gitdir, 'worktrees');
+  const modules = join(gitdir, 'modules');
+  const found = entries(worktrees);
+  const passed = [worktrees, modules, ...found];
+  // A submodule's name may hold slashes: `modules/a/b` is a git directory once it has a HEAD.
+  const walk = (dir: string, level: number): void => {
+    for (const child of level > 8 ? [] : entries(dir)) {
+      passed.push(child);
+      if (lstatOf(join(child, 'HEAD'))) found.push(child);
+      else walk(child, level + 1);
     }
   };
-  // A submodule's name may hold slashes: `modules/a/b` is a git directory once it has a HEAD.
-  const modules = (dir: string, level: number): string[] =>
-    level > 8 ? [] : children(dir).flatMap((child) => (lstatOf(join(child, 'HEAD')) ? [child] : modules(child, level + 1)));
-  return [...children(join(gitdir, 'worktrees')), ...modules(join(gitdir, 'modules'), 0)].flatMap((dir) => [dir, ...nestedGitDirs(dir, depth + 1)]);
+  walk(modules, 0);
+  return { passed, found };
 }
 
 function guardGitDir(cwd: string, gitdir: string, mounts: Map<string, GuardMount['flag']>): void {
+  const nested = nestedGitDirs(gitdir);
+  const linked = [...GIT_DIR_GUARDED.map((name) => join(gitdir, name)), ...nested.passed].some((path) => lstatOf(path)?.isSymbolicLink());
   const realGitDir = realpathSync(gitdir);
-  if (realGitDir !== resolve(gitdir) || GIT_DIR_GUARDED.some((name) => lstatOf(join(gitdir, name))?.isSymbolicLink())) {
+  if (linked || realGitDir !== resolve(gitdir)) {
     if (within(realGitDir, cwd)) mounts.set(realGitDir, '--ro-bind');
     return;
   }
@@ -72,7 +89,7 @@ function guardGitDir(cwd: string, gitdir: string, mounts: Map<string, GuardMount
     // A linked worktree's git directory has a commondir; its hooks are the common directory's.
     else if (name === 'hooks' && !lstatOf(join(gitdir, 'commondir'))) mounts.set(path, '--tmpfs');
   }
-  for (const nested of nestedGitDirs(gitdir)) guardGitDir(cwd, nested, mounts);
+  for (const dir of nested.found) guardGitDir(cwd, dir, mounts);
 }
 
 /**

@@ -93,6 +93,14 @@ describe('gitGuard', () => {
     assert.deepEqual(shown(dir, gitGuard(dir)), ['--ro-bind .git']);
   });
 
+  test('a linked worktree kept through a symbolic link: the git directory read-only whole', () => {
+    const dir = repo();
+    mkdirSync(join(dir, 'wt-store'));
+    mkdirSync(join(dir, '.git/worktrees'));
+    symlinkSync('../../wt-store', join(dir, '.git/worktrees/feature'));
+    assert.deepEqual(shown(dir, gitGuard(dir)), ['--ro-bind .git']);
+  });
+
   test('.git as a link to a directory inside: that directory read-only whole', () => {
     const dir = join(base, 'linked');
     mkdirSync(dir);
