@@ -145,9 +145,10 @@ function gitDirWrite(use: ToolUse): ToolDecision | undefined {
   const absolute = posix.resolve(use.cwd, input.data.path);
   // Outside the working directory decideEdit refuses it anyway.
   if (!isInside(absolute, use.cwd)) return undefined;
-  const inGit = isGitPath(posix.relative(use.cwd, absolute)) || (use.realPath !== undefined && isGitPath(use.realPath));
-  if (!inGit) return undefined;
-  const through = use.realPath !== undefined && !isGitPath(posix.relative(use.cwd, absolute)) ? ` (through a symbolic link to ${use.realPath})` : '';
+  const named = isGitPath(posix.relative(use.cwd, absolute));
+  const linked = !named && use.realPath !== undefined && isGitPath(use.realPath);
+  if (!named && !linked) return undefined;
+  const through = linked ? ` (through a symbolic link to ${use.realPath})` : '';
   return {
     action: 'ask',
     reason: `${use.tool === 'write_file' ? 'write' : 'edit'} ${input.data.path}${through}: it is in a .git directory, whose hooks and config git runs outside the sandbox; no mode, rule or "always" allows it unasked`,

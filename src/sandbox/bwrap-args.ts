@@ -18,6 +18,7 @@ export type SandboxView = {
   guarded: readonly GuardMount[];
 };
 
+// The working directory and the hidden ones are mounted the way the git guard's mounts are.
 type Mount = GuardMount;
 
 function depth(path: string): number {
