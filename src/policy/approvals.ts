@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { PermissionMode } from '../protocol/messages.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import { assessCommand, showCommand } from './dangerous.js';
-import { isInside } from './places.js';
+import { isGitPath, isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
 import { judgeByRules, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
 import { isReadOnlyTool, toolClass } from './tool-classes.js';
@@ -60,7 +60,10 @@ export function alwaysKey(tool: string, input: unknown): string {
  * 2. Plan mode before its plan is approved stays read-only: no rule or grant lifts it (a deny
  *    rule may still refuse a read-only call).
  * 3. A deny rule matching any part of the call refuses it, over "always" grants and allow rules.
- * 4. The mode decides; its `ask` becomes `allow` when an allow rule covers the whole call or a
+ * 4. A file write or edit into a `.git` directory (by its path or where its symbolic links lead)
+ *    asks, whatever the mode, the allow rules or "always" say: git runs that directory's hooks
+ *    and config as the human, outside the sandbox.
+ * 5. The mode decides; its `ask` becomes `allow` when an allow rule covers the whole call or a
  *    human approved exactly this call "always". Its `deny` stays a deny. A command that deny
  *    rules cannot be checked against (its program only known when it runs) asks, whatever the
  *    mode or the allow rules say, unless approved "always".
@@ -71,6 +74,8 @@ export function decideToolUse(use: ToolUse): ToolDecision {
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
   if (denied) return denied;
+  const git = gitDirWrite(use);
+  if (git) return git;
   const decision = decideOutsidePlan(use);
   // Only a question is answered by a rule or "always"; a refusal stays one.
   if (decision.action === 'deny') return decision;
@@ -130,6 +135,24 @@ function decideShell(use: ToolUse): ToolDecision {
   if (!input.success) return ALLOW;
   const assessment = assessCommand(input.data.command, { cwd: use.cwd, home: use.home });
   return assessment.dangerous ? { action: 'ask', reason: assessment.reasons.join('; ') } : ALLOW;
+}
+
+/** The question a file write or edit into a `.git` directory gets; undefined for any other call. */
+function gitDirWrite(use: ToolUse): ToolDecision | undefined {
+  if (toolClass(use.tool) !== 'edit') return undefined;
+  const input = FileInput.safeParse(use.input);
+  if (!input.success) return undefined;
+  const absolute = posix.resolve(use.cwd, input.data.path);
+  // Outside the working directory decideEdit refuses it anyway.
+  if (!isInside(absolute, use.cwd)) return undefined;
+  const named = isGitPath(posix.relative(use.cwd, absolute));
+  const linked = !named && use.realPath !== undefined && isGitPath(use.realPath);
+  if (!named && !linked) return undefined;
+  const through = linked ? ` (through a symbolic link to ${use.realPath})` : '';
+  return {
+    action: 'ask',
+    reason: `${use.tool === 'write_file' ? 'write' : 'edit'} ${input.data.path}${through}: it is in a .git directory, whose hooks and config git runs outside the sandbox; no mode, rule or "always" allows it unasked`,
+  };
 }
 
 function decideEdit(use: ToolUse, editsAccepted: boolean): ToolDecision {

@@ -20,6 +20,25 @@ export type Location = {
 // Writing to these is how commands discard or show output, not a change to any file.
 const DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
+/**
+ * A git directory. What git reads from one when a person runs git (its config: `core.hooksPath`,
+ * `core.fsmonitor`, aliases, `core.sshCommand`; its hooks; `commondir`, which moves both
+ * elsewhere) runs as that person, outside any sandbox: a write there escapes every approval.
+ */
+export const GIT_DIR = '.git';
+
+/**
+ * What in a git directory makes git run a program or read its config from elsewhere. The
+ * sandbox binds these read-only (src/sandbox/git-guard.ts); the rest (objects, refs, logs,
+ * index, HEAD) stays writable so that an agent can still commit.
+ */
+export const GIT_DIR_GUARDED = ['config', 'config.worktree', 'commondir', 'hooks'] as const;
+
+/** Whether a `/`-separated path, relative to the working directory, is or lies in a `.git`. */
+export function isGitPath(relative: string): boolean {
+  return relative.split('/').includes(GIT_DIR);
+}
+
 export function isInside(path: string, root: string): boolean {
   const base = posix.normalize(root).replace(/(.)\/$/, '$1');
   return path === base || path.startsWith(base === '/' ? '/' : `${base}/`);

@@ -1,4 +1,5 @@
 import { isAbsolute, sep } from 'node:path';
+import type { GuardMount } from './git-guard.js';
 import type { SandboxNetwork } from './settings.js';
 
 /** What one sandboxed command may see and touch. */
@@ -10,9 +11,15 @@ export type SandboxView = {
   /** Directories that must not be visible at all (the team's state, the lead's socket). */
   hidden: readonly string[];
   network: SandboxNetwork;
+  /**
+   * Mounts over the writable working directory that keep its git directory from running
+   * anything outside the sandbox (git-guard.ts); a `--tmpfs` here is an empty read-only one.
+   */
+  guarded: readonly GuardMount[];
 };
 
-type Mount = { flag: '--bind' | '--ro-bind' | '--tmpfs'; target: string };
+// The working directory and the hidden ones are mounted the way the git guard's mounts are.
+type Mount = GuardMount;
 
 function depth(path: string): number {
   return path.split(sep).filter(Boolean).length;
@@ -21,7 +28,8 @@ function depth(path: string): number {
 /**
  * The bubblewrap arguments that run `/bin/sh -c command` in `view`. The whole file system is
  * read-only, /tmp is private, the working directory is bound over it and the hidden
- * directories are covered by empty read-only tmpfs mounts.
+ * directories are covered by empty read-only tmpfs mounts. Last come the mounts that guard the
+ * working directory's git directory (git-guard.ts).
  *
  * Mounts apply in order, so they go from the root down: whichever of the working directory
  * and a hidden directory lies inside the other is mounted second. The offline workspace
@@ -29,13 +37,18 @@ function depth(path: string): number {
  * Both ways the state stays covered and the working directory stays reachable.
  */
 export function bwrapArgs(view: SandboxView, command: string): string[] {
-  for (const path of [view.cwd, ...view.hidden]) {
+  for (const path of [view.cwd, ...view.hidden, ...view.guarded.map((mount) => mount.target)]) {
     if (!isAbsolute(path)) throw new Error(`sandbox paths must be absolute: '${path}'`);
   }
   const layered: Mount[] = [
     { flag: view.writable ? '--bind' : '--ro-bind', target: view.cwd } satisfies Mount,
     ...view.hidden.map((target): Mount => ({ flag: '--tmpfs', target })),
   ].sort((a, b) => depth(a.target) - depth(b.target));
+  // After every other mount, whatever the depths: they lie inside the working directory, whose
+  // real path (theirs) may be shallower than the path it was given by.
+  // A read-only working directory needs no guard, and its writable self-binds would undo that.
+  const guarded = (view.writable ? [...view.guarded] : []).sort((a, b) => depth(a.target) - depth(b.target));
+  const mount = (m: Mount): string[] => (m.flag === '--tmpfs' ? ['--tmpfs', m.target] : [m.flag, m.target, m.target]);
   return [
     // Nothing the command starts, detached or not, outlives it or the agent that ran it.
     '--die-with-parent',
@@ -55,9 +68,10 @@ export function bwrapArgs(view: SandboxView, command: string): string[] {
     '/proc',
     '--tmpfs',
     '/tmp',
-    ...layered.flatMap((mount) => (mount.flag === '--tmpfs' ? ['--tmpfs', mount.target] : [mount.flag, mount.target, mount.target])),
+    ...layered.flatMap(mount),
+    ...guarded.flatMap(mount),
     // Read-only last: the working directory may need mount points created inside a hidden one.
-    ...view.hidden.flatMap((target) => ['--remount-ro', target]),
+    ...[...view.hidden, ...guarded.filter((m) => m.flag === '--tmpfs').map((m) => m.target)].flatMap((target) => ['--remount-ro', target]),
     '--chdir',
     view.cwd,
     '/bin/sh',

@@ -1,4 +1,5 @@
 import { bwrapArgs, type SandboxView } from './bwrap-args.js';
+import { gitGuard } from './git-guard.js';
 import type { SandboxSettings } from './settings.js';
 
 /** How one shell command is started: the program, its arguments and its environment. */
@@ -6,7 +7,7 @@ export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv };
 export type Launcher = (command: string, cwd: string) => Launch;
 
 /** What may change between an agent's commands: plan mode and plan approval flip `writable`. */
-export type ViewOf = (cwd: string) => Omit<SandboxView, 'cwd' | 'network'>;
+export type ViewOf = (cwd: string) => Omit<SandboxView, 'cwd' | 'network' | 'guarded'>;
 
 /**
  * The model's credentials and the team's own settings are not a command's business: with the
@@ -19,9 +20,11 @@ function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: NodeJS.ProcessEnv = process.env): Launcher {
   const cleaned = commandEnv(env);
   if (settings.kind === 'off') return (command) => ({ file: '/bin/sh', args: ['-c', command], env: cleaned });
-  return (command, cwd) => ({
-    file: settings.bwrap,
-    args: bwrapArgs({ cwd, network: settings.network, ...viewOf(cwd) }, command),
-    env: cleaned,
-  });
+  return (command, cwd) => {
+    const view = viewOf(cwd);
+    // Looked at for each command: a read-only working directory needs no guard, and a `.git`
+    // may have appeared (or changed) since the last one.
+    const guarded = view.writable ? gitGuard(cwd) : [];
+    return { file: settings.bwrap, args: bwrapArgs({ cwd, network: settings.network, ...view, guarded }, command), env: cleaned };
+  };
 }

@@ -16,7 +16,7 @@ export function probeSandbox(bwrap: string, network: SandboxNetwork): SandboxPro
     return { ok: false, reason: code === 'ENOENT' ? `bubblewrap (${bwrap}) is not installed` : `cannot run ${bwrap}: ${version.error.message}` };
   }
   const cwd = tmpdir();
-  const run = spawnSync(bwrap, bwrapArgs({ cwd, writable: false, hidden: [], network }, 'true'), { encoding: 'utf8', timeout: 10_000 });
+  const run = spawnSync(bwrap, bwrapArgs({ cwd, writable: false, hidden: [], guarded: [], network }, 'true'), { encoding: 'utf8', timeout: 10_000 });
   if (run.error || run.status !== 0) {
     const said = (run.stderr ?? '').trim().split('\n')[0] || run.error?.message || `exit ${run.status}`;
     return { ok: false, reason: `bubblewrap cannot create a sandbox here (${said})` };

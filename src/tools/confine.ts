@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isGitPath } from '../policy/places.js';
 
 /**
  * The file tools work inside the working directory only. A path is resolved against it and
@@ -61,6 +62,21 @@ export async function confinePath(root: string, path: string, hidden: readonly s
     if (within(absolute, resolve(dir)) || within(real, await realOrResolved(dir))) {
       throw new OutsideWorkingDirectoryError(`path '${path}' is inside the team's state directory ${dir}, which tools cannot read or write`);
     }
+  }
+  return absolute;
+}
+
+/**
+ * As confinePath, for a write: refused as well when symbolic links lead it into a `.git` that
+ * the path itself does not name. The policy asks before any write into `.git` (git runs its
+ * hooks and config outside the sandbox), judging by where links led when it decided; a link
+ * swapped since by another agent's command must not carry an unasked write there.
+ */
+export async function confineWritePath(root: string, path: string, hidden: readonly string[] = []): Promise<string> {
+  const absolute = await confinePath(root, path, hidden);
+  const real = await realRelativePath(root, path);
+  if (real !== undefined && isGitPath(real) && !isGitPath(relative(root, absolute).split(sep).join('/'))) {
+    throw new Error(`path '${path}' leads into a .git directory (${real}) through a symbolic link; name the .git path itself if it must be written`);
   }
   return absolute;
 }

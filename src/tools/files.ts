@@ -1,7 +1,7 @@
 import { asError } from '../lib/as-error.js';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { confinePath } from './confine.js';
+import { confinePath, confineWritePath } from './confine.js';
 
 /**
  * What the file tools read and write through. Paths are as the model gave them, relative
@@ -43,7 +43,7 @@ export function realFileIO(root: string, hidden: readonly string[] = []): FileIO
       }
     },
     async writeText(path, content) {
-      const absolute = await confinePath(root, path, hidden);
+      const absolute = await confineWritePath(root, path, hidden);
       try {
         const existed = await stat(absolute).then((s) => {
           if (s.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });

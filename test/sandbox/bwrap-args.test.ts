@@ -10,6 +10,7 @@ function layered(args: string[]): string[][] {
   for (let i = start; i < end; ) {
     const flag = args[i] as string;
     const width = flag === '--tmpfs' ? 2 : 3;
+    assert.ok(['--tmpfs', '--bind', '--ro-bind'].includes(flag), `a mount flag at ${i}: ${flag}`);
     mounts.push(args.slice(i, i + width));
     i += width;
   }
@@ -21,7 +22,7 @@ function remounts(args: string[]): string[] {
   return args.flatMap((arg, i) => (arg === '--remount-ro' ? [args[i + 1] as string] : []));
 }
 
-const view = (overrides: Partial<SandboxView> = {}): SandboxView => ({ cwd: '/p/project', writable: true, hidden: ['/p/state'], network: 'on', ...overrides });
+const view = (overrides: Partial<SandboxView> = {}): SandboxView => ({ cwd: '/p/project', writable: true, hidden: ['/p/state'], guarded: [], network: 'on', ...overrides });
 
 describe('bwrapArgs', () => {
   test('is pure: the same view gives the same arguments and the view is left as it was', () => {
@@ -104,5 +105,33 @@ describe('bwrapArgs', () => {
     assert.throws(() => bwrapArgs(view({ cwd: 'project' }), 'ls'), /sandbox paths must be absolute: 'project'/);
     assert.throws(() => bwrapArgs(view({ hidden: ['/p/state', '.teams'] }), 'ls'), /sandbox paths must be absolute: '\.teams'/);
     assert.throws(() => bwrapArgs(view({ cwd: './p' }), 'ls'), /absolute/);
+  });
+
+  test('the git guard comes after every other mount, outermost first, its tmpfs remounted read-only', () => {
+    const guarded = [
+      { flag: '--ro-bind', target: '/real/p/.git/config' },
+      { flag: '--tmpfs', target: '/real/p/.git/hooks' },
+      { flag: '--bind', target: '/real/p/.git' },
+    ] as const;
+    // A working directory given by a link: its real path (the guard's) is shallower than it.
+    const args = bwrapArgs(view({ cwd: '/a/b/c/link', hidden: ['/a/b/c/link/.teams'], guarded }), 'ls');
+    assert.deepEqual(layered(args), [
+      ['--bind', '/a/b/c/link', '/a/b/c/link'],
+      ['--tmpfs', '/a/b/c/link/.teams'],
+      ['--bind', '/real/p/.git', '/real/p/.git'],
+      ['--ro-bind', '/real/p/.git/config', '/real/p/.git/config'],
+      ['--tmpfs', '/real/p/.git/hooks'],
+    ]);
+    assert.deepEqual(remounts(args), ['/a/b/c/link/.teams', '/real/p/.git/hooks']);
+  });
+
+  test('a read-only working directory takes no guard: its writable self-binds would undo the read-only mount', () => {
+    const args = bwrapArgs(view({ writable: false, guarded: [{ flag: '--bind', target: '/p/project/.git' }] }), 'ls');
+    assert.ok(!args.includes('/p/project/.git'));
+    assert.ok(!args.includes('--bind'));
+  });
+
+  test('a relative guard path is refused', () => {
+    assert.throws(() => bwrapArgs(view({ guarded: [{ flag: '--ro-bind', target: '.git/config' }] }), 'ls'), /sandbox paths must be absolute: '\.git\/config'/);
   });
 });
