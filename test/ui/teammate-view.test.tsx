@@ -73,6 +73,26 @@ describe('the teammate view: state and keys', () => {
   });
 });
 
+/** The App on Ink's real renderer for `runtime`, with the team above: its keyboard, what it wrote, and the way out. */
+function mountTeam(runtime: FakeRuntime) {
+  const repl = createRepl(runtime, state({ members: team }));
+  const disconnect = repl.controller.connect(60_000);
+  const stdout = new FakeStdout();
+  const stdin = new FakeStdin();
+  const instance = render(repl.element, { stdout: stdout.asStream(), stdin: stdin.asStream(), exitOnCtrlC: false, patchConsole: false });
+  const screen = () => plain(stdout.written);
+  return {
+    repl,
+    stdin,
+    screen,
+    until: (what: string, check: () => boolean) => waitFor(() => check() || undefined, `${what}; the screen:\n${screen()}`, 5000),
+    close: () => {
+      disconnect();
+      instance.unmount();
+    },
+  };
+}
+
 describe('the teammate view, rendered, over real log files', () => {
   let cleanup: () => void = () => undefined;
   let logs: string;
@@ -105,13 +125,7 @@ describe('the teammate view, rendered, over real log files', () => {
       },
     };
     write('alice', { type: 'input', text: 'From lead: tidy the build cache' }, { type: 'tool_call', id: 't1', name: 'bash', input: { command: 'du -sh build' } }, { type: 'tool_result', id: 't1', name: 'bash', content: '12M build', isError: false });
-    const repl = createRepl(runtime, state({ members: team }));
-    const disconnect = repl.controller.connect(60_000);
-    const stdout = new FakeStdout();
-    const stdin = new FakeStdin();
-    const instance = render(repl.element, { stdout: stdout.asStream(), stdin: stdin.asStream(), exitOnCtrlC: false, patchConsole: false });
-    const screen = () => plain(stdout.written);
-    const until = (what: string, check: () => boolean) => waitFor(() => check() || undefined, `${what}; the screen:\n${screen()}`, 5000);
+    const { repl, stdin, screen, until, close } = mountTeam(runtime);
     try {
       runtime.events.emit(agent({ type: 'turn_end', stopReason: 'end_turn', usage, text: 'The lead said this first.', model: 'm' }));
       await until("the lead's words", () => screen().includes('The lead said this first.'));
@@ -154,8 +168,7 @@ describe('the teammate view, rendered, over real log files', () => {
       assert.deepEqual(froms.at(-1), hidden?.cursor);
       assert.equal(occurrences(screen(), '→ removed'), 1);
     } finally {
-      disconnect();
-      instance.unmount();
+      close();
     }
     await waitFor(() => (open === 0 ? true : undefined), 'every follow closed after disconnect');
   });
@@ -164,12 +177,7 @@ describe('the teammate view, rendered, over real log files', () => {
     const runtime = new FakeRuntime();
     runtime.agentLogs = agentLogs;
     write('bob', { type: 'text_delta', text: 'bob here' }, { type: 'turn_end', stopReason: 'end_turn', usage, text: 'bob here', model: 'm' });
-    const repl = createRepl(runtime, state({ members: team }));
-    const disconnect = repl.controller.connect(60_000);
-    const stdout = new FakeStdout();
-    const stdin = new FakeStdin();
-    const instance = render(repl.element, { stdout: stdout.asStream(), stdin: stdin.asStream(), exitOnCtrlC: false, patchConsole: false });
-    const screen = () => plain(stdout.written);
+    const { repl, stdin, screen, close } = mountTeam(runtime);
     const typeLine = (text: string) => {
       for (const ch of text) stdin.write(ch);
       stdin.write(KEYS.enter);
@@ -184,8 +192,7 @@ describe('the teammate view, rendered, over real log files', () => {
       typeLine('/view');
       await waitFor(() => (repl.store.getState().view === 'lead' ? true : undefined), 'back to the lead');
     } finally {
-      disconnect();
-      instance.unmount();
+      close();
     }
   });
 });

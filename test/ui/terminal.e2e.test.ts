@@ -9,7 +9,7 @@ import type { RequestRecord } from '../../src/tracker/records.js';
 import { REPO_ROOT } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { hasTmux, Terminal } from './tmux.js';
+import { endTerminal, hasTmux, Terminal } from './tmux.js';
 import { runCli } from '../helpers/cli.js';
 
 
@@ -24,14 +24,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
   const pids: number[] = [];
 
   after(() => {
-    terminal.kill();
-    for (const pid of pids) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // gone, as it should be
-      }
-    }
+    endTerminal(terminal, pids);
     cleanup();
   });
 

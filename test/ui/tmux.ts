@@ -53,3 +53,15 @@ export class Terminal {
   }
 }
 
+
+/** After a real-terminal test: its tmux server, and every process group it started, gone. */
+export function endTerminal(terminal: Terminal, pids: readonly number[]): void {
+  terminal.kill();
+  for (const pid of pids) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone, as it should be
+    }
+  }
+}
