@@ -118,22 +118,26 @@ async function keystrokes(initial: State, streaming?: Streaming): Promise<number
   }
 }
 
+/** `SAMPLES` times, paced: the milliseconds from sending token i (`send`) to the first frame that shows it. */
+async function tokenSamples(app: Mounted, send: (token: string) => void): Promise<number[]> {
+  await delay(PACE_MS);
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const token = `tok${i}`;
+    const shown = app.frameWith(token, performance.now());
+    send(` ${token}`);
+    samples.push(await shown);
+    await delay(PACE_MS);
+  }
+  return samples;
+}
+
 /** A streamed token → the frame showing it, in the live turn below the transcript. */
 async function tokens(initial: State): Promise<number[]> {
   const app = mount(initial);
   try {
     app.runtime.events.emit(agent({ type: 'turn_start', call: 1 }));
-    await delay(PACE_MS);
-    const samples: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      const token = `tok${i}`;
-      const start = performance.now();
-      const shown = app.frameWith(token, start);
-      app.runtime.events.emit(agent({ type: 'text_delta', text: ` ${token}` }));
-      samples.push(await shown);
-      await delay(PACE_MS);
-    }
-    return samples;
+    return await tokenSamples(app, (text) => app.runtime.events.emit(agent({ type: 'text_delta', text })));
   } finally {
     app.close();
   }
@@ -186,17 +190,7 @@ async function viewTokens(initial: State, team: Streaming, name: string): Promis
   try {
     appendFileSync(log, logLineOf({ type: 'turn_start', call: 1 }));
     await show(app, name);
-    await delay(PACE_MS);
-    const samples: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      const token = `tok${i}`;
-      const start = performance.now();
-      const shown = app.frameWith(token, start);
-      appendFileSync(log, logLineOf({ type: 'text_delta', text: ` ${token}` }));
-      samples.push(await shown);
-      await delay(PACE_MS);
-    }
-    return samples;
+    return await tokenSamples(app, (text) => appendFileSync(log, logLineOf({ type: 'text_delta', text })));
   } finally {
     app.close();
   }
