@@ -51,8 +51,9 @@ export class LeadTeammates {
     });
     supervisor.compactions.subscribe((compaction) => this.events.emit({ type: 'teammate_compacted', ...compaction }));
     bus.sent.subscribe((envelope) => {
-      // An interrupt starts no turn (an idle teammate ignores it), so it brings no idle notification either.
-      if (envelope.from === LEAD && envelope.type !== 'interrupt') this.idle.delete(envelope.to);
+      // An interrupt or new rules start no turn (an idle teammate ignores it, and its model never
+      // hears of rules), so they bring no idle notification either.
+      if (envelope.from === LEAD && envelope.type !== 'interrupt' && envelope.type !== 'rules_set') this.idle.delete(envelope.to);
     });
   }
 

@@ -2,10 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { initialHarness, step, type HarnessEvent, type HarnessState, type Step } from '../../src/runtime/teammate-harness.js';
 import type { Envelope } from '../../src/protocol/messages.js';
+import { NO_RULES } from '../../src/policy/rules.js';
 import { leadProtocolState, teammateProtocolState } from '../../src/runtime/protocol-state.js';
 
 const base = { id: '0000000000000000000a', from: 'lead', to: 'alice', timestamp: '2026-12-02T00:00:00.000Z' } as const;
-const start = () => initialHarness({ name: 'alice', mode: 'default', planMode: false });
+const start = () => initialHarness({ name: 'alice', mode: 'default', planMode: false, rules: NO_RULES });
 
 /** Run events in order; the last step's effects, and the state at the end. */
 function run(state: HarnessState, ...events: HarnessEvent[]): Step {
@@ -137,7 +138,7 @@ describe('the teammate harness as one reducer', () => {
 
 describe('protocol state kept through a compaction', () => {
   test("a teammate's: its task, mode, plan and the request it waits on; the lead's: teammates and pending requests", () => {
-    let state = initialHarness({ name: 'alice', mode: 'default', planMode: true });
+    let state = initialHarness({ name: 'alice', mode: 'default', planMode: true, rules: NO_RULES });
     state = { ...state, task: { id: 'task-1', subject: 'notes', description: 'Write notes.md' }, awaiting: { kind: 'plan', requestId: 'plan-abc' } };
     assert.equal(
       teammateProtocolState(state),
