@@ -147,3 +147,35 @@ describe('protocol state kept through a compaction', () => {
     assert.equal(leadProtocolState([], []), 'No teammate is running.\nNo request is pending.');
   });
 });
+
+describe("the project's rules, as the lead sends them (rules_set)", () => {
+  const rulesSet = (allow: string[], deny: string[]): Envelope => ({ ...base, type: 'rules_set', allow, deny });
+
+  test('a verified rules_set replaces the rules held, whole; the model is not told, so no turn starts', () => {
+    const ready = run(start(), { type: 'ready' });
+    const set = run(ready.state, deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)'])));
+    assert.deepEqual(set.state.rules, { allow: [{ tool: 'bash', pattern: 'npm test*' }], deny: [{ tool: 'bash', pattern: 'curl *' }] });
+    assert.deepEqual(set.effects, []);
+    // Removing a rule is a set without it: nothing of the old one stays.
+    const removed = run(set.state, deliver(rulesSet([], ['bash(curl *)'])));
+    assert.deepEqual(removed.state.rules, { allow: [], deny: [{ tool: 'bash', pattern: 'curl *' }] });
+  });
+
+  test('mid-turn too, and it changes nothing else: status, mode, what it waits for', () => {
+    const waiting = run(start(), { type: 'ready' }, { type: 'turn_start' }, { type: 'asked', kind: 'finish', requestId: 'finish-abc' });
+    const set = run(waiting.state, deliver(rulesSet(['write_file(src/**)'], []), true));
+    assert.deepEqual(set.effects, []);
+    assert.deepEqual({ ...set.state, rules: waiting.state.rules }, waiting.state);
+    assert.deepEqual(set.state.rules.allow, [{ tool: 'write_file', pattern: 'src/**' }]);
+  });
+
+  test('a set with a rule that is not one is refused whole, as a problem: the rules held stay', () => {
+    const held = run(start(), deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)']))).state;
+    const bad = run(held, deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)', 'rm_everything(now)'])));
+    assert.equal(bad.state.rules, held.rules);
+    assert.equal(bad.effects.length, 1);
+    const [effect] = bad.effects;
+    assert.equal(effect?.type, 'problem');
+    assert.match(effect?.type === 'problem' ? `${effect.what} | ${effect.reason}` : '', /^refused rules_set .*the rules held stay \| deny\.1: unknown tool 'rm_everything'/);
+  });
+});
