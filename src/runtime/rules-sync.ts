@@ -19,6 +19,8 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export class RulesSync {
   /** What each running teammate holds, as the lead last gave it (spawn or rules_set), by name. */
   private readonly held = new Map<string, string>();
+  /** Teammates sent a rules_set by this lead: one may still wait, unread, in the mailbox of one that stopped. */
+  private readonly sentTo = new Set<string>();
   private readonly queue: Serial;
   /** The last problem reported, so that a file broken for a while is reported once, not at each look. */
   private reported: string | undefined;
@@ -46,7 +48,9 @@ export class RulesSync {
    */
   handedOver(name: string, rules: PermissionRules): Promise<void> {
     return this.queue(async () => {
-      this.held.set(name, keyOf(rulesAsText(rules)));
+      // A respawned teammate reads what its last process left unread, after its `--rules`: an
+      // older rules_set there would undo them, so it is sent the current rules once more, last.
+      this.held.set(name, this.sentTo.has(name) ? '' : keyOf(rulesAsText(rules)));
       await this.look();
     });
   }
@@ -84,6 +88,7 @@ export class RulesSync {
       if (held === key) continue;
       try {
         await this.send(name, rules);
+        this.sentTo.add(name);
         // Unless it went away meanwhile (a respawn hands its own rules over).
         if (this.held.has(name)) this.held.set(name, key);
       } catch (error) {

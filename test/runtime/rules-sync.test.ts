@@ -77,6 +77,25 @@ describe("the lead's copy of the project's rules in its running teammates", () =
     assert.equal(sent.length, 1, 'bob was handed the current rules: nothing to send him');
   });
 
+  test('a teammate respawned after it was sent rules is sent the current ones again, after anything its last process left unread', async (t) => {
+    const { home, cleanup } = tempHome();
+    t.after(cleanup);
+    const { sync, sent } = syncOver(home);
+    await sync.handedOver('alice', NO_RULES);
+    assert.equal((await runCli(home, ['deny', 'bash(curl *)'])).code, 0);
+    await sync.sync();
+    assert.equal(sent.length, 1);
+    sync.forget('alice');
+    await sync.handedOver('alice', sync.current());
+    const current = { allow: [], deny: ['bash(curl *)'] };
+    assert.deepEqual(sent, [{ to: 'alice', rules: current }, { to: 'alice', rules: current }]);
+    // Never sent anything, bob's respawn sends nothing.
+    await sync.handedOver('bob', sync.current());
+    sync.forget('bob');
+    await sync.handedOver('bob', sync.current());
+    assert.equal(sent.length, 2);
+  });
+
   test('a malformed settings file is reported once and sends nothing; the teammates keep their rules until it reads again', async (t) => {
     const { home, cleanup } = tempHome();
     t.after(cleanup);
