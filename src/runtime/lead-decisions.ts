@@ -102,6 +102,9 @@ export class LeadDecisions {
       } else {
         const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode, always: decision.always });
         if (!made.ok) throw new Refused(made.error);
+        // A rule the human saved with this decision (`a`, then "for the project") reaches the
+        // teammate first, in the same mailbox: its next identical call already sees the rule.
+        await this.teammates.syncRules();
         await this.bus.send(made.draft);
       }
     } catch (error) {

@@ -1,4 +1,3 @@
-import type { PermissionRules } from '../policy/rules.js';
 import type { EventStream } from '../lib/event-stream.js';
 import { newRequestId } from '../protocol/ids.js';
 import { summarize, type PermissionMode } from '../protocol/messages.js';
@@ -23,6 +22,7 @@ import { didYouMean } from '../protocol/suggest.js';
 import type { LeadSession } from './lead-session.js';
 import { respawnsInPlanMode, respawnTask } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
+import type { RulesSync } from './rules-sync.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -43,16 +43,17 @@ export class LeadTeammates {
     private readonly modelFor: (requested: string | undefined) => string,
     /** The lead's session: every teammate journals its conversation in it. */
     private readonly session: LeadSession,
-    /** The project's permission rules as they are now (settings.json): read at each spawn, handed over. */
-    private readonly projectRules: () => PermissionRules,
+    /** The project's permission rules (settings.json): read at each spawn, handed over, and kept up to date in every running teammate. */
+    private readonly rules: RulesSync,
   ) {
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
     });
     supervisor.compactions.subscribe((compaction) => this.events.emit({ type: 'teammate_compacted', ...compaction }));
     bus.sent.subscribe((envelope) => {
-      // An interrupt starts no turn (an idle teammate ignores it), so it brings no idle notification either.
-      if (envelope.from === LEAD && envelope.type !== 'interrupt') this.idle.delete(envelope.to);
+      // An interrupt or new rules start no turn (an idle teammate ignores it, and its model never
+      // hears of rules), so they bring no idle notification either.
+      if (envelope.from === LEAD && envelope.type !== 'interrupt' && envelope.type !== 'rules_set') this.idle.delete(envelope.to);
     });
   }
 
@@ -135,7 +136,7 @@ export class LeadTeammates {
     const sandbox = sandboxFor(this.sandbox, spec.planMode ? 'plan' : permissionMode);
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     // A malformed settings file refuses the spawn (Refused, naming file and field) rather than dropping its deny rules.
-    const rules = this.projectRules();
+    const rules = this.rules.current();
     const member = team?.members.find((m) => m.name === spec.name);
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
     const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
@@ -164,6 +165,8 @@ export class LeadTeammates {
         })
         .catch((error: unknown) => this.problem(`recording ${spec.name}'s pid`, error));
     });
+    // From now on a change to the rules reaches it as a rules_set, one made since they were read included.
+    await this.rules.handedOver(spec.name, rules);
     return { pid, model: spec.model };
   }
 
@@ -220,6 +223,16 @@ export class LeadTeammates {
     throw new Refused(`no teammate '${name}' in team '${this.store.team}'${hint ? `; ${hint}` : ''}`);
   }
 
+  /** Bring every running teammate's rules up to date with the settings file; resolves once the rules_set are sent. */
+  syncRules(): Promise<void> {
+    return this.rules.sync();
+  }
+
+  /** Follow the settings file, whoever changes it, until closed (when the lead stops). */
+  watchRules(): Promise<{ close(): Promise<void> }> {
+    return this.rules.watch();
+  }
+
   /** /compact <name>: the teammate compacts now if idle, else before its next model call. */
   compact(name: string): void {
     this.supervisor.compact(name);
@@ -257,6 +270,7 @@ export class LeadTeammates {
   }
 
   private async exited(exit: ChildExit): Promise<void> {
+    this.rules.forget(exit.name);
     const crashed = exit.code !== 0 && !exit.expected;
     const member = (await this.store.roster.load())?.members.find((m) => m.name === exit.name);
     if (crashed) {

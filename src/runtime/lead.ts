@@ -23,6 +23,7 @@ import { leadTeamIO } from './lead-io.js';
 import { routeForLead, type PlanReviewer } from './lead-routing.js';
 import { LeadTeammates } from './lead-teammates.js';
 import { reportProblem } from './report-problem.js';
+import { RulesSync } from './rules-sync.js';
 import { Supervisor } from './supervisor.js';
 import { isRunning } from '../files/proc-start.js';
 import { recoverFromEarlierLead, recoveryNotice } from './lead-recovery.js';
@@ -108,7 +109,13 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, () => loadProjectRules(paths.home));
+    const rules = new RulesSync(
+      paths.home,
+      () => loadProjectRules(paths.home),
+      (to, text) => bus.send({ type: 'rules_set', from: LEAD, to, ...text }),
+      (what, reason) => reportProblem(store, events, what, reason),
+    );
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, rules);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
     const team = leadTeamIO(bus, store, {
@@ -185,6 +192,9 @@ export class LeadRuntime {
     this.closers.push(() => roster.close());
     const requests = await this.decisions.watch();
     this.closers.push(() => requests.close());
+    // The project's rules, changed by the REPL or by `teams allow` in another shell: sent to running teammates.
+    const rules = await this.teammates.watchRules();
+    this.closers.push(() => rules.close());
   }
 
   private receive(envelope: Envelope): void {

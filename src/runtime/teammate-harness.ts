@@ -1,5 +1,7 @@
-import type { Envelope } from '../protocol/messages.js';
+import type { Envelope, EnvelopeOf } from '../protocol/messages.js';
 import { INTERRUPTED_NOTE } from '../protocol/kinds/interrupt.js';
+import { RulesText, type PermissionRules } from '../policy/rules.js';
+import { describeIssues } from '../lib/zod-issues.js';
 import type { MemberStatus } from '../store/roster.js';
 import type { PermissionAnswer } from './permission-answer.js';
 import { initialState, react, type TeammateState } from './teammate-state.js';
@@ -18,6 +20,8 @@ export type HarnessState = TeammateState & {
   awaiting?: { kind: 'plan' | 'finish'; requestId: string };
   /** Calls the human approved "always", as `alwaysKey` names them; only the lead's verified answer adds one. */
   alwaysAllowed: ReadonlySet<string>;
+  /** The project's permission rules, as the lead handed them over at spawn and sent since (rules_set). */
+  rules: PermissionRules;
   /** The stop began: a second reason to stop changes nothing. */
   stopped: boolean;
   /** The user interrupted the turn under way: when it ends, it waits for them, and says so to the lead. */
@@ -47,6 +51,8 @@ export type HarnessEffect =
   | { type: 'mode'; mode: TeammateState['mode'] }
   /** Tell the model. */
   | { type: 'notice'; text: string }
+  /** Something refused that is not the model's to handle: logged and audited. */
+  | { type: 'problem'; what: string; reason: string }
   /** Hand a permission decision to the tool call waiting for it. */
   | { type: 'permission'; requestId: string; answer: PermissionAnswer }
   | { type: 'idle_notification'; summary: string | undefined; reason?: string }
@@ -59,13 +65,14 @@ export type HarnessEffect =
 
 export type Step = { state: HarnessState; effects: HarnessEffect[] };
 
-export function initialHarness(options: { name: string; mode: TeammateState['mode']; planMode: boolean }): HarnessState {
+export function initialHarness(options: { name: string; mode: TeammateState['mode']; planMode: boolean; rules: PermissionRules }): HarnessState {
   return {
     ...initialState(options.mode, options.planMode),
     task: { id: options.name, subject: options.name },
     status: 'starting',
     reported: false,
     alwaysAllowed: new Set(),
+    rules: options.rules,
     stopped: false,
     interrupted: false,
   };
@@ -113,6 +120,7 @@ export function step(state: HarnessState, event: HarnessEvent): Step {
 
 function delivered(before: HarnessState, envelope: Envelope, busy: boolean): Step {
   if (envelope.type === 'interrupt') return interrupted(before, busy);
+  if (envelope.type === 'rules_set') return rulesSet(before, envelope);
   let state = before;
   if (envelope.type === 'task_assignment') state = { ...state, task: { id: envelope.task_id, subject: envelope.subject, description: envelope.description } };
   if (state.awaiting && 'request_id' in envelope && envelope.request_id === state.awaiting.requestId) state = { ...state, awaiting: undefined };
@@ -142,6 +150,19 @@ function delivered(before: HarnessState, envelope: Envelope, busy: boolean): Ste
 function interrupted(state: HarnessState, busy: boolean): Step {
   if (!busy || state.stopped) return { state, effects: [] };
   return { state: { ...state, interrupted: true }, effects: [{ type: 'halt', note: INTERRUPTED_NOTE }] };
+}
+
+/**
+ * The lead's signed rules, replacing the ones held: the next tool call is decided by them. Only
+ * the policy's parse makes rules of the text; one bad rule refuses the whole set (half a set
+ * could drop a deny rule), and the rules held stay. The model is not told, and no turn starts.
+ */
+function rulesSet(state: HarnessState, envelope: EnvelopeOf<'rules_set'>): Step {
+  const parsed = RulesText.safeParse({ allow: envelope.allow, deny: envelope.deny });
+  if (!parsed.success) {
+    return { state, effects: [{ type: 'problem', what: `refused rules_set ${envelope.id}; the rules held stay`, reason: describeIssues(parsed.error, 'rules') }] };
+  }
+  return { state: { ...state, rules: parsed.data }, effects: [] };
 }
 
 function idle(before: HarnessState, lastText: string): Step {

@@ -29,7 +29,7 @@ export type TeammateOptions = {
   /** The lead's public key, as the process that started this one handed it over. */
   leadKey: string;
   sandbox: SandboxSettings;
-  /** The project's permission rules as text, from the lead at spawn (a change reaches teammates spawned after it). */
+  /** The project's permission rules as text, from the lead at spawn; a change later comes as a signed rules_set. */
   rules: RuleTexts;
   /** The lead's session, where this teammate's conversation is journaled; `resume`: go on with it. */
   journal: { session: string; resume: boolean };

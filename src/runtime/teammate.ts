@@ -46,6 +46,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const { config, bus, subscription, input } = started;
   const model = lazyModel(options.settings);
   // The lead checked them as it read them; a rule that fails here is a bug, and stops this teammate.
+  // From then on the harness holds them, replaced by each verified rules_set from the lead.
   const rules = RulesText.parse(options.rules);
 
   /** A line of this teammate's log (its stderr, which the supervisor points at logs/<name>.log). */
@@ -62,7 +63,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const rosterWrites = createSerial((error) => problem('the roster was not updated', error));
 
   // The harness's one piece of state, changed only by `dispatch` through the pure `step`.
-  let harness = initialHarness({ name, mode: options.permissionMode, planMode: options.planMode });
+  let harness = initialHarness({ name, mode: options.permissionMode, planMode: options.planMode, rules });
   const dispatch = (event: HarnessEvent) => {
     const next = step(harness, event);
     harness = next.state;
@@ -104,7 +105,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const tools = teammateTools();
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules, realPath: await realPathOfCall(cwd, call.input) });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules: harness.rules, realPath: await realPathOfCall(cwd, call.input) });
     let result: ToolResult;
     if (decision.action === 'deny') {
       result = { content: `Not allowed: ${decision.reason}`, isError: true };
@@ -201,6 +202,9 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
         return;
       case 'notice':
         loop.push(effect.text);
+        return;
+      case 'problem':
+        problem(effect.what, effect.reason);
         return;
       case 'permission':
         permissions.settle(effect.requestId, effect.answer);

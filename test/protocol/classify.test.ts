@@ -23,6 +23,7 @@ const EXPECTED: Record<Kind, Classification> = {
   mode_set: { class: 'notification', kind: 'mode_set' },
   user_message: { class: 'notification', kind: 'user_message' },
   interrupt: { class: 'notification', kind: 'interrupt' },
+  rules_set: { class: 'notification', kind: 'rules_set' },
 };
 
 describe('classify', () => {

@@ -28,6 +28,7 @@ const EXPECTED: Record<Kind, string> = {
   mode_set: '[mode_set from lead] Your permission mode is now accept-edits: trusted with edits.',
   user_message: 'From the user: Use the new parser, please',
   interrupt: '[The user interrupted you. Wait for their next message.]',
+  rules_set: "[The project's permission rules changed: 2 allow rules, 1 deny rule.]",
   idle_notification: '[idle_notification from alice] alice is idle: waiting for review.',
   task_notification:
     '<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n<summary>Agent "Fix parser" completed</summary>\n</task-notification>',
@@ -105,6 +106,7 @@ const LINES: Record<Kind, string> = {
   mode_set: 'sets the permission mode to accept-edits: trusted with edits',
   user_message: 'Use the new parser, please',
   interrupt: 'stop the current model call or tool, and wait',
+  rules_set: 'sets the permission rules: allow bash(npm test*), write_file(src/**); deny bash(curl *)',
   idle_notification: 'idle (waiting for review)',
   task_notification: 'task completed: Agent "Fix parser" completed',
   code_review_request: 'asks bob to review: Parser fix (review-abc; files: src/parser.ts; a diff of 2 lines)',

@@ -123,6 +123,12 @@ const CASES: Case[] = [
     rule: 'must_come_from_lead',
     error: `only "lead" can send interrupt ('bob' is a teammate)`,
   },
+  {
+    name: 'a teammate handing another one permission rules',
+    envelope: sample('rules_set', { from: 'bob', allow: ['bash'] }),
+    rule: 'must_come_from_lead',
+    error: `only "lead" can send rules_set ('bob' is a teammate)`,
+  },
 
   // Content.
   {
@@ -327,6 +333,7 @@ describe('checkSend: rule order and purity', () => {
       'mode_set',
       'permission_response',
       'plan_approval_response',
+      'rules_set',
       'shutdown_request',
       'task_assignment',
       'user_message',

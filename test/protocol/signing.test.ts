@@ -129,8 +129,8 @@ describe('verifySender and the directions kinds declare', () => {
     assert.deepEqual(verifySender(plan, keys, 'bob'), { ok: false, reason: `plan_approval_request ${plan.id} from alice: plan_approval_request goes to the lead only` });
   });
 
-  test("the user's voice and an interrupt: believed only from the lead's signature, never from a teammate's", () => {
-    for (const type of ['user_message', 'interrupt'] as const) {
+  test("the user's voice, an interrupt and permission rules: believed only from the lead's signature, never from a teammate's", () => {
+    for (const type of ['user_message', 'interrupt', 'rules_set'] as const) {
       const real = lead.sign(sample(type, { to: 'bob' }));
       assert.deepEqual(verifySender(real, keys, 'bob'), { ok: true });
       // A teammate signing one as itself, or as the lead with its own key: both refused.

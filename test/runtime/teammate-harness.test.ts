@@ -2,10 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { initialHarness, step, type HarnessEvent, type HarnessState, type Step } from '../../src/runtime/teammate-harness.js';
 import type { Envelope } from '../../src/protocol/messages.js';
+import { NO_RULES } from '../../src/policy/rules.js';
 import { leadProtocolState, teammateProtocolState } from '../../src/runtime/protocol-state.js';
 
 const base = { id: '0000000000000000000a', from: 'lead', to: 'alice', timestamp: '2026-12-02T00:00:00.000Z' } as const;
-const start = () => initialHarness({ name: 'alice', mode: 'default', planMode: false });
+const start = () => initialHarness({ name: 'alice', mode: 'default', planMode: false, rules: NO_RULES });
 
 /** Run events in order; the last step's effects, and the state at the end. */
 function run(state: HarnessState, ...events: HarnessEvent[]): Step {
@@ -137,12 +138,44 @@ describe('the teammate harness as one reducer', () => {
 
 describe('protocol state kept through a compaction', () => {
   test("a teammate's: its task, mode, plan and the request it waits on; the lead's: teammates and pending requests", () => {
-    let state = initialHarness({ name: 'alice', mode: 'default', planMode: true });
+    let state = initialHarness({ name: 'alice', mode: 'default', planMode: true, rules: NO_RULES });
     state = { ...state, task: { id: 'task-1', subject: 'notes', description: 'Write notes.md' }, awaiting: { kind: 'plan', requestId: 'plan-abc' } };
     assert.equal(
       teammateProtocolState(state),
       "Your task: task-1: notes\nTask description: Write notes.md\nYour permission mode: plan.\nYour plan is not approved yet: only read-only tools work (rejections so far: 0).\nWaiting for the lead's answer to your plan request plan-abc.",
     );
     assert.equal(leadProtocolState([], []), 'No teammate is running.\nNo request is pending.');
+  });
+});
+
+describe("the project's rules, as the lead sends them (rules_set)", () => {
+  const rulesSet = (allow: string[], deny: string[]): Envelope => ({ ...base, type: 'rules_set', allow, deny });
+
+  test('a verified rules_set replaces the rules held, whole; the model is not told, so no turn starts', () => {
+    const ready = run(start(), { type: 'ready' });
+    const set = run(ready.state, deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)'])));
+    assert.deepEqual(set.state.rules, { allow: [{ tool: 'bash', pattern: 'npm test*' }], deny: [{ tool: 'bash', pattern: 'curl *' }] });
+    assert.deepEqual(set.effects, []);
+    // Removing a rule is a set without it: nothing of the old one stays.
+    const removed = run(set.state, deliver(rulesSet([], ['bash(curl *)'])));
+    assert.deepEqual(removed.state.rules, { allow: [], deny: [{ tool: 'bash', pattern: 'curl *' }] });
+  });
+
+  test('mid-turn too, and it changes nothing else: status, mode, what it waits for', () => {
+    const waiting = run(start(), { type: 'ready' }, { type: 'turn_start' }, { type: 'asked', kind: 'finish', requestId: 'finish-abc' });
+    const set = run(waiting.state, deliver(rulesSet(['write_file(src/**)'], []), true));
+    assert.deepEqual(set.effects, []);
+    assert.deepEqual({ ...set.state, rules: waiting.state.rules }, waiting.state);
+    assert.deepEqual(set.state.rules.allow, [{ tool: 'write_file', pattern: 'src/**' }]);
+  });
+
+  test('a set with a rule that is not one is refused whole, as a problem: the rules held stay', () => {
+    const held = run(start(), deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)']))).state;
+    const bad = run(held, deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)', 'rm_everything(now)'])));
+    assert.equal(bad.state.rules, held.rules);
+    assert.equal(bad.effects.length, 1);
+    const [effect] = bad.effects;
+    assert.equal(effect?.type, 'problem');
+    assert.match(effect?.type === 'problem' ? `${effect.what} | ${effect.reason}` : '', /^refused rules_set .*the rules held stay \| deny\.1: unknown tool 'rm_everything'/);
   });
 });

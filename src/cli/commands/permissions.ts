@@ -7,8 +7,8 @@ import { UsageError } from '../errors.js';
 
 /**
  * `teams permissions`, `teams allow <rule>`, `teams deny <rule>`: the project's permission
- * rules in <home>/settings.json. A running lead reads the file at each call it decides;
- * a teammate gets the rules when it is spawned, so a change reaches teammates spawned after it.
+ * rules in <home>/settings.json. A running lead reads the file at each call it decides, and
+ * follows it: a change reaches its running teammates at once, as a signed rules_set.
  */
 export function registerPermissionCommands(program: Command, contextFor: ContextFor): void {
   program

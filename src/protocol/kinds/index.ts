@@ -6,6 +6,7 @@ import { interrupt } from './interrupt.js';
 import { modeSet } from './mode-set.js';
 import { permissionRequest, permissionResponse } from './permission.js';
 import { planRequest, planResponse } from './plan.js';
+import { rulesSet } from './rules-set.js';
 import { shutdownRequest, shutdownResponse } from './shutdown.js';
 import type { EnvelopeHead, KindSpec, RequestRole } from './spec.js';
 import { taskAssignment } from './task-assignment.js';
@@ -34,6 +35,7 @@ const SPECS = {
   code_review_request: codeReviewRequest,
   code_review_response: codeReviewResponse,
   mode_set: modeSet,
+  rules_set: rulesSet,
   user_message: userMessage,
   interrupt,
 };
