@@ -108,7 +108,8 @@ export class ReplController {
 
   /**
    * `a`, then a rule for the project: saved to the settings file first (the lead reads it at
-   * each of its calls), then the request itself approved. A rule that cannot be saved approves nothing.
+   * each of its calls, and sends running teammates their new rules before any decision), then
+   * the request itself approved. A rule that cannot be saved approves nothing.
    */
   private allowRule(requestId: string, rule: PermissionRule): void {
     const { paths } = this.runtime.options;
