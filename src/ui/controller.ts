@@ -10,11 +10,9 @@ import { hiddenFromAgents } from '../team/paths.js';
 import type { Store } from './store.js';
 import { LEAD } from '../protocol/names.js';
 import { didYouMean } from '../protocol/suggest.js';
-import type { LogBatch, Subscription } from '../store/team-store.js';
 import { viewable } from './state/view.js';
+import { ViewFollower } from './view-follower.js';
 
-/** A view opened on a long log starts this far from its end (`teams logs` has the rest). */
-const VIEW_TAIL_BYTES = 1024 * 1024;
 
 /** What a key may need of the terminal beyond the state: /clear wipes the screen. */
 export type Screen = { clear(): void };
@@ -32,15 +30,15 @@ export class ReplController {
   private stopping: Promise<void> | undefined;
   private forcing = false;
   private disconnect: (() => void) | undefined;
-  /** The log follow of the teammate being viewed; `generation` drops what a closed one still brings. */
-  private following: Promise<Subscription | undefined> | undefined;
-  private generation = 0;
+  /** The log of the teammate being viewed, if one is. */
+  private readonly viewFollower: ViewFollower;
 
   constructor(
     private readonly runtime: ReplRuntime,
     private readonly store: Store,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
+    this.viewFollower = new ViewFollower(runtime.store.agentLogs, store, (text) => this.append('error', text));
   }
 
   /** Start listening to the runtime and ticking the clock (ages and countdowns); returns the undo. */
@@ -50,7 +48,7 @@ export class ReplController {
     this.disconnect = () => {
       clearInterval(timer);
       unsubscribe();
-      this.stopFollowing();
+      this.viewFollower.stop();
     };
     return this.disconnect;
   }
@@ -166,29 +164,10 @@ export class ReplController {
       const hint = didYouMean(name, names, (n) => `/view ${n}`);
       return this.append('error', `no member '${name}' to view${hint ? ` (${hint})` : ''}; the team: ${names.join(', ')}`);
     }
-    this.stopFollowing();
+    this.viewFollower.stop();
     screen.clear();
     this.store.dispatch({ type: 'view', name });
-    if (name !== LEAD) this.follow(name);
-  }
-
-  private follow(name: string): void {
-    const generation = ++this.generation;
-    const from = this.store.getState().views[name]?.cursor;
-    const listener = (batch: LogBatch) => {
-      if (generation === this.generation) this.store.dispatch({ type: 'agent_log', name, batch });
-    };
-    this.following = this.runtime.store.agentLogs.follow(name, listener, { from, tail: VIEW_TAIL_BYTES }).catch((error: unknown) => {
-      this.append('error', `cannot follow ${name}'s log: ${message(error)}`);
-      return undefined;
-    });
-  }
-
-  private stopFollowing(): void {
-    this.generation++;
-    const following = this.following;
-    this.following = undefined;
-    void following?.then((subscription) => subscription?.close());
+    if (name !== LEAD) this.viewFollower.follow(name);
   }
 
   /** /quit, Ctrl+C, or a signal: the shutdown handshake with every teammate, then done. */

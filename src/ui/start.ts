@@ -3,6 +3,13 @@ import { createRepl, stateFor } from './app.js';
 import type { LeadEvent } from '../runtime/lead-events.js';
 import type { ReplRuntime } from './runtime.js';
 
+/**
+ * Ink draws at most this many frames a second (its default is 30). While a shown teammate
+ * streams, its lines take a frame every 33 ms (view-follower.ts); at 30 a keystroke could then
+ * wait a whole frame behind them, at 60 half of one (npm run bench, "teammates streaming").
+ */
+export const MAX_FPS = 60;
+
 export type ReplOptions = {
   /** A started lead runtime; the REPL stops it before it returns. */
   runtime: ReplRuntime;
@@ -33,7 +40,7 @@ export async function startRepl(options: ReplOptions): Promise<ReplEnd> {
   // Ctrl+C is a key here (raw mode): the controller asks the team to stop rather than dying.
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const instance = render(element, { stdin, stdout, exitOnCtrlC: false });
+  const instance = render(element, { stdin, stdout, exitOnCtrlC: false, maxFps: MAX_FPS });
   // Signals from outside the terminal take the same way out; a second SIGINT forces it, like Ctrl+C.
   const onInterrupt = () => (store.getState().phase === 'running' ? controller.stop() : controller.forceStop());
   const onTerminate = () => controller.stop();

@@ -11,6 +11,7 @@ import { waitFor } from '../helpers/wait.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Member } from '../../src/store/roster.js';
 import { createRepl } from '../../src/ui/app.js';
+import { MAX_FPS } from '../../src/ui/start.js';
 import type { NewItem, State, TranscriptItem } from '../../src/ui/state/types.js';
 import { FakeRuntime } from '../ui/fake-runtime.js';
 import { agent, member, request, state } from '../ui/fixtures.js';
@@ -76,7 +77,7 @@ function mount(initial: State, agentLogs?: ReplStore['agentLogs']): Mounted {
     return write(chunk);
   };
   const stdin = new FakeStdin();
-  const instance = render(repl.element, { stdout: stdout.asStream(), stdin: stdin.asStream(), exitOnCtrlC: false, patchConsole: false });
+  const instance = render(repl.element, { stdout: stdout.asStream(), stdin: stdin.asStream(), exitOnCtrlC: false, patchConsole: false, maxFps: MAX_FPS });
   return {
     runtime,
     stdin,

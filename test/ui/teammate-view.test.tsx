@@ -10,6 +10,9 @@ import { neighbour, shownItems } from '../../src/ui/state/view.js';
 import { logLineOf, type LogEvent } from '../../src/store/agent-log.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import type { ReplStore } from '../../src/ui/runtime.js';
+import type { LogBatch } from '../../src/store/team-store.js';
+import { createStore } from '../../src/ui/store.js';
+import { mergeBatches, ViewFollower } from '../../src/ui/view-follower.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { FakeRuntime } from './fake-runtime.js';
@@ -92,6 +95,52 @@ function mountTeam(runtime: FakeRuntime) {
     },
   };
 }
+
+describe('following the shown view', () => {
+  test('mergeBatches keeps the lines in order and goes on from the last', () => {
+    const line = (text: string) => ({ type: 'raw' as const, text });
+    assert.equal(mergeBatches([]), undefined);
+    assert.deepEqual(mergeBatches([
+      { lines: [line('a')], next: { position: 2 }, skipped: true },
+      { lines: [line('b'), line('c')], next: { position: 6 }, skipped: false },
+    ]), { lines: [line('a'), line('b'), line('c')], next: { position: 6 }, skipped: true });
+  });
+
+  test('a burst of batches reaches the store as the first at once, then the rest as one; a stopped follow brings nothing', async () => {
+    let deliver: (batch: LogBatch) => void = () => undefined;
+    let closed = 0;
+    const logs: ReplStore['agentLogs'] = {
+      follow: async (_name, listener) => {
+        deliver = listener;
+        return { close: async () => void closed++ };
+      },
+    };
+    const store = createStore(state({ members: team }));
+    const batches: LogBatch[] = [];
+    const dispatch = store.dispatch;
+    store.dispatch = (action) => {
+      if (action.type === 'agent_log') batches.push(action.batch);
+      dispatch(action);
+    };
+    const follower = new ViewFollower(logs, store, (text) => assert.fail(text));
+    follower.follow('alice');
+    await waitFor(() => (deliver.length > 0 ? true : undefined), 'the follow to open');
+    const delta = (i: number): LogBatch => ({ lines: [{ at: '', type: 'text_delta', text: `w${i} ` }], next: { position: i + 1 }, skipped: false });
+    for (let i = 0; i < 10; i++) deliver(delta(i));
+    assert.equal(batches.length, 1, 'the first batch went at once');
+    await waitFor(() => (batches.length === 2 ? true : undefined), 'the rest, gathered');
+    assert.equal(batches[1]?.lines.length, 9);
+    assert.deepEqual(batches[1]?.next, { position: 10 });
+    assert.equal(store.getState().views.alice?.fold.text, Array.from({ length: 10 }, (_, i) => `w${i} `).join(''));
+    // Once stopped, what the closing follow still brings is dropped: read again from the cursor when shown next.
+    follower.stop();
+    deliver(delta(10));
+    deliver(delta(11));
+    await waitFor(() => (closed === 1 ? true : undefined), 'the follow closed');
+    assert.equal(batches.length, 2);
+    assert.deepEqual(store.getState().views.alice?.cursor, { position: 10 });
+  });
+});
 
 describe('the teammate view, rendered, over real log files', () => {
   let cleanup: () => void = () => undefined;
