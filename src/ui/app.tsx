@@ -65,7 +65,7 @@ export function App({ store, controller }: AppProps) {
           preview={state.preview}
           now={state.now}
         />
-        <InputLine line={state.input} focused={state.focus === 'input'} hint={state.hint} disabled={state.phase !== 'running'} />
+        <InputLine line={state.input} focused={state.focus === 'input'} hint={state.hint} disabled={state.phase !== 'running'} to={state.view} />
       </Box>
     </>
   );

@@ -33,16 +33,16 @@ export const LiveTurn = memo(function LiveTurn({ live, name = 'lead' }: { live: 
   const shown = tail.cut ? `…${tail.text}` : tail.text;
   return (
     <Box flexDirection="column">
-      {live.text === '' ? (
-        <Text dimColor>{name} is thinking… (Esc interrupts)</Text>
-      ) : (
+      {live.text !== '' ? (
         <Box>
           <Label color={name === 'lead' ? 'magenta' : senderColor(name)} width={Math.max(5, name.length)}>
             {name}
           </Label>
           <Text>{shown}</Text>
         </Box>
-      )}
+      ) : live.busy ? (
+        <Text dimColor>{name} is thinking… (Esc interrupts)</Text>
+      ) : null}
       {live.tools.map((tool) => (
         <Text key={tool.id} dimColor wrap="truncate-end">
           {'      ⚙ '}
