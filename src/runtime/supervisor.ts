@@ -1,3 +1,4 @@
+import { killProcessGroup } from '../files/kill-group.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -137,7 +138,7 @@ export class Supervisor {
       // over IPC, and only while their leader is still the process that was reported.
       tracked.exited = true;
       endCommands(tracked);
-      killGroup(pid);
+      killProcessGroup(pid);
       for (const seq of this.keysAcks.keys()) this.acked(seq, spec.name);
       this.exits.emit({ name: spec.name, pid, code, signal, expected: tracked.expected });
     });
@@ -205,7 +206,7 @@ export class Supervisor {
     if (!tracked) return;
     tracked.expected = true;
     clearTimeout(tracked.graceTimer);
-    tracked.graceTimer = setTimeout(() => killGroup(tracked.pid), graceMs);
+    tracked.graceTimer = setTimeout(() => killProcessGroup(tracked.pid), graceMs);
   }
 
   /** Resolves when every teammate has exited, or after `timeoutMs` with the ones still running. */
@@ -235,7 +236,7 @@ export class Supervisor {
       const tracked = this.children.get(name);
       if (tracked) {
         tracked.expected = true;
-        killGroup(tracked.pid);
+        killProcessGroup(tracked.pid);
       }
     }
     await this.waitForExit(names, 10_000);
@@ -244,14 +245,6 @@ export class Supervisor {
 
 /** The groups a teammate reported, each only while its leader is still the process reported. */
 function endCommands(tracked: Tracked): void {
-  for (const [pgid, startTime] of tracked.commands) if (processStartTime(pgid) === startTime) killGroup(pgid);
+  for (const [pgid, startTime] of tracked.commands) if (processStartTime(pgid) === startTime) killProcessGroup(pgid);
   tracked.commands.clear();
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // the group is already gone
-  }
 }

@@ -23,6 +23,7 @@ import type { ToolResult } from '../tools/tool.js';
 import type { MailboxEvent } from '../mailbox/transport.js';
 import { tellLead } from './ipc.js';
 import { processStartTime } from '../files/proc-start.js';
+import { killProcessGroup } from '../files/kill-group.js';
 import { Replies } from '../lib/replies.js';
 import { resolveDeadlines } from '../tracker/expiry.js';
 import { interrupted, type PermissionAnswer } from './permission-answer.js';
@@ -80,13 +81,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   // with it: the interrupt on a stop covers a call under way, this covers every other path out.
   const running = new Set<number>();
   process.on('exit', () => {
-    for (const pgid of running) {
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    for (const pgid of running) killProcessGroup(pgid);
   });
   const shell = realShellIO({
     // In plan mode, and until a plan is approved, the working directory is read-only too.

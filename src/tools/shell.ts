@@ -1,3 +1,4 @@
+import { killProcessGroup } from '../files/kill-group.js';
 import { spawn } from 'node:child_process';
 import type { Launcher } from '../sandbox/launcher.js';
 import { CappedOutput } from './capped-output.js';
@@ -44,14 +45,6 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 32_000;
 // After the shell exits, how long its pipes may stay open (held by a process that left the group) before we stop reading.
 const DRAIN_GRACE_MS = 1_000;
 
-function killGroup(pgid: number): void {
-  try {
-    process.kill(-pgid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
-  }
-}
-
 /**
  * Commands run by `/bin/sh -c` as the leader of a process group of their own, so that a
  * timeout or an abort SIGKILLs the whole tree: no grandchild outlives the call. For the
@@ -80,7 +73,7 @@ export function realShellIO(options: RealShellOptions = {}): ShellIO {
         const stop = (why: 'timeout' | 'abort') => {
           if (why === 'timeout') timedOut = true;
           else aborted = true;
-          if (pgid !== undefined) killGroup(pgid);
+          if (pgid !== undefined) killProcessGroup(pgid);
         };
         const timer = setTimeout(() => stop('timeout'), timeoutMs);
         const onAbort = () => stop('abort');
@@ -101,7 +94,7 @@ export function realShellIO(options: RealShellOptions = {}): ShellIO {
         });
         child.once('exit', () => {
           if (pgid === undefined) return;
-          killGroup(pgid);
+          killProcessGroup(pgid);
           // A process that left the group (setsid) may still hold the pipes open.
           drain = setTimeout(() => {
             child.stdout.destroy();

@@ -124,6 +124,21 @@ describe('a command in the real sandbox', () => {
     killMarked();
   });
 
+  test('a command stopped midway (aborted, or past its timeout) takes its whole sandbox with it', async () => {
+    const aborted = marker();
+    const timedOut = marker();
+    started.push(aborted, timedOut);
+    const abort = new AbortController();
+    const running = sandboxed.exec(`sleep ${aborted}`, { cwd: work, signal: abort.signal });
+    await waitFor(() => processesWith(`sleep ${aborted}`).length > 0, 'the command to run', 5_000);
+    abort.abort();
+    assert.equal((await running).aborted, true);
+    await waitFor(() => processesWith(`sleep ${aborted}`).length === 0, 'the aborted command and its sandbox to be gone', 5_000);
+    const late = await sandboxed.exec(`sleep ${timedOut}`, { cwd: work, timeoutMs: 500 });
+    assert.equal(late.timedOut, true);
+    await waitFor(() => processesWith(`sleep ${timedOut}`).length === 0, 'the timed-out command and its sandbox to be gone', 5_000);
+  });
+
   test('the command sees only the processes of its own PID namespace', async () => {
     const result = await run(sandboxed, "ls /proc | grep -E '^[0-9]+$'; ps -e -o pid= | wc -l");
     const lines = result.stdout.trim().split('\n');

@@ -64,7 +64,8 @@ describe('watching and steering a teammate in a real terminal (tmux), offline mo
     pids.push(lead, worker);
 
     // 1. Its view: what it did before the view opened, its tool call among it.
-    await terminal.shows(/worker\s+helper/);
+    // Its row in the team panel (not the /spawn line typed above): the REPL knows of it now.
+    await terminal.shows(/^worker\s+helper\s+offline-demo/m);
     terminal.keys('S-Down');
     await terminal.shows('Viewing worker: what you type goes to worker as your message');
     await terminal.shows('⚙ bash command=echo hello-from-worker → hello-from-worker');
