@@ -26,14 +26,17 @@ function sigkill(target: number): void {
 }
 
 /**
- * SIGKILL a command's whole process group, and first the leader's children that left it: a
+ * SIGKILL a command's whole process group, and the leader's children that left it: a
  * sandboxed command runs in a session of its own (bwrap --new-session), out of the group's
  * reach. bubblewrap's --die-with-parent takes it down with the group nearly always, but once a
  * real-terminal test found an interrupted command's sandbox still running, its outer bwrap
  * killed. The child is the sandbox's init, and the kernel ends every process of a PID
- * namespace with its init, so killing it first does not depend on that signal.
+ * namespace with its init, so killing it does not depend on that signal.
  */
 export function killProcessGroup(pgid: number): void {
-  for (const child of childrenOf(pgid)) sigkill(child);
+  // Listed while the leader lives (its children are reparented once it dies), killed after it:
+  // the leader dies by the signal, not by seeing its children go first.
+  const children = childrenOf(pgid);
   sigkill(-pgid);
+  for (const child of children) sigkill(child);
 }
