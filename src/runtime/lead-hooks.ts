@@ -1,0 +1,130 @@
+import type { EventStream } from '../lib/event-stream.js';
+import type { Draft, Envelope } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import type { TeamStore } from '../store/team-store.js';
+import { hookOutcome } from './hook-outcome.js';
+import { runHookProcess } from './hook-process.js';
+import type { HookEvent, HookSpec } from './hook-settings.js';
+import type { LeadEvent } from './lead-events.js';
+import { loadProjectHooks } from './project-settings.js';
+import { reportProblem } from './report-problem.js';
+
+/** What the event's caller does next: go on, or not (and the teammate was told why). */
+export type HookVerdict = { blocked: false } | { blocked: true; command: string; feedback: string };
+
+/** What every hook reads on stdin besides the event's own fields. */
+export type HookPayload = Record<string, unknown>;
+
+export type LeadHooksDeps = {
+  home: string;
+  team: string;
+  /** The project's working directory: where hooks run. */
+  cwd: string;
+  store: TeamStore;
+  events: EventStream<LeadEvent>;
+  send: (draft: Draft) => Promise<unknown>;
+};
+
+/** The fields every envelope has: a hook gets the message's content, and who sent it when. */
+const HEAD = new Set(['type', 'id', 'from', 'to', 'timestamp', 'signature']);
+
+/**
+ * The project's hooks, run by the lead process: read from the settings file at each event (a
+ * change applies to the next one), one hook after another in the order written, and the runs
+ * of one event in the order the events came, while the lead goes on with everything else.
+ *
+ * The task board calls `run('task_completed', {task, teammate})` in the lead process before
+ * it records a teammate's completion: on `{blocked: true}` the task stays in_progress and
+ * `tellBlocked` sends the teammate the feedback. `task_created` is notify-only, like
+ * `plan_submitted` and `permission_requested`: their hooks' exit 2 is a failure to report.
+ */
+export class LeadHooks {
+  private readonly queues = new Map<HookEvent, Promise<unknown>>();
+  /** The last configuration problem shown: a broken file is reported once, not at every event. */
+  private lastConfigProblem: string | undefined;
+
+  constructor(private readonly deps: LeadHooksDeps) {}
+
+  /** The event's hooks as the file says now; none, reported, when the file is malformed. */
+  hooksFor(event: HookEvent): HookSpec[] {
+    try {
+      const hooks = loadProjectHooks(this.deps.home)[event] ?? [];
+      this.lastConfigProblem = undefined;
+      return hooks;
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      if (text !== this.lastConfigProblem) reportProblem(this.deps.store, this.deps.events, 'hooks not run (fix the settings file)', text);
+      this.lastConfigProblem = text;
+      return [];
+    }
+  }
+
+  /**
+   * Run the event's hooks in order, after those of earlier events of the same name; the first
+   * that blocks ends the run (the event did not happen, so the later ones have nothing to
+   * check). Never rejects: a failing hook is audited and reported, and counts as not blocking.
+   */
+  run(event: HookEvent, payload: HookPayload, agent?: string): Promise<HookVerdict> {
+    const previous = this.queues.get(event) ?? Promise.resolve();
+    const next = previous.then(() => this.runNow(event, payload, agent));
+    this.queues.set(event, next);
+    return next;
+  }
+
+  /** The event's hooks for a message that reached the lead: its content, who sent it, when. */
+  runOn(event: HookEvent, envelope: Envelope): Promise<HookVerdict> {
+    const content = Object.fromEntries(Object.entries(envelope).filter(([key]) => !HEAD.has(key)));
+    return this.run(event, { teammate: envelope.from, message_id: envelope.id, sent_at: envelope.timestamp, ...content }, envelope.from);
+  }
+
+  /**
+   * A teammate's message reaching the lead. An idle notification waits for the teammate_idle
+   * hooks: until they pass, the teammate counts as busy and the lead's model has not heard it
+   * stopped, since a hook may send it back to work (then it is `keptWorking`, told why). Other
+   * messages are routed at once; a plan or a permission request also starts its notify-only hooks.
+   */
+  receive(envelope: Envelope, lead: { route: (envelope: Envelope) => void; keptWorking: (envelope: Envelope) => void }): void {
+    if (envelope.type === 'idle_notification' && this.hooksFor('teammate_idle').length > 0) {
+      void this.runOn('teammate_idle', envelope).then(async (verdict) => {
+        if (!verdict.blocked) return lead.route(envelope);
+        await this.tellBlocked(envelope.from, 'teammate_idle', verdict).catch((error: unknown) =>
+          reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${envelope.from} was not sent`, String(error)),
+        );
+        lead.keptWorking(envelope);
+      });
+      return;
+    }
+    lead.route(envelope);
+    if (envelope.type === 'plan_approval_request') void this.runOn('plan_submitted', envelope);
+    if (envelope.type === 'permission_request') void this.runOn('permission_requested', envelope);
+  }
+
+  /** A blocking hook's feedback to the teammate, signed by the lead: its model reads it and goes back to work. */
+  async tellBlocked(to: string, event: 'teammate_idle' | 'task_completed', verdict: { command: string; feedback: string }, taskId?: string): Promise<void> {
+    await this.deps.send({ type: 'hook_feedback', from: LEAD, to, event, command: verdict.command, feedback: verdict.feedback, ...(taskId === undefined ? {} : { task_id: taskId }) });
+  }
+
+  private async runNow(event: HookEvent, payload: HookPayload, agent: string | undefined): Promise<HookVerdict> {
+    const input = `${JSON.stringify({ event, team: this.deps.team, cwd: this.deps.cwd, ...payload })}\n`;
+    for (const hook of this.hooksFor(event)) {
+      const run = await runHookProcess(hook.command, { cwd: this.deps.cwd, input, timeoutS: hook.timeout });
+      const outcome = hookOutcome(event, run.exit, run.stderr);
+      await this.deps.store.audit
+        .append({
+          event: 'hook',
+          hook_event: event,
+          command: hook.command,
+          ...(agent === undefined ? {} : { agent }),
+          outcome: outcome.status,
+          exit_code: run.exit.kind === 'exited' ? run.exit.code : null,
+          ...(outcome.status === 'failed' ? { reason: outcome.reason } : {}),
+          stdout: run.stdout,
+          stderr: run.stderr,
+        })
+        .catch((error: unknown) => reportProblem(this.deps.store, this.deps.events, 'a hook run was not audited', String(error)));
+      if (outcome.status === 'failed') reportProblem(this.deps.store, this.deps.events, `hook on ${event} \`${hook.command}\``, outcome.reason);
+      if (outcome.status === 'blocked') return { blocked: true, command: hook.command, feedback: outcome.feedback };
+    }
+    return { blocked: false };
+  }
+}
