@@ -33,10 +33,10 @@ const HEAD = new Set(['type', 'id', 'from', 'to', 'timestamp', 'signature']);
  * change applies to the next one), one hook after another in the order written, and the runs
  * of one event in the order the events came, while the lead goes on with everything else.
  *
- * The task board calls `run('task_completed', {task, teammate})` in the lead process before
- * it records a teammate's completion: on `{blocked: true}` the task stays in_progress and
- * `tellBlocked` sends the teammate the feedback. `task_created` is notify-only, like
- * `plan_submitted` and `permission_requested`: their hooks' exit 2 is a failure to report.
+ * `teammate_idle`, `plan_submitted` and `permission_requested` are wired here (`receive`); the
+ * task board's events go through `taskCompleted` and `taskCreated`, which it calls in the lead
+ * process. `task_created` is notify-only, like `plan_submitted` and `permission_requested`:
+ * their hooks' exit 2 is a failure to report.
  */
 export class LeadHooks {
   private readonly queues = new Map<HookEvent, Promise<unknown>>();
@@ -97,6 +97,27 @@ export class LeadHooks {
     lead.route(envelope);
     if (envelope.type === 'plan_approval_request') void this.runOn('plan_submitted', envelope);
     if (envelope.type === 'permission_request') void this.runOn('permission_requested', envelope);
+  }
+
+  /**
+   * The board's completion path. Await this in the lead process before the board records
+   * `completed` for a teammate's task (a teammate's own task_update must reach the lead first,
+   * since hooks run only here): on `{blocked: true}` leave the task `in_progress`; the owner
+   * has been sent the hook's stderr already and goes back to work. Any other outcome: record it.
+   */
+  async taskCompleted(task: { id: string } & Record<string, unknown>, owner: string): Promise<HookVerdict> {
+    const verdict = await this.run('task_completed', { teammate: owner, task }, owner);
+    if (verdict.blocked) {
+      await this.tellBlocked(owner, 'task_completed', verdict, task.id).catch((error: unknown) =>
+        reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${owner} was not sent`, String(error)),
+      );
+    }
+    return verdict;
+  }
+
+  /** Notify-only: call once a task is on the board; nothing waits for it. */
+  taskCreated(task: { id: string } & Record<string, unknown>): void {
+    void this.run('task_created', { task });
   }
 
   /** A blocking hook's feedback to the teammate, signed by the lead: its model reads it and goes back to work. */

@@ -100,6 +100,19 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'alice', event: 'teammate_idle', command: 'echo "run the tests first" >&2; exit 2', feedback: 'run the tests first' }]);
   });
 
+  test("the board's completion path: a blocking task_completed hook keeps the task, and its owner is told why", async (t) => {
+    const s = await setUp({ task_completed: [{ command: 'cat > task.json; echo "2 tests fail" >&2; exit 2' }], task_created: [{ command: 'cat > created.json' }] });
+    t.after(s.cleanup);
+    const task = { id: 't7', subject: 'parser', status: 'in_progress' };
+    const verdict = await s.hooks.taskCompleted(task, 'bob');
+    assert.equal(verdict.blocked, true);
+    assert.deepEqual(JSON.parse(readFileSync(join(s.home, 'task.json'), 'utf8')), { event: 'task_completed', team: 'default', cwd: s.home, teammate: 'bob', task });
+    assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'bob', event: 'task_completed', command: 'cat > task.json; echo "2 tests fail" >&2; exit 2', feedback: '2 tests fail', task_id: 't7' }]);
+    s.hooks.taskCreated(task);
+    await waitFor(async () => (await s.store.audit.read()).entries.some((e) => e.event === 'hook' && e.hook_event === 'task_created' && e.outcome === 'ok'), 'the task_created hook to be audited');
+    assert.deepEqual(JSON.parse(readFileSync(join(s.home, 'created.json'), 'utf8')), { event: 'task_created', team: 'default', cwd: s.home, task });
+  });
+
   test('a failing hook is audited and reported, and does not block; the next hook still runs', async (t) => {
     const s = await setUp({ task_completed: [{ command: 'echo broken >&2; exit 1' }, { command: 'exit 0' }], plan_submitted: [{ command: 'exit 2' }] });
     t.after(s.cleanup);
