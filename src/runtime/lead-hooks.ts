@@ -23,6 +23,8 @@ export type LeadHooksDeps = {
   store: TeamStore;
   events: EventStream<LeadEvent>;
   send: (draft: Draft) => Promise<unknown>;
+  /** Every message the lead's process sends: one to a teammate whose idle hooks run makes that stop stale. */
+  sent: EventStream<Envelope>;
 };
 
 /** The fields every envelope has: a hook gets the message's content, and who sent it when. */
@@ -42,8 +44,21 @@ export class LeadHooks {
   private readonly queues = new Map<HookEvent, Promise<unknown>>();
   /** The last configuration problem shown: a broken file is reported once, not at every event. */
   private lastConfigProblem: string | undefined;
+  /** Messages from or to each teammate so far: what it did after an idle notification whose hooks still run. */
+  private readonly traffic = new Map<string, number>();
 
-  constructor(private readonly deps: LeadHooksDeps) {}
+  constructor(private readonly deps: LeadHooksDeps) {
+    // An interrupt or new rules start no turn: an idle teammate stays idle (as LeadTeammates counts it).
+    deps.sent.subscribe((envelope) => {
+      if (envelope.type !== 'interrupt' && envelope.type !== 'rules_set') this.count(envelope.to);
+    });
+  }
+
+  private count(name: string): number {
+    const next = (this.traffic.get(name) ?? 0) + 1;
+    this.traffic.set(name, next);
+    return next;
+  }
 
   /** The event's hooks as the file says now; none, reported, when the file is malformed. */
   hooksFor(event: HookEvent): HookSpec[] {
@@ -84,8 +99,11 @@ export class LeadHooks {
    * messages are routed at once; a plan or a permission request also starts its notify-only hooks.
    */
   receive(envelope: Envelope, lead: { route: (envelope: Envelope) => void; keptWorking: (envelope: Envelope) => void }): void {
+    const seen = this.count(envelope.from);
     if (envelope.type === 'idle_notification' && this.hooksFor('teammate_idle').length > 0) {
       void this.runOn('teammate_idle', envelope).then(async (verdict) => {
+        // Sent work or heard from meanwhile, it is not idle any more: counting it so could end `teams run` under it.
+        if (this.traffic.get(envelope.from) !== seen) return lead.keptWorking(envelope);
         if (!verdict.blocked) return lead.route(envelope);
         await this.tellBlocked(envelope.from, 'teammate_idle', verdict).catch((error: unknown) =>
           reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${envelope.from} was not sent`, String(error)),

@@ -145,7 +145,7 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, store, events, send: (draft) => bus.send(draft) });
+    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
     const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started, hooks);
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) reportProblem(store, events, `set aside ${problem.ref}`, problem.reason);

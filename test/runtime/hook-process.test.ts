@@ -7,7 +7,7 @@ import { HOOK_OUTPUT_BYTES, runHookProcess } from '../../src/runtime/hook-proces
 import { LeadHooks } from '../../src/runtime/lead-hooks.js';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import { settingsPath } from '../../src/runtime/project-settings.js';
-import type { Draft } from '../../src/protocol/messages.js';
+import type { Draft, Envelope } from '../../src/protocol/messages.js';
 import { killAll } from '../helpers/children.js';
 import { storeOf } from '../helpers/store.js';
 import { tempHome } from '../helpers/temp.js';
@@ -69,8 +69,9 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
       if (event.type === 'problem') problems.push(event.text);
     });
     const sent: Draft[] = [];
-    const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, store, events, send: async (draft) => void sent.push(draft) });
-    return { home, store, hooks: hooks_, problems, sent, cleanup: async () => (await store.close(), cleanup()) };
+    const sentStream = new EventStream<Envelope>();
+    const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, store, events, send: async (draft) => void sent.push(draft), sent: sentStream });
+    return { home, store, hooks: hooks_, problems, sent, sentStream, cleanup: async () => (await store.close(), cleanup()) };
   };
 
   test('hooks run in order with the event on stdin; the first that blocks ends the run, and its stderr is the feedback', async (t) => {
@@ -111,6 +112,27 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     s.hooks.taskCreated(task);
     await waitFor(async () => (await s.store.audit.read()).entries.some((e) => e.event === 'hook' && e.hook_event === 'task_created' && e.outcome === 'ok'), 'the task_created hook to be audited');
     assert.deepEqual(JSON.parse(readFileSync(join(s.home, 'created.json'), 'utf8')), { event: 'task_created', team: 'default', cwd: s.home, task });
+  });
+
+  test('an idle notification is routed once its hooks pass, unless the teammate was sent work meanwhile', async (t) => {
+    const s = await setUp({ teammate_idle: [{ command: 'while [ ! -f go ]; do sleep 0.02; done; rm go', timeout: 20 }] });
+    t.after(s.cleanup);
+    const idle = (id: string) => ({ type: 'idle_notification', id, from: 'alice', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' }) as Envelope;
+    const routed: string[] = [];
+    const lead = { route: (e: Envelope) => void routed.push(`route ${e.id}`), keptWorking: (e: Envelope) => void routed.push(`working ${e.id}`) };
+
+    s.hooks.receive(idle('m1'), lead);
+    assert.deepEqual(routed, [], 'held while its hook runs');
+    writeFileSync(join(s.home, 'go'), '');
+    await waitFor(() => routed.length === 1, 'the first idle to be routed');
+
+    s.hooks.receive(idle('m2'), lead);
+    // New rules start no turn: still idle. A message from the lead does.
+    s.sentStream.emit({ type: 'rules_set', id: 'r', from: 'lead', to: 'alice', timestamp: new Date().toISOString(), allow: [], deny: [] } as Envelope);
+    s.sentStream.emit({ type: 'message', id: 'x', from: 'lead', to: 'alice', timestamp: new Date().toISOString(), text: 'one more thing', summary: 'more' } as Envelope);
+    writeFileSync(join(s.home, 'go'), '');
+    await waitFor(() => routed.length === 2, 'the second idle to be handled');
+    assert.deepEqual(routed, ['route m1', 'working m2']);
   });
 
   test('a failing hook is audited and reported, and does not block; the next hook still runs', async (t) => {
