@@ -4,7 +4,9 @@ import { BLOCKING_EVENTS, type HookEvent } from './hook-settings.js';
 export type HookExit =
   | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
   | { kind: 'timed_out'; afterS: number }
-  | { kind: 'spawn_failed'; error: string };
+  | { kind: 'spawn_failed'; error: string }
+  /** The lead stopped while it ran: its group was killed. */
+  | { kind: 'cancelled' };
 
 /**
  * What the team makes of it. `ok`: the event goes on. `blocked`: the event does not happen (the
@@ -24,6 +26,8 @@ export function hookOutcome(event: HookEvent, exit: HookExit, stderr: string): H
   switch (exit.kind) {
     case 'spawn_failed':
       return { status: 'failed', reason: `could not be started: ${exit.error}` };
+    case 'cancelled':
+      return { status: 'failed', reason: 'the lead stopped while it ran; its process group was killed' };
     case 'timed_out':
       return { status: 'failed', reason: `timed out after ${exit.afterS} s; its process group was killed` };
     case 'exited':

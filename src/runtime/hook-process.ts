@@ -14,7 +14,7 @@ export type HookRun = { exit: HookExit; stdout: string; stderr: string };
  * exited, whatever it left running in that group is ended too, so nothing outlives a hook and
  * its output streams close. Never rejects: how it ended is the result.
  */
-export function runHookProcess(command: string, options: { cwd: string; input: string; timeoutS: number }): Promise<HookRun> {
+export function runHookProcess(command: string, options: { cwd: string; input: string; timeoutS: number; signal?: AbortSignal }): Promise<HookRun> {
   return new Promise((resolve) => {
     const stdout = new CappedOutput(HOOK_OUTPUT_BYTES);
     const stderr = new CappedOutput(HOOK_OUTPUT_BYTES);
@@ -39,6 +39,12 @@ export function runHookProcess(command: string, options: { cwd: string; input: s
       exit = { kind: 'timed_out', afterS: options.timeoutS };
       killGroup();
     }, options.timeoutS * 1000);
+    const cancel = () => {
+      exit ??= { kind: 'cancelled' };
+      killGroup();
+    };
+    if (options.signal?.aborted) cancel();
+    options.signal?.addEventListener('abort', cancel, { once: true });
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     // A hook that does not read its stdin may exit before we finish writing: EPIPE is no failure of its.
@@ -49,6 +55,7 @@ export function runHookProcess(command: string, options: { cwd: string; input: s
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', cancel);
       resolve({ exit: exit ?? { kind: 'spawn_failed', error: 'it ended without an exit status' }, stdout: stdout.text(), stderr: stderr.text() });
     };
     child.on('error', (error) => {

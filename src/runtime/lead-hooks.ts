@@ -46,6 +46,8 @@ export class LeadHooks {
   private lastConfigProblem: string | undefined;
   /** Messages from or to each teammate so far: what it did after an idle notification whose hooks still run. */
   private readonly traffic = new Map<string, number>();
+  /** Aborted when the lead stops: a running hook's group is killed, and no further hook starts. */
+  private readonly stopped = new AbortController();
 
   constructor(private readonly deps: LeadHooksDeps) {
     // An interrupt or new rules start no turn: an idle teammate stays idle (as LeadTeammates counts it).
@@ -138,6 +140,11 @@ export class LeadHooks {
     void this.run('task_created', { task });
   }
 
+  /** The lead is stopping: kill the hooks running now (nothing outlives the lead), start no more. */
+  close(): void {
+    this.stopped.abort();
+  }
+
   /** A blocking hook's feedback to the teammate, signed by the lead: its model reads it and goes back to work. */
   async tellBlocked(to: string, event: 'teammate_idle' | 'task_completed', verdict: { command: string; feedback: string }, taskId?: string): Promise<void> {
     await this.deps.send({ type: 'hook_feedback', from: LEAD, to, event, command: verdict.command, feedback: verdict.feedback, ...(taskId === undefined ? {} : { task_id: taskId }) });
@@ -146,7 +153,8 @@ export class LeadHooks {
   private async runNow(event: HookEvent, payload: HookPayload, agent: string | undefined): Promise<HookVerdict> {
     const input = `${JSON.stringify({ event, team: this.deps.team, cwd: this.deps.cwd, ...payload })}\n`;
     for (const hook of this.hooksFor(event)) {
-      const run = await runHookProcess(hook.command, { cwd: this.deps.cwd, input, timeoutS: hook.timeout });
+      if (this.stopped.signal.aborted) break;
+      const run = await runHookProcess(hook.command, { cwd: this.deps.cwd, input, timeoutS: hook.timeout, signal: this.stopped.signal });
       const outcome = hookOutcome(event, run.exit, run.stderr);
       await this.deps.store.audit
         .append({

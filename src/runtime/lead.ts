@@ -181,6 +181,7 @@ export class LeadRuntime {
       // never recorded as handled.
     }, { admit: (envelope) => verifySender(envelope, this.keys, LEAD) });
     this.closers.push(() => subscription.close());
+    this.closers.push(async () => this.hooks.close());
     const token = issueControlToken(paths.controlToken);
     const control = await startControlServer(paths.controlSocket, token, (command) => this.decisions.control(command), (why) => this.refused('control command', why));
     this.closers.push(async () => {

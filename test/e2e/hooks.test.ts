@@ -75,6 +75,12 @@ describe('hooks, end to end', () => {
     assert.equal(got.request_id, asked.request_id);
     assert.equal(got.tool_name, 'write_file');
 
+    // People read the hooks' runs in the audit log.
+    const log = await session.cli(['log']);
+    assert.match(log.stdout, /hook\s+teammate_idle \(worker\) `test -f hook-marker[^`]*` blocked: run the tests first/);
+    assert.match(log.stdout, /hook\s+teammate_idle \(worker\) `test -f hook-marker[^`]*` ok/);
+    assert.match(log.stdout, /hook\s+plan_submitted \(alice\) `echo "the plan hook broke" >&2; exit 7` failed: exited 7: the plan hook broke/);
+
     // The team went on past the broken hook: the plan is still the human's to approve.
     assert.equal((await session.requests()).find((r) => r.request_id === plan.request_id)?.state, 'pending');
     assert.equal(session.events().filter((e) => leadSaid(e, 'worker is idle.')).length, 1);

@@ -32,6 +32,7 @@ describe('a hook run: what its exit means', () => {
     assert.deepEqual(hookOutcome('teammate_idle', exited(1), 'first\nnpm ERR! missing script: test\n'), { status: 'failed', reason: 'exited 1: npm ERR! missing script: test' });
     assert.deepEqual(hookOutcome('task_completed', exited(127), ''), { status: 'failed', reason: 'exited 127' });
     assert.deepEqual(hookOutcome('teammate_idle', exited(null, 'SIGTERM'), ''), { status: 'failed', reason: 'was killed by SIGTERM' });
+    assert.deepEqual(hookOutcome('teammate_idle', { kind: 'cancelled' }, ''), { status: 'failed', reason: 'the lead stopped while it ran; its process group was killed' });
     assert.deepEqual(hookOutcome('teammate_idle', { kind: 'timed_out', afterS: 60 }, ''), { status: 'failed', reason: 'timed out after 60 s; its process group was killed' });
     assert.deepEqual(hookOutcome('task_completed', { kind: 'spawn_failed', error: 'spawn /bin/sh ENOENT' }, ''), { status: 'failed', reason: 'could not be started: spawn /bin/sh ENOENT' });
   });

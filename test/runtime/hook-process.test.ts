@@ -50,6 +50,19 @@ describe('a hook as a real shell command', () => {
     await waitFor(() => processesWith(marker).length === 0, `the background sleep to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
   });
 
+  test('cancelled (the lead stops): its group is killed at once', async (t) => {
+    const marker = sleepMarker();
+    t.after(() => {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    });
+    const stop = new AbortController();
+    const running = runHookProcess(`echo up; sleep ${marker}`, { cwd: '/', input: '', timeoutS: 600, signal: stop.signal });
+    await waitFor(() => processesWith(`sleep ${marker}`).length > 0, 'the hook to be running');
+    stop.abort();
+    assert.deepEqual((await running).exit, { kind: 'cancelled' });
+    await waitFor(() => processesWith(marker).length === 0, `the hook's processes to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
+  });
+
   test('a directory that does not exist: it could not start, and says why', async () => {
     const run = await runHookProcess('true', { cwd: '/nonexistent/hook/dir', input: '', timeoutS: 5 });
     assert.equal(run.exit.kind, 'spawn_failed');
