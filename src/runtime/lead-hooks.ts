@@ -104,13 +104,15 @@ export class LeadHooks {
     const seen = this.count(envelope.from);
     if (envelope.type === 'idle_notification' && this.hooksFor('teammate_idle').length > 0) {
       void this.runOn('teammate_idle', envelope).then(async (verdict) => {
+        if (verdict.blocked) {
+          await this.tellBlocked(envelope.from, 'teammate_idle', verdict).catch((error: unknown) =>
+            reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${envelope.from} was not sent`, String(error)),
+          );
+          return lead.keptWorking(envelope);
+        }
         // Sent work or heard from meanwhile, it is not idle any more: counting it so could end `teams run` under it.
         if (this.traffic.get(envelope.from) !== seen) return lead.keptWorking(envelope);
-        if (!verdict.blocked) return lead.route(envelope);
-        await this.tellBlocked(envelope.from, 'teammate_idle', verdict).catch((error: unknown) =>
-          reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${envelope.from} was not sent`, String(error)),
-        );
-        lead.keptWorking(envelope);
+        lead.route(envelope);
       });
       return;
     }
