@@ -18,6 +18,7 @@ import { createSerial, type Serial } from '../lib/serial.js';
 import type { TeamPaths } from '../team/paths.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { LeadDecisions } from './lead-decisions.js';
+import { LeadHooks } from './lead-hooks.js';
 import type { LeadEvent } from './lead-events.js';
 import { leadTeamIO } from './lead-io.js';
 import { routeForLead, type PlanReviewer } from './lead-routing.js';
@@ -75,6 +76,8 @@ export class LeadRuntime {
     /** The lead's own roster writes, in the order its turns make them. */
     private readonly rosterWrites: Serial,
     readonly session: LeadSessionStart,
+    /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
+    readonly hooks: LeadHooks,
   ) {}
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
@@ -142,7 +145,8 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started);
+    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
+    const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started, hooks);
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) reportProblem(store, events, `set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
@@ -177,6 +181,7 @@ export class LeadRuntime {
       // never recorded as handled.
     }, { admit: (envelope) => verifySender(envelope, this.keys, LEAD) });
     this.closers.push(() => subscription.close());
+    this.closers.push(async () => this.hooks.close());
     const token = issueControlToken(paths.controlToken);
     const control = await startControlServer(paths.controlSocket, token, (command) => this.decisions.control(command), (why) => this.refused('control command', why));
     this.closers.push(async () => {
@@ -198,6 +203,18 @@ export class LeadRuntime {
   }
 
   private receive(envelope: Envelope): void {
+    // While stopping, no hook sends a teammate back to work, nor runs for a request that will be cancelled.
+    if (this.stopping !== undefined) return this.route(envelope);
+    this.hooks.receive(envelope, {
+      route: (e) => this.route(e),
+      keptWorking: (e) => {
+        this.teammates.heard(e.from, false);
+        this.events.emit({ type: 'message', envelope: e });
+      },
+    });
+  }
+
+  private route(envelope: Envelope): void {
     // Recorded before it is announced: the event's subscribers (the run's "are we done?"
     // check) read whether the sender is idle, and an idle notification with no summary
     // causes no other event that would make them look again.

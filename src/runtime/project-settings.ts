@@ -6,10 +6,12 @@ import { withFileLock } from '../files/file-lock.js';
 import { Refused } from '../lib/refused.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { RuleText, showRule, type PermissionRule, type PermissionRules } from '../policy/rules.js';
+import { HooksSection, type HooksConfig } from './hook-settings.js';
 
 /**
- * The project's settings, `<home>/settings.json`: for now its permission rules, as Claude Code
- * writes them (`{"permissions": {"allow": [...], "deny": [...]}}`). It lives under the state
+ * The project's settings, `<home>/settings.json`: its permission rules, as Claude Code
+ * writes them (`{"permissions": {"allow": [...], "deny": [...]}}`), and its hooks
+ * (hook-settings.ts). It lives under the state
  * root, which every agent's tools and sandbox are kept out of: a teammate cannot write it.
  * Shared by every team under that root. A malformed file is an error naming the file and
  * the field; it never reads as "no rules".
@@ -18,6 +20,8 @@ const RuleList = z.array(RuleText).default([]);
 const SettingsFile = z.looseObject({
   permissions: z.looseObject({ allow: RuleList, deny: RuleList }).default({ allow: [], deny: [] }),
 });
+/** Read apart from the rules: a mistake in a hook must not cost the project its deny rules, nor the reverse. */
+const HooksFile = z.looseObject({ hooks: HooksSection });
 
 export type RuleKind = 'allow' | 'deny';
 
@@ -30,20 +34,32 @@ export function loadProjectRules(home: string): PermissionRules {
   return readSettings(settingsPath(home)).rules;
 }
 
-function readSettings(path: string): { rules: PermissionRules; raw: Record<string, unknown> } {
+/** The file's hooks by event; none when there is no file. Throws, naming the file and field (`hooks.task_completed.0.command`), when they are malformed. */
+export function loadProjectHooks(home: string): HooksConfig {
+  const path = settingsPath(home);
+  const parsed = HooksFile.safeParse(readJson(path));
+  if (!parsed.success) throw new Refused(`${path}: ${describeIssues(parsed.error, 'settings')}`);
+  return parsed.data.hooks;
+}
+
+/** The file as JSON; `{}` when there is none. */
+function readJson(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { rules: { allow: [], deny: [] }, raw: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new Refused(`${path}: cannot be read (${(error as Error).message})`);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new Refused(`${path}: not JSON (${(error as Error).message})`);
   }
+}
+
+function readSettings(path: string): { rules: PermissionRules; raw: Record<string, unknown> } {
+  const json = readJson(path);
   const parsed = SettingsFile.safeParse(json);
   if (!parsed.success) throw new Refused(`${path}: ${describeIssues(parsed.error, 'settings')}`);
   const { allow, deny } = parsed.data.permissions;

@@ -63,6 +63,23 @@ export const AuditEntry = z.discriminatedUnion('event', [
     after: z.number().int().nonnegative(),
     reason: CompactReason,
   }),
+  z.object({
+    event: z.literal('hook'),
+    at,
+    /** The team event the human's hook ran on (hook-settings.ts HOOK_EVENTS), and its command. */
+    hook_event: z.string().min(1),
+    command: z.string().min(1),
+    /** The teammate the event concerns, when there is one. */
+    agent: AgentName.optional(),
+    /** `blocked`: it exited 2 on an event that can be blocked; `failed`: any other trouble, `reason` says which. */
+    outcome: z.enum(['ok', 'blocked', 'failed']),
+    /** null when it timed out, was killed or never started. */
+    exit_code: z.number().int().nullable(),
+    reason: z.string().optional(),
+    /** Its output, head and tail kept when long. */
+    stdout: z.string(),
+    stderr: z.string(),
+  }),
 ]);
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
@@ -82,6 +99,8 @@ export function participants(entry: AuditEntry): string[] {
       return entry.agent === undefined ? [] : [entry.agent];
     case 'compacted':
       return [entry.agent];
+    case 'hook':
+      return entry.agent === undefined ? [] : [entry.agent];
   }
 }
 

@@ -80,5 +80,7 @@ function auditLine(entry: AuditEntry): string {
       return `${time} problem  ${entry.what}: ${entry.reason}`;
     case 'compacted':
       return `${time} compact  ${compactionLine(entry.agent, entry.before, entry.after, entry.reason)}`;
+    case 'hook':
+      return `${time} hook     ${entry.hook_event}${entry.agent ? ` (${entry.agent})` : ''} \`${oneLine(entry.command, 60)}\` ${entry.outcome}${entry.reason ? `: ${oneLine(entry.reason, 80)}` : ''}${entry.outcome === 'blocked' ? `: ${oneLine(entry.stderr, 80)}` : ''}`;
   }
 }

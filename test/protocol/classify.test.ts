@@ -23,6 +23,7 @@ const EXPECTED: Record<Kind, Classification> = {
   mode_set: { class: 'notification', kind: 'mode_set' },
   user_message: { class: 'notification', kind: 'user_message' },
   interrupt: { class: 'notification', kind: 'interrupt' },
+  hook_feedback: { class: 'notification', kind: 'hook_feedback' },
   rules_set: { class: 'notification', kind: 'rules_set' },
 };
 

@@ -41,6 +41,7 @@ export const SAMPLES: { [K in Kind]: EnvelopeOf<K> } = {
   mode_set: stamp({ type: 'mode_set', from: 'lead', to: 'alice', permission_mode: 'accept-edits', reason: 'trusted with edits' }),
   user_message: stamp({ type: 'user_message', from: 'lead', to: 'alice', text: 'Use the new parser, please' }),
   interrupt: stamp({ type: 'interrupt', from: 'lead', to: 'alice' }),
+  hook_feedback: stamp({ type: 'hook_feedback', from: 'lead', to: 'alice', event: 'teammate_idle', command: 'npm test', feedback: '2 tests failed' }),
   rules_set: stamp({ type: 'rules_set', from: 'lead', to: 'alice', allow: ['bash(npm test*)', 'write_file(src/**)'], deny: ['bash(curl *)'] }),
   idle_notification: stamp({ type: 'idle_notification', from: 'alice', to: 'lead', reason: 'waiting for review' }),
   task_notification: stamp({

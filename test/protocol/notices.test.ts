@@ -28,6 +28,7 @@ const EXPECTED: Record<Kind, string> = {
   mode_set: '[mode_set from lead] Your permission mode is now accept-edits: trusted with edits.',
   user_message: 'From the user: Use the new parser, please',
   interrupt: '[The user interrupted you. Wait for their next message.]',
+  hook_feedback: "[hook_feedback on teammate_idle] You are not done yet: the project's hook `npm test` refused to let you stop. Address what it says, then carry on:\n2 tests failed",
   rules_set: "[The project's permission rules changed: 2 allow rules, 1 deny rule.]",
   idle_notification: '[idle_notification from alice] alice is idle: waiting for review.',
   task_notification:
@@ -106,6 +107,7 @@ const LINES: Record<Kind, string> = {
   mode_set: 'sets the permission mode to accept-edits: trusted with edits',
   user_message: 'Use the new parser, please',
   interrupt: 'stop the current model call or tool, and wait',
+  hook_feedback: 'hook `npm test` blocked teammate_idle: 2 tests failed',
   rules_set: 'sets the permission rules: allow bash(npm test*), write_file(src/**); deny bash(curl *)',
   idle_notification: 'idle (waiting for review)',
   task_notification: 'task completed: Agent "Fix parser" completed',

@@ -329,6 +329,7 @@ describe('checkSend: rule order and purity', () => {
     ]);
     assert.deepEqual([...FROM_LEAD_KINDS].sort(), [
       'finish_response',
+      'hook_feedback',
       'interrupt',
       'mode_set',
       'permission_response',

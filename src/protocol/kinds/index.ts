@@ -1,6 +1,7 @@
 import { broadcast, message } from './chat.js';
 import { codeReviewRequest, codeReviewResponse } from './code-review.js';
 import { finishRequest, finishResponse } from './finish.js';
+import { hookFeedback } from './hook-feedback.js';
 import { idleNotification } from './idle-notification.js';
 import { interrupt } from './interrupt.js';
 import { modeSet } from './mode-set.js';
@@ -38,6 +39,7 @@ const SPECS = {
   rules_set: rulesSet,
   user_message: userMessage,
   interrupt,
+  hook_feedback: hookFeedback,
 };
 
 export type Kind = keyof typeof SPECS;

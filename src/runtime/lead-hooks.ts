@@ -1,0 +1,179 @@
+import type { EventStream } from '../lib/event-stream.js';
+import type { Draft, Envelope } from '../protocol/messages.js';
+import { LEAD } from '../protocol/names.js';
+import type { TeamStore } from '../store/team-store.js';
+import { hookOutcome } from './hook-outcome.js';
+import { runHookProcess } from './hook-process.js';
+import type { HookEvent, HookSpec } from './hook-settings.js';
+import type { LeadEvent } from './lead-events.js';
+import { loadProjectHooks } from './project-settings.js';
+import { reportProblem } from './report-problem.js';
+
+/** What the event's caller does next: go on, or not (and the teammate was told why). */
+export type HookVerdict = { blocked: false } | { blocked: true; command: string; feedback: string };
+
+/** What every hook reads on stdin besides the event's own fields. */
+export type HookPayload = Record<string, unknown>;
+
+export type LeadHooksDeps = {
+  home: string;
+  team: string;
+  /** The project's working directory: where hooks run. */
+  cwd: string;
+  store: TeamStore;
+  events: EventStream<LeadEvent>;
+  send: (draft: Draft) => Promise<unknown>;
+  /** Every message the lead's process sends: one to a teammate whose idle hooks run makes that stop stale. */
+  sent: EventStream<Envelope>;
+};
+
+/** The fields every envelope has: a hook gets the message's content, and who sent it when. */
+const HEAD = new Set(['type', 'id', 'from', 'to', 'timestamp', 'signature']);
+
+/**
+ * The project's hooks, run by the lead process: read from the settings file at each event (a
+ * change applies to the next one), one hook after another in the order written, and the runs
+ * of one event in the order the events came, while the lead goes on with everything else.
+ *
+ * `teammate_idle`, `plan_submitted` and `permission_requested` are wired here (`receive`); the
+ * task board's events go through `taskCompleted` and `taskCreated`, which it calls in the lead
+ * process. `task_created` is notify-only, like `plan_submitted` and `permission_requested`:
+ * their hooks' exit 2 is a failure to report.
+ */
+export class LeadHooks {
+  private readonly queues = new Map<HookEvent, Promise<unknown>>();
+  /** The last configuration problem shown: a broken file is reported once, not at every event. */
+  private lastConfigProblem: string | undefined;
+  /** Messages from or to each teammate so far: what it did after an idle notification whose hooks still run. */
+  private readonly traffic = new Map<string, number>();
+  /** Aborted when the lead stops: a running hook's group is killed, and no further hook starts. */
+  private readonly stopped = new AbortController();
+
+  constructor(private readonly deps: LeadHooksDeps) {
+    // An interrupt or new rules start no turn: an idle teammate stays idle (as LeadTeammates counts it).
+    deps.sent.subscribe((envelope) => {
+      if (envelope.type !== 'interrupt' && envelope.type !== 'rules_set') this.count(envelope.to);
+    });
+  }
+
+  private count(name: string): number {
+    const next = (this.traffic.get(name) ?? 0) + 1;
+    this.traffic.set(name, next);
+    return next;
+  }
+
+  /** The event's hooks as the file says now; none, reported, when the file is malformed. */
+  hooksFor(event: HookEvent): HookSpec[] {
+    try {
+      const hooks = loadProjectHooks(this.deps.home)[event] ?? [];
+      this.lastConfigProblem = undefined;
+      return hooks;
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      if (text !== this.lastConfigProblem) reportProblem(this.deps.store, this.deps.events, 'hooks not run (fix the settings file)', text);
+      this.lastConfigProblem = text;
+      return [];
+    }
+  }
+
+  /**
+   * Run the event's hooks in order, after those of earlier events of the same name; the first
+   * that blocks ends the run (the event did not happen, so the later ones have nothing to
+   * check). Never rejects: a failing hook is audited and reported, and counts as not blocking.
+   */
+  run(event: HookEvent, payload: HookPayload, agent?: string): Promise<HookVerdict> {
+    const previous = this.queues.get(event) ?? Promise.resolve();
+    const next = previous.then(() => this.runNow(event, payload, agent));
+    this.queues.set(event, next);
+    return next;
+  }
+
+  /** The event's hooks for a message that reached the lead: its content, who sent it, when. */
+  runOn(event: HookEvent, envelope: Envelope): Promise<HookVerdict> {
+    const content = Object.fromEntries(Object.entries(envelope).filter(([key]) => !HEAD.has(key)));
+    return this.run(event, { teammate: envelope.from, message_id: envelope.id, sent_at: envelope.timestamp, ...content }, envelope.from);
+  }
+
+  /**
+   * A teammate's message reaching the lead. An idle notification waits for the teammate_idle
+   * hooks: until they pass, the teammate counts as busy and the lead's model has not heard it
+   * stopped, since a hook may send it back to work (then it is `keptWorking`, told why). Other
+   * messages are routed at once; a plan or a permission request also starts its notify-only hooks.
+   */
+  receive(envelope: Envelope, lead: { route: (envelope: Envelope) => void; keptWorking: (envelope: Envelope) => void }): void {
+    const seen = this.count(envelope.from);
+    if (envelope.type === 'idle_notification' && this.hooksFor('teammate_idle').length > 0) {
+      void this.runOn('teammate_idle', envelope).then(async (verdict) => {
+        if (verdict.blocked) {
+          await this.tellBlocked(envelope.from, 'teammate_idle', verdict).catch((error: unknown) =>
+            reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${envelope.from} was not sent`, String(error)),
+          );
+          return lead.keptWorking(envelope);
+        }
+        // Sent work or heard from meanwhile, it is not idle any more: counting it so could end `teams run` under it.
+        if (this.traffic.get(envelope.from) !== seen) return lead.keptWorking(envelope);
+        lead.route(envelope);
+      });
+      return;
+    }
+    lead.route(envelope);
+    if (envelope.type === 'plan_approval_request') void this.runOn('plan_submitted', envelope);
+    if (envelope.type === 'permission_request') void this.runOn('permission_requested', envelope);
+  }
+
+  /**
+   * The board's completion path. Await this in the lead process before the board records
+   * `completed` for a teammate's task (a teammate's own task_update must reach the lead first,
+   * since hooks run only here): on `{blocked: true}` leave the task `in_progress`; the owner
+   * has been sent the hook's stderr already and goes back to work. Any other outcome: record it.
+   */
+  async taskCompleted(task: { id: string } & Record<string, unknown>, owner: string): Promise<HookVerdict> {
+    const verdict = await this.run('task_completed', { teammate: owner, task }, owner);
+    if (verdict.blocked) {
+      await this.tellBlocked(owner, 'task_completed', verdict, task.id).catch((error: unknown) =>
+        reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${owner} was not sent`, String(error)),
+      );
+    }
+    return verdict;
+  }
+
+  /** Notify-only: call once a task is on the board; nothing waits for it. */
+  taskCreated(task: { id: string } & Record<string, unknown>): void {
+    void this.run('task_created', { task });
+  }
+
+  /** The lead is stopping: kill the hooks running now (nothing outlives the lead), start no more. */
+  close(): void {
+    this.stopped.abort();
+  }
+
+  /** A blocking hook's feedback to the teammate, signed by the lead: its model reads it and goes back to work. */
+  async tellBlocked(to: string, event: 'teammate_idle' | 'task_completed', verdict: { command: string; feedback: string }, taskId?: string): Promise<void> {
+    await this.deps.send({ type: 'hook_feedback', from: LEAD, to, event, command: verdict.command, feedback: verdict.feedback, ...(taskId === undefined ? {} : { task_id: taskId }) });
+  }
+
+  private async runNow(event: HookEvent, payload: HookPayload, agent: string | undefined): Promise<HookVerdict> {
+    const input = `${JSON.stringify({ event, team: this.deps.team, cwd: this.deps.cwd, ...payload })}\n`;
+    for (const hook of this.hooksFor(event)) {
+      if (this.stopped.signal.aborted) break;
+      const run = await runHookProcess(hook.command, { cwd: this.deps.cwd, input, timeoutS: hook.timeout, signal: this.stopped.signal });
+      const outcome = hookOutcome(event, run.exit, run.stderr);
+      await this.deps.store.audit
+        .append({
+          event: 'hook',
+          hook_event: event,
+          command: hook.command,
+          ...(agent === undefined ? {} : { agent }),
+          outcome: outcome.status,
+          exit_code: run.exit.kind === 'exited' ? run.exit.code : null,
+          ...(outcome.status === 'failed' ? { reason: outcome.reason } : {}),
+          stdout: run.stdout,
+          stderr: run.stderr,
+        })
+        .catch((error: unknown) => reportProblem(this.deps.store, this.deps.events, 'a hook run was not audited', String(error)));
+      if (outcome.status === 'failed') reportProblem(this.deps.store, this.deps.events, `hook on ${event} \`${hook.command}\``, outcome.reason);
+      if (outcome.status === 'blocked') return { blocked: true, command: hook.command, feedback: outcome.feedback };
+    }
+    return { blocked: false };
+  }
+}

@@ -1,0 +1,90 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { settingsPath } from '../../src/runtime/project-settings.js';
+import { killAll } from '../helpers/children.js';
+import { waitFor } from '../helpers/wait.js';
+import { TeamSession } from './session.js';
+import { replies } from './worker.js';
+
+after(killAll);
+
+/** `worker` waits for the user, answers a hook's "run the tests first", and writes a file (asking first) when told to. */
+const rules = [
+  { name: 'worker obeys the hook', when: { agent: 'worker', last: 'run the tests first' }, reply: { text: 'Running the tests now: all pass.' } },
+  { name: 'worker writes a file', when: { agent: 'worker', last: 'From the user: write the file' }, reply: { text: 'Writing it.', tool_uses: [{ name: 'write_file', input: { path: 'asked.md', content: 'x\n' } }] } },
+  { name: 'worker waits for the user', when: { agent: 'worker' }, reply: { text: 'Ready when you are.' } },
+];
+
+type AgentJson = { type: string; event?: { type: string; text?: string } };
+const leadSaid = (e: { type: string }, text: string) => e.type === 'agent' && (e as AgentJson).event?.type === 'turn_end' && (e as AgentJson).event?.text === text;
+
+describe('hooks, end to end', () => {
+  test("a teammate_idle hook sends a teammate back to work once; a permission hook gets the event; a broken hook is reported and the team goes on", async (t) => {
+    const prepared = TeamSession.prepare({ extraRules: rules });
+    writeFileSync(
+      settingsPath(prepared.home),
+      JSON.stringify({
+        hooks: {
+          teammate_idle: [{ command: 'test -f hook-marker || { touch hook-marker; echo "run the tests first" >&2; exit 2; }' }],
+          permission_requested: [{ command: 'cat >> permission-events.jsonl' }],
+          plan_submitted: [{ command: 'echo "the plan hook broke" >&2; exit 7', timeout: 5 }],
+        },
+      }),
+    );
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+
+    // The demo's alice submits her plan: its hook fails, which is reported, and the plan still waits for the human.
+    const plan = await session.pending('plan');
+    await waitFor(
+      () => session.events().some((e) => e.type === 'problem' && /hook on plan_submitted `echo "the plan hook broke" >&2; exit 7`: exited 7: the plan hook broke/.test(String(e.text))),
+      'the failing plan hook to be reported',
+    );
+
+    const spawned = await session.cli(['spawn', 'worker', '--role', 'helper', '--prompt', 'Wait for the user']);
+    assert.equal(spawned.code, 0, spawned.stderr);
+    // Its first stop is refused with the hook's stderr; its model works on it; the second stop passes.
+    await waitFor(() => replies(session, 'worker').length >= 2, "worker's second turn", 20_000).catch((error: Error) =>
+      assert.fail(`${error.message}; its replies: ${JSON.stringify(replies(session, 'worker'))}`),
+    );
+    assert.deepEqual(replies(session, 'worker'), ['Ready when you are.', 'Running the tests now: all pass.']);
+    assert.ok(existsSync(join(session.workdir, 'hook-marker')), 'the hook ran in the working directory');
+    await waitFor(async () => {
+      const outcomes = (await session.audit()).flatMap((e) => (e.event === 'hook' && e.hook_event === 'teammate_idle' && e.agent === 'worker' ? [e.outcome] : []));
+      return outcomes.join(' ') === 'blocked ok';
+    }, 'the idle hook audited: blocked, then ok');
+    const audit = await session.audit();
+    const feedback = audit.find((e) => e.event === 'message' && e.type === 'hook_feedback');
+    assert.ok(feedback?.event === 'message' && feedback.from === 'lead' && feedback.to === 'worker', JSON.stringify(feedback));
+    const blocked = audit.find((e) => e.event === 'hook' && e.outcome === 'blocked');
+    assert.equal(blocked?.event === 'hook' && blocked.stderr, 'run the tests first\n');
+    // The lead's model hears of the stop that was let through, and only of that one.
+    await waitFor(() => session.events().some((e) => leadSaid(e, 'worker is idle.')), "the lead's model to hear worker is idle");
+
+    // A permission request: its hook gets the event as JSON on stdin.
+    assert.equal((await session.cli(['send', 'worker', 'write the file', '--from', 'user'])).code, 0);
+    const asked = await session.pending('permission');
+    const eventsFile = join(session.workdir, 'permission-events.jsonl');
+    await waitFor(() => existsSync(eventsFile) && readFileSync(eventsFile, 'utf8').endsWith('\n'), 'the permission hook to write the event');
+    const got = JSON.parse(readFileSync(eventsFile, 'utf8').trim().split('\n')[0] ?? '') as Record<string, unknown>;
+    assert.equal(got.event, 'permission_requested');
+    assert.equal(got.team, 'default');
+    assert.equal(got.teammate, 'worker');
+    assert.equal(got.request_id, asked.request_id);
+    assert.equal(got.tool_name, 'write_file');
+
+    // People read the hooks' runs in the audit log.
+    const log = await session.cli(['log']);
+    assert.match(log.stdout, /hook\s+teammate_idle \(worker\) `test -f hook-marker[^`]*` blocked: run the tests first/);
+    assert.match(log.stdout, /hook\s+teammate_idle \(worker\) `test -f hook-marker[^`]*` ok/);
+    assert.match(log.stdout, /hook\s+plan_submitted \(alice\) `echo "the plan hook broke" >&2; exit 7` failed: exited 7: the plan hook broke/);
+
+    // The team went on past the broken hook: the plan is still the human's to approve.
+    assert.equal((await session.requests()).find((r) => r.request_id === plan.request_id)?.state, 'pending');
+    assert.equal(session.events().filter((e) => leadSaid(e, 'worker is idle.')).length, 1);
+    process.kill(session.lead.pid, 'SIGTERM');
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+  });
+});

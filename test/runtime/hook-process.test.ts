@@ -1,0 +1,170 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventStream } from '../../src/lib/event-stream.js';
+import { HOOK_OUTPUT_BYTES, runHookProcess } from '../../src/runtime/hook-process.js';
+import { LeadHooks } from '../../src/runtime/lead-hooks.js';
+import type { LeadEvent } from '../../src/runtime/lead-events.js';
+import { settingsPath } from '../../src/runtime/project-settings.js';
+import type { Draft, Envelope } from '../../src/protocol/messages.js';
+import { killAll } from '../helpers/children.js';
+import { storeOf } from '../helpers/store.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+import { processesWith, sleepMarker } from '../e2e/hostile.js';
+
+after(killAll);
+
+describe('a hook as a real shell command', () => {
+  test('it gets the event on stdin, runs in the given directory, and its output is captured', async (t) => {
+    const { home: dir, cleanup } = tempHome();
+    t.after(cleanup);
+    const run = await runHookProcess('cat > got.json; pwd; echo oops >&2; exit 3', { cwd: dir, input: '{"event":"x"}\n', timeoutS: 10 });
+    assert.deepEqual(run.exit, { kind: 'exited', code: 3, signal: null });
+    assert.equal(readFileSync(join(dir, 'got.json'), 'utf8'), '{"event":"x"}\n');
+    assert.equal(run.stdout, `${dir}\n`);
+    assert.equal(run.stderr, 'oops\n');
+  });
+
+  test('a hook that ignores its stdin is fine; its long output is capped, head and tail kept', async () => {
+    const run = await runHookProcess(`head -c ${HOOK_OUTPUT_BYTES * 4} /dev/zero | tr '\\0' x; echo END`, { cwd: '/', input: 'x'.repeat(1 << 20), timeoutS: 10 });
+    assert.deepEqual(run.exit, { kind: 'exited', code: 0, signal: null });
+    assert.ok(run.stdout.length < HOOK_OUTPUT_BYTES + 200, `${run.stdout.length} characters kept`);
+    assert.match(run.stdout, /bytes cut from the middle of this output/);
+    assert.match(run.stdout, /xEND\n$/);
+  });
+
+  test('on timeout its whole process group is killed, and whatever it left running when it exited too', async (t) => {
+    const marker = sleepMarker();
+    t.after(() => {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    });
+    const timedOut = await runHookProcess(`sleep ${marker} & sleep ${marker}`, { cwd: '/', input: '', timeoutS: 0.5 });
+    assert.deepEqual(timedOut.exit, { kind: 'timed_out', afterS: 0.5 });
+    await waitFor(() => processesWith(marker).length === 0, `the hook's processes to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
+
+    const leftBehind = await runHookProcess(`sleep ${marker} > /dev/null 2>&1 & echo started`, { cwd: '/', input: '', timeoutS: 30 });
+    assert.deepEqual(leftBehind.exit, { kind: 'exited', code: 0, signal: null });
+    assert.equal(leftBehind.stdout, 'started\n');
+    await waitFor(() => processesWith(marker).length === 0, `the background sleep to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
+  });
+
+  test('cancelled (the lead stops): its group is killed at once', async (t) => {
+    const marker = sleepMarker();
+    t.after(() => {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    });
+    const stop = new AbortController();
+    const running = runHookProcess(`echo up; sleep ${marker}`, { cwd: '/', input: '', timeoutS: 600, signal: stop.signal });
+    await waitFor(() => processesWith(`sleep ${marker}`).length > 0, 'the hook to be running');
+    stop.abort();
+    assert.deepEqual((await running).exit, { kind: 'cancelled' });
+    await waitFor(() => processesWith(marker).length === 0, `the hook's processes to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
+  });
+
+  test('a directory that does not exist: it could not start, and says why', async () => {
+    const run = await runHookProcess('true', { cwd: '/nonexistent/hook/dir', input: '', timeoutS: 5 });
+    assert.equal(run.exit.kind, 'spawn_failed');
+    assert.match(run.exit.kind === 'spawn_failed' ? run.exit.error : '', /ENOENT/);
+  });
+});
+
+describe("the lead's hooks: the settings, the audit log, problems and feedback", () => {
+  const setUp = async (hooks: unknown) => {
+    const { home, cleanup } = tempHome();
+    writeFileSync(settingsPath(home), JSON.stringify({ hooks }));
+    const store = storeOf(home);
+    await store.roster.ensure();
+    const events = new EventStream<LeadEvent>();
+    const problems: string[] = [];
+    events.subscribe((event) => {
+      if (event.type === 'problem') problems.push(event.text);
+    });
+    const sent: Draft[] = [];
+    const sentStream = new EventStream<Envelope>();
+    const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, store, events, send: async (draft) => void sent.push(draft), sent: sentStream });
+    return { home, store, hooks: hooks_, problems, sent, sentStream, cleanup: async () => (await store.close(), cleanup()) };
+  };
+
+  test('hooks run in order with the event on stdin; the first that blocks ends the run, and its stderr is the feedback', async (t) => {
+    const s = await setUp({
+      teammate_idle: [
+        { command: 'cat >> seen.jsonl; echo first' },
+        { command: 'echo "run the tests first" >&2; exit 2' },
+        { command: 'touch never-ran' },
+      ],
+    });
+    t.after(s.cleanup);
+    const verdict = await s.hooks.run('teammate_idle', { teammate: 'alice', reason: 'done' }, 'alice');
+    assert.deepEqual(verdict, { blocked: true, command: 'echo "run the tests first" >&2; exit 2', feedback: 'run the tests first' });
+    assert.deepEqual(JSON.parse(readFileSync(join(s.home, 'seen.jsonl'), 'utf8')), { event: 'teammate_idle', team: 'default', cwd: s.home, teammate: 'alice', reason: 'done' });
+    assert.throws(() => readFileSync(join(s.home, 'never-ran')));
+    const entries = (await s.store.audit.read()).entries.filter((e) => e.event === 'hook');
+    assert.deepEqual(
+      entries.map((e) => e.event === 'hook' && [e.hook_event, e.agent, e.outcome, e.exit_code, e.stdout, e.stderr]),
+      [
+        ['teammate_idle', 'alice', 'ok', 0, 'first\n', ''],
+        ['teammate_idle', 'alice', 'blocked', 2, '', 'run the tests first\n'],
+      ],
+    );
+    assert.deepEqual(s.problems, []);
+
+    await s.hooks.tellBlocked('alice', 'teammate_idle', verdict.blocked ? verdict : { command: '', feedback: '' });
+    assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'alice', event: 'teammate_idle', command: 'echo "run the tests first" >&2; exit 2', feedback: 'run the tests first' }]);
+  });
+
+  test("the board's completion path: a blocking task_completed hook keeps the task, and its owner is told why", async (t) => {
+    const s = await setUp({ task_completed: [{ command: 'cat > task.json; echo "2 tests fail" >&2; exit 2' }], task_created: [{ command: 'cat > created.json' }] });
+    t.after(s.cleanup);
+    const task = { id: 't7', subject: 'parser', status: 'in_progress' };
+    const verdict = await s.hooks.taskCompleted(task, 'bob');
+    assert.equal(verdict.blocked, true);
+    assert.deepEqual(JSON.parse(readFileSync(join(s.home, 'task.json'), 'utf8')), { event: 'task_completed', team: 'default', cwd: s.home, teammate: 'bob', task });
+    assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'bob', event: 'task_completed', command: 'cat > task.json; echo "2 tests fail" >&2; exit 2', feedback: '2 tests fail', task_id: 't7' }]);
+    s.hooks.taskCreated(task);
+    await waitFor(async () => (await s.store.audit.read()).entries.some((e) => e.event === 'hook' && e.hook_event === 'task_created' && e.outcome === 'ok'), 'the task_created hook to be audited');
+    assert.deepEqual(JSON.parse(readFileSync(join(s.home, 'created.json'), 'utf8')), { event: 'task_created', team: 'default', cwd: s.home, task });
+  });
+
+  test('an idle notification is routed once its hooks pass, unless the teammate was sent work meanwhile', async (t) => {
+    const s = await setUp({ teammate_idle: [{ command: 'while [ ! -f go ]; do sleep 0.02; done; rm go', timeout: 20 }] });
+    t.after(s.cleanup);
+    const idle = (id: string) => ({ type: 'idle_notification', id, from: 'alice', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' }) as Envelope;
+    const routed: string[] = [];
+    const lead = { route: (e: Envelope) => void routed.push(`route ${e.id}`), keptWorking: (e: Envelope) => void routed.push(`working ${e.id}`) };
+
+    s.hooks.receive(idle('m1'), lead);
+    assert.deepEqual(routed, [], 'held while its hook runs');
+    writeFileSync(join(s.home, 'go'), '');
+    await waitFor(() => routed.length === 1, 'the first idle to be routed');
+
+    s.hooks.receive(idle('m2'), lead);
+    // New rules start no turn: still idle. A message from the lead does.
+    s.sentStream.emit({ type: 'rules_set', id: 'r', from: 'lead', to: 'alice', timestamp: new Date().toISOString(), allow: [], deny: [] } as Envelope);
+    s.sentStream.emit({ type: 'message', id: 'x', from: 'lead', to: 'alice', timestamp: new Date().toISOString(), text: 'one more thing', summary: 'more' } as Envelope);
+    writeFileSync(join(s.home, 'go'), '');
+    await waitFor(() => routed.length === 2, 'the second idle to be handled');
+    assert.deepEqual(routed, ['route m1', 'working m2']);
+  });
+
+  test('a failing hook is audited and reported, and does not block; the next hook still runs', async (t) => {
+    const s = await setUp({ task_completed: [{ command: 'echo broken >&2; exit 1' }, { command: 'exit 0' }], plan_submitted: [{ command: 'exit 2' }] });
+    t.after(s.cleanup);
+    assert.deepEqual(await s.hooks.run('task_completed', { task: { id: 't1' } }), { blocked: false });
+    assert.deepEqual(await s.hooks.run('plan_submitted', {}), { blocked: false });
+    assert.deepEqual(s.problems, ['hook on task_completed `echo broken >&2; exit 1`: exited 1: broken', 'hook on plan_submitted `exit 2`: exited 2, but plan_submitted cannot be blocked (only teammate_idle and task_completed can); the event went on']);
+    const outcomes = (await s.store.audit.read()).entries.flatMap((e) => (e.event === 'hook' ? [`${e.hook_event} ${e.outcome}`] : []));
+    assert.deepEqual(outcomes, ['task_completed failed', 'task_completed ok', 'plan_submitted failed']);
+  });
+
+  test('a malformed hooks section runs nothing, and is reported once, naming the file', async (t) => {
+    const s = await setUp({ teammate_idle: [{ command: 'touch ran', timeout: -1 }] });
+    t.after(s.cleanup);
+    assert.deepEqual(await s.hooks.run('teammate_idle', {}), { blocked: false });
+    assert.deepEqual(await s.hooks.run('teammate_idle', {}), { blocked: false });
+    assert.equal(s.problems.length, 1);
+    assert.match(s.problems[0] ?? '', new RegExp(`^hooks not run \\(fix the settings file\\): ${settingsPath(s.home)}: hooks\\.teammate_idle\\.0\\.timeout: `));
+    assert.throws(() => readFileSync(join(s.home, 'ran')));
+  });
+});
