@@ -2,6 +2,7 @@ import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../store/roster.js';
 import type { AuditEntry } from '../store/audit.js';
+import type { Leftover } from './worktree-land.js';
 import { humanLine, shownSender } from '../protocol/notices.js';
 import { describeUsage } from './budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
@@ -81,4 +82,11 @@ function auditLine(entry: AuditEntry): string {
     case 'compacted':
       return `${time} compact  ${compactionLine(entry.agent, entry.before, entry.after, entry.reason)}`;
   }
+}
+
+/** Teammates' worktrees still on disk, one a line: name, branch, what it holds unmerged, where. */
+export function formatWorktrees(worktrees: readonly Leftover[]): string {
+  return worktrees
+    .map((w) => `  ${inertLine(w.name)}  ${inertLine(w.branch)}  ${w.unmerged === 0 ? 'merged' : `${w.unmerged} unmerged commit${w.unmerged === 1 ? '' : 's'}`}  ${inertLine(w.path)}`)
+    .join('\n');
 }

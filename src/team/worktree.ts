@@ -96,10 +96,11 @@ export type Settled = { committed: boolean; kept: boolean; unmerged: number };
 
 /**
  * A teammate stopped (finished, shut down, crashed, removed): its leftovers committed, then the
- * worktree removed unless its branch holds commits the repository's branch lacks.
+ * worktree removed unless its branch holds commits the repository's branch lacks. Undefined when
+ * it was removed already.
  */
-export async function settleWorktree(record: WorktreeRecord, name: string): Promise<Settled> {
-  if (!existsSync(record.path)) return { committed: false, kept: false, unmerged: 0 };
+export async function settleWorktree(record: WorktreeRecord, name: string): Promise<Settled | undefined> {
+  if (!existsSync(record.path)) return undefined;
   const committed = await commitLeftovers(record, name);
   const unmerged = await unmergedCommits(record);
   if (unmerged === 0) await removeWorktree(record);
