@@ -1,8 +1,9 @@
 import { isRunning } from '../files/proc-start.js';
 import { Refused } from '../lib/refused.js';
-import { requireMember } from '../store/roster.js';
+import { findMember, requireMember, type Member, type WorktreeRecord } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
-import { mergeWorktree, requireWorktree, worktreeDiff } from './worktree-land.js';
+import type { TeamPaths } from './paths.js';
+import { leftoverRecord, mergeWorktree, requireWorktree, worktreeDiff } from './worktree-land.js';
 import { removeWorktree, worktreeExists } from './worktree.js';
 
 /**
@@ -16,12 +17,20 @@ export type WorktreeAction = 'diff' | 'merge' | 'discard';
 /** What of the team's store the actions use: the roster to find the worktree, the audit log to record what was done. */
 export type WorktreeStore = Pick<TeamStore, 'team'> & { roster: Pick<TeamStore['roster'], 'load'>; audit: Pick<TeamStore['audit'], 'append'> };
 
-export async function worktreeAction(store: WorktreeStore, name: string, action: WorktreeAction): Promise<string> {
+/** The member's worktree; for a name off the roster, the worktree left under the team's state (with `paths`). */
+async function worktreeOf(store: WorktreeStore, name: string, paths: TeamPaths | undefined): Promise<{ record: WorktreeRecord; member?: Member }> {
   const team = await store.roster.load();
   if (!team) throw new Refused(`no team '${store.team}' yet`);
-  const member = requireMember(team, name);
-  const record = requireWorktree(member);
-  const running = member.pid !== null && isRunning(member.pid, member.pid_start);
+  const member = findMember(team, name);
+  const left = member === undefined && paths !== undefined ? await leftoverRecord(paths, name) : undefined;
+  if (left) return { record: left };
+  const known = member ?? requireMember(team, name);
+  return { record: requireWorktree(known), member: known };
+}
+
+export async function worktreeAction(store: WorktreeStore, name: string, action: WorktreeAction, paths?: TeamPaths): Promise<string> {
+  const { record, member } = await worktreeOf(store, name, paths);
+  const running = member !== undefined && member.pid !== null && isRunning(member.pid, member.pid_start);
   if (action === 'diff') {
     if (!(await worktreeExists(record))) throw new Refused(`${name}'s worktree is gone (merged, discarded or removed with nothing unmerged)`);
     const diff = await worktreeDiff(record);

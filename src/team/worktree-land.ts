@@ -63,6 +63,19 @@ export async function mergeWorktree(record: WorktreeRecord, name: string): Promi
   return { merged };
 }
 
+/**
+ * The worktree left under the team's state for `name` once it is off the roster (`teams member
+ * remove` kept it, its branch being unmerged): its base is where its branch left the repository's.
+ */
+export async function leftoverRecord(paths: TeamPaths, name: string): Promise<WorktreeRecord | undefined> {
+  const path = join(paths.root, 'worktrees', name);
+  if (!existsSync(path)) return undefined;
+  const repo = await repositoryOf(path);
+  const branch = worktreeBranch(paths.team, name);
+  const base = (await git(repo, ['merge-base', 'HEAD', `refs/heads/${branch}`])).stdout.trim();
+  return { path, branch, base, repo };
+}
+
 /** A worktree under the team's state, whoever it belonged to (a member removed since included). */
 export type Leftover = { name: string; path: string; branch: string; repo: string; unmerged: number };
 

@@ -96,10 +96,10 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       return [{ kind: 'info', text: describeRespawn(command.member, await runtime.teammates.respawn(command.member)) }];
     }
     case 'diff':
-      return [{ kind: 'output', text: await worktreeAction(store, command.member, 'diff') }];
+      return [{ kind: 'output', text: await worktreeAction(store, command.member, 'diff', runtime.options.paths) }];
     case 'merge':
     case 'discard':
-      return [{ kind: 'info', text: await worktreeAction(store, command.member, command.name) }];
+      return [{ kind: 'info', text: await worktreeAction(store, command.member, command.name, runtime.options.paths) }];
     case 'compact': {
       if (command.agent) await requireMember(runtime, command.agent);
       runtime.compact(command.agent);

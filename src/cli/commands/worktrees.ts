@@ -25,7 +25,7 @@ export function registerWorktreeCommands(program: Command, contextFor: ContextFo
         const context = contextFor(command);
         await context.requireTeam();
         // A diff holds whatever the teammate wrote: shown inert on a terminal.
-        process.stdout.write(`${inertText(await worktreeAction(context.store, name, action))}\n`);
+        process.stdout.write(`${inertText(await worktreeAction(context.store, name, action, context.paths))}\n`);
       });
   }
 
