@@ -147,14 +147,14 @@ export class LeadTeammates {
     const rules = this.rules.current();
     const member = team?.members.find((m) => m.name === spec.name);
     // Outside a git repository a worktree is refused here, before anything is written or started.
-    const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree);
+    const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree, resume);
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
     const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
     const startMode = spec.planMode ? 'plan' : permissionMode;
     if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode });
     else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode });
-    if (worktree) await this.worktrees.record(spec.name, worktree);
+    await this.worktrees.record(spec.name, member, worktree);
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...task });
     // Its journal goes into the lead's session, which exists from the first teammate on.

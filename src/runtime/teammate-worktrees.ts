@@ -21,12 +21,14 @@ export class TeammateWorktrees {
   ) {}
 
   /**
-   * Where the teammate will work: its worktree when asked for one (`wanted`) or when it had one
-   * (a respawn goes on in the same worktree, or a new one from the lead's HEAD once that was
-   * removed); undefined for the lead's own directory.
+   * Where the teammate will work: its worktree when asked for one (`wanted`; one kept from an
+   * earlier spawn of that name goes on, its work with it), or on a respawn (`resume`) when it had
+   * one (the same worktree, or a new one from the lead's HEAD once that was removed); undefined
+   * for the lead's own directory.
    */
-  async prepare(name: string, member: Member | undefined, wanted: boolean): Promise<WorktreeRecord | undefined> {
+  async prepare(name: string, member: Member | undefined, wanted: boolean, resume: boolean): Promise<WorktreeRecord | undefined> {
     const earlier = member?.worktree;
+    if (!wanted && !resume) return undefined;
     if (earlier !== undefined && (await worktreeExists(earlier))) {
       await sealWorktreeConfig(earlier.path);
       return earlier;
@@ -35,9 +37,12 @@ export class TeammateWorktrees {
     return createWorktree(this.cwd, this.paths, name);
   }
 
-  /** Record it on the roster (the member exists by then). */
-  async record(name: string, worktree: WorktreeRecord): Promise<void> {
-    await setMemberWorktree(this.store.roster, name, worktree);
+  /**
+   * Record it on the roster (the member exists by then); a spawn without one clears the record of
+   * an earlier one, which, if kept, stays where `teams status`, /merge and `teams gc` find it.
+   */
+  async record(name: string, earlier: Member | undefined, worktree: WorktreeRecord | undefined): Promise<void> {
+    if (worktree !== undefined || earlier?.worktree !== undefined) await setMemberWorktree(this.store.roster, name, worktree ?? null);
   }
 
   /** The teammate stopped, however: settle its worktree, if it had one, and say what became of it. */

@@ -17,15 +17,16 @@ export type WorktreeAction = 'diff' | 'merge' | 'discard';
 /** What of the team's store the actions use: the roster to find the worktree, the audit log to record what was done. */
 export type WorktreeStore = Pick<TeamStore, 'team'> & { roster: Pick<TeamStore['roster'], 'load'>; audit: Pick<TeamStore['audit'], 'append'> };
 
-/** The member's worktree; for a name off the roster, the worktree left under the team's state (with `paths`). */
+/** The member's worktree; else (with `paths`) the one left under the team's state by that name. */
 async function worktreeOf(store: WorktreeStore, name: string, paths: TeamPaths | undefined): Promise<{ record: WorktreeRecord; member?: Member }> {
   const team = await store.roster.load();
   if (!team) throw new Refused(`no team '${store.team}' yet`);
   const member = findMember(team, name);
-  const left = member === undefined && paths !== undefined ? await leftoverRecord(paths, name) : undefined;
-  if (left) return { record: left };
-  const known = member ?? requireMember(team, name);
-  return { record: requireWorktree(known), member: known };
+  if (member?.worktree) return { record: member.worktree, member };
+  // Off the roster, or spawned since without one: a worktree kept from before is still its own.
+  const left = paths === undefined ? undefined : await leftoverRecord(paths, name);
+  if (left) return member ? { record: left, member } : { record: left };
+  return { record: requireWorktree(member ?? requireMember(team, name)) };
 }
 
 export async function worktreeAction(store: WorktreeStore, name: string, action: WorktreeAction, paths?: TeamPaths): Promise<string> {
