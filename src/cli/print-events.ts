@@ -43,6 +43,8 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
         return write(`· ${event.name} exited (${event.crashed ? 'crashed: ' : ''}${event.signal ?? `code ${event.code}`})`);
       case 'problem':
         return write(`! ${event.text}`);
+      case 'notice':
+        return write(`· ${event.text}`);
       case 'teammate_compacted':
         return write(`· ${compactionLine(event.name, event.before, event.after, event.reason)}`);
       case 'agent': {

@@ -20,7 +20,7 @@ import { ModelId } from '../model/settings.js';
  */
 export const ControlCommand = z.discriminatedUnion('op', [
   z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
-  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional(), mode: PermissionMode.optional() }),
+  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional(), mode: PermissionMode.optional(), worktree: z.boolean().optional() }),
   z.object({ op: z.literal('shutdown'), name: AgentName, reason: z.string().optional() }),
   /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
   z.object({ op: z.literal('respawn'), name: AgentName }),

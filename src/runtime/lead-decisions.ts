@@ -137,8 +137,9 @@ export class LeadDecisions {
             model: command.model,
             permissionMode: command.mode,
             asker: 'human',
+            ...(command.worktree === true ? { isolation: 'worktree' as const } : {}),
           });
-          return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid}${command.mode ? `, ${command.mode} mode` : ''})` };
+          return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid}${command.mode ? `, ${command.mode} mode` : ''}${command.worktree ? ', in its own worktree' : ''})` };
         }
         case 'mode': {
           await this.teammates.setMode(command.name, command.mode, 'human');

@@ -17,5 +17,7 @@ export type LeadEvent =
   | { type: 'team'; members: Member[] }
   | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
   | { type: 'problem'; text: string }
+  /** Something the human should know that went well enough, e.g. a teammate's worktree kept. */
+  | { type: 'notice'; text: string }
   /** A teammate compacted its conversation (its own process told the lead, over IPC). */
   | { type: 'teammate_compacted'; name: string; before: number; after: number; reason: CompactReason };

@@ -23,6 +23,7 @@ import type { LeadSession } from './lead-session.js';
 import { respawnsInPlanMode, respawnTask } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
 import type { RulesSync } from './rules-sync.js';
+import type { TeammateWorktrees } from './teammate-worktrees.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -31,6 +32,8 @@ export class LeadTeammates {
    * anything. Per-sender order means everything they sent before it has arrived too.
    */
   private readonly idle = new Set<string>();
+  /** Exits still being handled: a stop waits for them (an exited teammate's worktree is settled then). */
+  private readonly exiting = new Set<Promise<void>>();
 
   constructor(
     private readonly store: TeamStore,
@@ -45,9 +48,14 @@ export class LeadTeammates {
     private readonly session: LeadSession,
     /** The project's permission rules (settings.json): read at each spawn, handed over, and kept up to date in every running teammate. */
     private readonly rules: RulesSync,
+    /** Teammates' own git worktrees (isolation: worktree): made before a start, settled after an exit. */
+    private readonly worktrees: TeammateWorktrees,
   ) {
     supervisor.exits.subscribe((exit) => {
-      this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
+      const handled: Promise<void> = this.exited(exit)
+        .catch((error: unknown) => this.problem(`after ${exit.name} exited`, error))
+        .finally(() => this.exiting.delete(handled));
+      this.exiting.add(handled);
     });
     supervisor.compactions.subscribe((compaction) => this.events.emit({ type: 'teammate_compacted', ...compaction }));
     bus.sent.subscribe((envelope) => {
@@ -80,7 +88,7 @@ export class LeadTeammates {
     if (modeProblem) throw new Refused(modeProblem);
     // Asking for plan mode is asking for plan mode: it starts read-only until a plan is approved.
     const planMode = spec.planMode || mode === 'plan';
-    return this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode) }, {
+    return this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode), worktree: spec.isolation === 'worktree' }, {
       task_id: newRequestId('task'),
       subject: summarize(spec.prompt || spec.role),
       description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
@@ -119,13 +127,13 @@ export class LeadTeammates {
     // It keeps the mode it worked in (the roster says: a grant by the human included), else the lead's.
     const permissionMode = modeAfterPlan(member.permission_mode ?? this.mode);
     // It keeps the model it ran before (the lead's, when the roster never named one).
-    const { pid } = await this.start({ name, role: member.role, planMode, model: this.modelFor(member.model ?? undefined), permissionMode }, respawnTask(cancelled), true);
+    const { pid } = await this.start({ name, role: member.role, planMode, model: this.modelFor(member.model ?? undefined), permissionMode, worktree: false }, respawnTask(cancelled), true);
     return { pid, cancelled, planMode };
   }
 
   /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */
   private async start(
-    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode },
+    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode; worktree: boolean },
     task: { task_id: string; subject: string; description: string },
     resume: boolean,
   ): Promise<Spawned> {
@@ -138,12 +146,15 @@ export class LeadTeammates {
     // A malformed settings file refuses the spawn (Refused, naming file and field) rather than dropping its deny rules.
     const rules = this.rules.current();
     const member = team?.members.find((m) => m.name === spec.name);
+    // Outside a git repository a worktree is refused here, before anything is written or started.
+    const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree, resume);
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
     const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
     const startMode = spec.planMode ? 'plan' : permissionMode;
     if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode });
     else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode });
+    await this.worktrees.record(spec.name, member, worktree);
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...task });
     // Its journal goes into the lead's session, which exists from the first teammate on.
@@ -151,7 +162,7 @@ export class LeadTeammates {
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
     const journal = { session: this.session.id, resume };
-    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal }, (pid) => {
+    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal, cwd: worktree?.path }, (pid) => {
       // Only the pid (with its start time), and only while the teammate has written no status of
       // its own: its first status change may land first, and must not be turned back to "starting".
       const start = processStartTime(pid);
@@ -267,6 +278,7 @@ export class LeadTeammates {
     for (const name of running) await this.requestShutdown(name, reason).catch((error: unknown) => this.problem(`asking ${name} to shut down`, error));
     const left = await this.supervisor.waitForExit(running, graceMs);
     if (left.length > 0) await this.supervisor.killAll();
+    await Promise.all([...this.exiting]);
   }
 
   private async exited(exit: ChildExit): Promise<void> {
@@ -283,5 +295,6 @@ export class LeadTeammates {
       await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
     }
     this.events.emit({ type: 'teammate_exit', name: exit.name, code: exit.code, signal: exit.signal, crashed });
+    await this.worktrees.settle(member);
   }
 }

@@ -23,6 +23,7 @@ import type { LeadEvent } from './lead-events.js';
 import { leadTeamIO } from './lead-io.js';
 import { routeForLead, type PlanReviewer } from './lead-routing.js';
 import { LeadTeammates } from './lead-teammates.js';
+import { TeammateWorktrees } from './teammate-worktrees.js';
 import { reportProblem } from './report-problem.js';
 import { RulesSync } from './rules-sync.js';
 import { Supervisor } from './supervisor.js';
@@ -118,7 +119,8 @@ export class LeadRuntime {
       (to, text) => bus.send({ type: 'rules_set', from: LEAD, to, ...text }),
       (what, reason) => reportProblem(store, events, what, reason),
     );
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, rules);
+    const worktrees = new TeammateWorktrees(store, paths, options.cwd, events);
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
     const team = leadTeamIO(bus, store, {

@@ -33,6 +33,8 @@ export type TeammateSpec = {
   model: string;
   /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
   journal: { session: string; resume: boolean };
+  /** Where it works when not in the lead's directory: its own git worktree. */
+  cwd?: string;
 };
 
 export type ChildCompaction = { name: string; before: number; after: number; reason: CompactReason };
@@ -98,7 +100,7 @@ export class Supervisor {
     let child: ChildProcess;
     try {
       child = spawn(process.execPath, args, {
-        cwd: this.options.cwd,
+        cwd: spec.cwd ?? this.options.cwd,
         env: { ...process.env, ...this.options.env, TEAMS_MODEL: spec.model },
         detached: true,
         stdio: ['ignore', log, log, 'ipc'],

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, type St
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as z from 'zod';
 import { GIT_DIR, GIT_DIR_GUARDED } from '../policy/places.js';
+import { linkedWorktreeMounts } from './linked-worktree.js';
 
 /**
  * How the sandbox keeps a writable working directory's git directory from becoming an escape:
@@ -97,7 +98,8 @@ function guardGitDir(cwd: string, gitdir: string, mounts: Map<string, GuardMount
  * first, on real paths (bubblewrap mounts where links lead); none when it has no `.git`. A
  * `.git` file (a worktree's or submodule's pointer) is bound read-only so it cannot be
  * repointed; the directory it names is guarded when it lies inside `cwd` (outside, it is
- * read-only like the rest of the system). Read at each command: a `.git` may appear meanwhile.
+ * read-only like the rest of the system, but for what a commit in a linked worktree writes).
+ * Read at each command: a `.git` may appear meanwhile.
  */
 export function gitGuard(cwd: string): GuardMount[] {
   const mounts = new Map<string, GuardMount['flag']>();
@@ -116,6 +118,8 @@ export function gitGuard(cwd: string): GuardMount[] {
       const pointer = GitPointer.safeParse(readFileSync(dotGit, 'utf8'));
       const gitdir = pointer.success ? resolve(root, pointer.data) : undefined;
       if (gitdir !== undefined && within(gitdir, root) && lstatOf(gitdir)?.isDirectory()) guardGitDir(root, gitdir, mounts);
+      // A linked worktree's git directory elsewhere: writable enough to commit (linked-worktree.ts).
+      else if (gitdir !== undefined) for (const mount of linkedWorktreeMounts(gitdir)) mounts.set(mount.target, mount.flag);
     }
   } catch {
     // Changed while being read (or unreadable): the whole of it read-only is the safe answer.

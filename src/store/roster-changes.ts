@@ -3,7 +3,7 @@ import { quoted } from '../lib/terminal-text.js';
 import type { PermissionMode, Usage } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { isRunning, processStartTime } from '../files/proc-start.js';
-import { findMember, Member, requireMember, rosterIssues, type MemberStatus } from './roster.js';
+import { findMember, Member, requireMember, rosterIssues, type MemberStatus, type WorktreeRecord } from './roster.js';
 import type { RosterStore } from './team-store.js';
 
 /** The changes callers make to the roster, each one update of whichever store keeps it. */
@@ -91,6 +91,15 @@ export async function setMemberStatus(
 export async function setMemberMode(roster: RosterStore, name: string, mode: PermissionMode): Promise<void> {
   await roster.update((team) => {
     requireMember(team, name).permission_mode = mode;
+  });
+}
+
+/** Record the worktree a member works in, or (null) that it has none any more. */
+export async function setMemberWorktree(roster: RosterStore, name: string, worktree: WorktreeRecord | null): Promise<void> {
+  await roster.update((team) => {
+    const member = requireMember(team, name);
+    if (worktree === null) delete member.worktree;
+    else member.worktree = worktree;
   });
 }
 

@@ -35,6 +35,20 @@ const timestamp = z.iso.datetime({ offset: true });
 export const UsageTotals = Usage.required().extend({ cost_usd: z.number().nonnegative().nullable().optional() });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
+/**
+ * A teammate's own git worktree (spawned with isolation "worktree"): its directory, its branch,
+ * the commit it started from, and the repository (the lead's) it belongs to. Kept after the
+ * teammate stops while its branch holds unmerged work, so the lead, `teams status` and a
+ * respawn find it.
+ */
+export const WorktreeRecord = z.object({
+  path: z.string().min(1),
+  branch: z.string().min(1),
+  base: z.string().regex(/^[0-9a-f]{40,64}$/, 'base is not a commit id'),
+  repo: z.string().min(1),
+});
+export type WorktreeRecord = z.infer<typeof WorktreeRecord>;
+
 export const Member = z.object({
   name: AgentName,
   role: z.string().min(1, 'role is empty'),
@@ -64,6 +78,7 @@ export const Member = z.object({
    * respawn starts it in this mode again. Absent in rosters written before it was recorded.
    */
   permission_mode: PermissionMode.optional(),
+  worktree: WorktreeRecord.optional(),
 });
 export type Member = z.infer<typeof Member>;
 

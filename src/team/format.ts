@@ -2,6 +2,7 @@ import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../store/roster.js';
 import type { AuditEntry } from '../store/audit.js';
+import type { Leftover } from './worktree-land.js';
 import { humanLine, shownSender } from '../protocol/notices.js';
 import { describeUsage } from './budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
@@ -83,4 +84,11 @@ function auditLine(entry: AuditEntry): string {
     case 'hook':
       return `${time} hook     ${entry.hook_event}${entry.agent ? ` (${entry.agent})` : ''} \`${oneLine(entry.command, 60)}\` ${entry.outcome}${entry.reason ? `: ${oneLine(entry.reason, 80)}` : ''}${entry.outcome === 'blocked' ? `: ${oneLine(entry.stderr, 80)}` : ''}`;
   }
+}
+
+/** Teammates' worktrees still on disk, one a line: name, branch, what it holds unmerged, where. */
+export function formatWorktrees(worktrees: readonly Leftover[]): string {
+  return worktrees
+    .map((w) => `  ${inertLine(w.name)}  ${inertLine(w.branch)}  ${w.unmerged === 0 ? 'merged' : `${w.unmerged} unmerged commit${w.unmerged === 1 ? '' : 's'}`}  ${inertLine(w.path)}`)
+    .join('\n');
 }

@@ -25,6 +25,12 @@ const Input = z
     permission_mode: PermissionMode.optional().describe(
       "Its permission mode: plan, default, accept-edits or bypass. Default: your own ('default' if you are in plan mode). Never more permissive than yours.",
     ),
+    isolation: z
+      .enum(['none', 'worktree'])
+      .optional()
+      .describe(
+        "'worktree': it works in its own git worktree, on its own branch from your HEAD, so it cannot step on others' files; the human sees and merges its work (/diff, /merge). Needs a git repository. Default 'none': your directory.",
+      ),
     respawn: semanticBoolean
       .optional()
       .describe('Start again a teammate that crashed or was shut down, with its whole earlier conversation; give only its name. Default false.'),
@@ -37,12 +43,13 @@ const Input = z
       if (input.plan_mode !== undefined) issue('plan_mode', NOT_WITH_RESPAWN);
       if (input.model !== undefined) issue('model', NOT_WITH_RESPAWN);
       if (input.permission_mode !== undefined) issue('permission_mode', 'not given with respawn: a respawned teammate keeps the mode it worked in');
+      if (input.isolation !== undefined) issue('isolation', 'not given with respawn: a respawned teammate goes on in the worktree it had, if any');
       return { respawn: true as const, name: input.name };
     }
     if (input.role === undefined) issue('role', FOR_A_NEW_ONE);
     if (input.prompt === undefined) issue('prompt', FOR_A_NEW_ONE);
     if (input.role === undefined || input.prompt === undefined) return z.NEVER;
-    return { respawn: false as const, name: input.name, role: input.role, prompt: input.prompt, planMode: input.plan_mode ?? false, model: input.model, permissionMode: input.permission_mode };
+    return { respawn: false as const, name: input.name, role: input.role, prompt: input.prompt, planMode: input.plan_mode ?? false, model: input.model, permissionMode: input.permission_mode, isolation: input.isolation };
   });
 
 export const spawnTeammateTool = defineTool({
@@ -66,9 +73,11 @@ export const spawnTeammateTool = defineTool({
       planMode,
       ...(input.model === undefined ? {} : { model: input.model }),
       ...(permissionMode === undefined ? {} : { permissionMode }),
+      ...(input.isolation === 'worktree' ? { isolation: 'worktree' as const } : {}),
     });
     const inPlan = planMode || permissionMode === 'plan';
-    const note = inPlan ? ' in plan mode: it will submit a plan for approval before changing anything' : permissionMode ? ` in ${permissionMode} mode` : '';
+    const where = input.isolation === 'worktree' ? ' in its own git worktree' : '';
+    const note = where + (inPlan ? ' in plan mode: it will submit a plan for approval before changing anything' : permissionMode ? ` in ${permissionMode} mode` : '');
     return { content: `Spawned ${name} (${role}, ${model}, pid ${pid})${note}.` };
   },
 });

@@ -29,7 +29,7 @@ export interface TeamIO {
  * `permissionMode`: the mode asked for (else the lead's, plan becoming default); `asker` says
  * who asked, the human or the lead's model, which mode-grant.ts bounds by the lead's own.
  */
-export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string; permissionMode?: PermissionMode; asker?: ModeAsker };
+export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string; permissionMode?: PermissionMode; asker?: ModeAsker; isolation?: 'worktree' };
 /** The started process, and the model it runs (offline, always the offline model). */
 export type Spawned = { pid: number; model: string };
 

@@ -8,6 +8,7 @@ import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { describeRespawn } from '../runtime/respawn.js';
 import { permissionsCommand } from './permissions-command.js';
+import { worktreeAction } from '../team/worktree-actions.js';
 
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
 const RECENT = 30;
@@ -49,9 +50,10 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
         planMode: command.planMode,
         ...(command.model === undefined ? {} : { model: command.model }),
         ...(command.mode === undefined ? {} : { permissionMode: command.mode }),
+        ...(command.worktree ? { isolation: 'worktree' as const } : {}),
         asker: 'human',
       });
-      const mode = command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '';
+      const mode = (command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '') + (command.worktree ? ', own worktree' : '');
       return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${mode}, ${model}, pid ${pid})` }];
     }
     case 'mode':
@@ -93,6 +95,11 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
     case 'respawn': {
       return [{ kind: 'info', text: describeRespawn(command.member, await runtime.teammates.respawn(command.member)) }];
     }
+    case 'diff':
+      return [{ kind: 'output', text: await worktreeAction(store, command.member, 'diff', runtime.options.paths) }];
+    case 'merge':
+    case 'discard':
+      return [{ kind: 'info', text: await worktreeAction(store, command.member, command.name, runtime.options.paths) }];
     case 'compact': {
       if (command.agent) await requireMember(runtime, command.agent);
       runtime.compact(command.agent);

@@ -7,7 +7,8 @@ import { PERMISSION_MODES, PermissionMode } from '../protocol/messages.js';
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
   | { name: 'help' }
-  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode }
+  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode; worktree?: true }
+  | { name: 'diff' | 'merge' | 'discard'; member: string }
   | { name: 'mode'; member: string; mode: PermissionMode }
   | { name: 'send'; to: string; text: string }
   | { name: 'broadcast'; text: string }
@@ -30,7 +31,10 @@ export type CommandName = SlashCommand['name'];
 /** The reference /help prints, in this order; completion offers the same names. */
 export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
   { name: 'help', usage: '/help', what: 'this list and the keys' },
-  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>] [--mode <mode>]', what: 'start a teammate' },
+  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>] [--mode <mode>] [--worktree]', what: 'start a teammate (--worktree: in its own git worktree and branch)' },
+  { name: 'diff', usage: '/diff <name>', what: "what a worktree teammate changed since it started, committed or not" },
+  { name: 'merge', usage: '/merge <name>', what: "merge a stopped worktree teammate's branch into yours (a conflict merges nothing)" },
+  { name: 'discard', usage: '/discard <name>', what: "throw a stopped worktree teammate's work away: its worktree and branch" },
   { name: 'mode', usage: `/mode <name> <${PERMISSION_MODES.join('|')}>`, what: "change a running teammate's permission mode (yours to grant)" },
   { name: 'send', usage: '/send <name> <text>', what: 'your own message to one running teammate (it reads "From the user: …")' },
   { name: 'broadcast', usage: '/broadcast <text>', what: 'a message from the lead to every member' },
@@ -128,10 +132,13 @@ export function parseCommand(line: string): Parsed {
       const problem = nameError(command, 'teammate', first);
       return problem ? fail(problem) : ok({ name: 'shutdown', member: first, reason: afterFirst === '' ? undefined : unquote(afterFirst) });
     }
-    case 'respawn': {
+    case 'respawn':
+    case 'diff':
+    case 'merge':
+    case 'discard': {
       if (first === '' || afterFirst !== '') return fail(usage(command));
       const problem = nameError(command, 'teammate', first);
-      return problem ? fail(problem) : ok({ name: 'respawn', member: first });
+      return problem ? fail(problem) : ok({ name: command, member: first });
     }
     case 'mode': {
       if (first === '' || afterFirst === '' || split(afterFirst)[1] !== '') return fail(usage(command));
@@ -165,15 +172,17 @@ function parseSpawn(rest: string): Parsed {
   const modeGiven = modeFlag.exec(rest);
   const mode = modeGiven ? PermissionMode.safeParse(modeGiven.groups?.mode) : undefined;
   if (mode && !mode.success) return fail(`/spawn: --mode needs one of ${PERMISSION_MODES.join(', ')}`);
-  const withoutFlag = rest.replace(flag, ' ').replace(modelFlag, ' ').replace(modeFlag, ' ').trim();
+  const worktreeFlag = /(^|\s)--worktree(?=\s|$)/;
+  const worktree = worktreeFlag.test(rest);
+  const withoutFlag = rest.replace(flag, ' ').replace(modelFlag, ' ').replace(modeFlag, ' ').replace(worktreeFlag, ' ').trim();
   const [member, afterName] = split(withoutFlag);
   const [role, prompt] = split(afterName);
   if (member === '' || role === '') return fail(usage('spawn'));
   // Only name and role are checked: the prompt is free text and may well contain dashes.
   const option = [member, role].find((word) => word.startsWith('-'));
-  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode, --model <id> and --mode <mode>)`);
+  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode, --model <id>, --mode <mode> and --worktree)`);
   const problem = nameError('spawn', 'name', member);
   if (problem) return fail(problem);
   const id = model?.groups?.id;
-  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }), ...(mode?.success ? { mode: mode.data } : {}) });
+  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }), ...(mode?.success ? { mode: mode.data } : {}), ...(worktree ? { worktree: true as const } : {}) });
 }

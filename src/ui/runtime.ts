@@ -13,7 +13,7 @@ export type ReplStore = {
   readonly team: string;
   readonly roster: Pick<TeamStore['roster'], 'load'>;
   readonly requests: Pick<TeamStore['requests'], 'list'>;
-  readonly audit: Pick<TeamStore['audit'], 'read'>;
+  readonly audit: Pick<TeamStore['audit'], 'read' | 'append'>;
   readonly mailboxes: Pick<TeamStore['mailboxes'], 'peek'>;
   /** Followed while a teammate's view is shown. */
   readonly agentLogs: Pick<TeamStore['agentLogs'], 'follow'>;

@@ -145,6 +145,17 @@ describe("the lead's tools", () => {
     assert.equal(team.calls.length, 1);
   });
 
+  test("spawn_teammate with isolation 'worktree': handed on and said; not with respawn; an unknown isolation is refused", async () => {
+    const { team, run } = setup('lead');
+    assert.deepEqual(await run('spawn_teammate', { name: 'wt', role: 'coder', prompt: 'p', isolation: 'worktree' }), { content: 'Spawned wt (coder, claude-sonnet-5-5, pid 4242) in its own git worktree.' });
+    assert.deepEqual(team.calls, [['spawnTeammate', { name: 'wt', role: 'coder', prompt: 'p', planMode: false, isolation: 'worktree' }]]);
+    assert.match((await run('spawn_teammate', { name: 'wt', respawn: true, isolation: 'worktree' })).content, /isolation: not given with respawn/);
+    const bad = await run('spawn_teammate', { name: 'x', role: 'r', prompt: 'p', isolation: 'container' });
+    assert.equal(bad.isError, true);
+    assert.match(bad.content, /isolation/);
+    assert.equal(team.calls.length, 1);
+  });
+
   test('spawn_teammate with respawn: the name alone; a missing role or an extra field is named', async () => {
     const { team, run } = setup('lead');
     assert.deepEqual(await run('spawn_teammate', { name: 'alice', respawn: true }), {

@@ -35,6 +35,17 @@ describe('slash commands: parsing', () => {
     assert.deepEqual(parsed('/spawn --plan-mode bob tester "check -v output"'), { name: 'spawn', member: 'bob', role: 'tester', prompt: 'check -v output', planMode: true });
   });
 
+  test('/spawn --worktree anywhere; /diff, /merge and /discard name one teammate', () => {
+    assert.deepEqual(parsed('/spawn alice coder --worktree Write the notes'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'Write the notes', planMode: false, worktree: true });
+    assert.deepEqual(parsed('/spawn alice coder use --worktrees'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'use --worktrees', planMode: false });
+    for (const name of ['diff', 'merge', 'discard'] as const) {
+      assert.deepEqual(parsed(`/${name} alice`), { name, member: 'alice' });
+      refused(`/${name}`, new RegExp(`usage: /${name} <name>`));
+      refused(`/${name} alice bob`, new RegExp(`usage: /${name} <name>`));
+      refused(`/${name} Alice`, /teammate 'Alice'/);
+    }
+  });
+
   test('/spawn --model <id> (or --model=<id>) anywhere; a missing or malformed id is refused', () => {
     assert.deepEqual(parsed('/spawn alice coder --model claude-haiku-4-5 Write the notes'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'Write the notes', planMode: false, model: 'claude-haiku-4-5' });
     assert.deepEqual(parsed('/spawn --model=claude-opus-5 bob tester --plan-mode'), { name: 'spawn', member: 'bob', role: 'tester', prompt: '', planMode: true, model: 'claude-opus-5' });
@@ -129,7 +140,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 18);
+    assert.equal(COMMAND_NAMES.length, 21);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });

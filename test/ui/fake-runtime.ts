@@ -1,4 +1,5 @@
 import { EventStream } from '../../src/lib/event-stream.js';
+import { AuditEntry } from '../../src/store/audit.js';
 import type { Draft, Envelope } from '../../src/protocol/messages.js';
 import type { HumanDecision } from '../../src/runtime/lead-decisions.js';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
@@ -32,7 +33,7 @@ export class FakeRuntime implements ReplRuntime {
     team: 'default',
     roster: { load: async () => undefined },
     requests: { list: async () => this.pending },
-    audit: { read: async () => ({ entries: [], problems: [] }) },
+    audit: { read: async () => ({ entries: [], problems: [] }), append: async (entry) => AuditEntry.parse({ ...entry, at: new Date().toISOString() }) },
     mailboxes: { peek: async () => ({ messages: [], problems: [] }) },
     agentLogs: { follow: (agent, listener, options) => this.agentLogs.follow(agent, listener, options) },
   };

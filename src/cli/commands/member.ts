@@ -4,6 +4,7 @@ import { addMember, removeMember } from '../../store/roster-changes.js';
 import { UsageError } from '../errors.js';
 import { inertLine } from '../../lib/terminal-text.js';
 import type { ContextFor } from '../context.js';
+import { describeSettled, settleWorktree } from '../../team/worktree.js';
 
 export function registerMemberCommands(program: Command, contextFor: ContextFor): void {
   const member = program.command('member').description('put members on the roster, or take them off, without starting a process');
@@ -30,9 +31,16 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
     .action(async (name: string, _options: unknown, command: Command) => {
       const context = contextFor(command);
       await context.requireTeam();
-      await removeMember(context.store.roster, name);
+      const removed = await removeMember(context.store.roster, name);
       await context.bus.cancelPending(name, `${name} was removed from the team`);
       await context.store.audit.append({ event: 'member', name, change: 'removed' });
       process.stdout.write(`removed ${name} from team ${context.paths.team}\n`);
+      // Its worktree goes too, unless its branch holds work not merged: that is kept, and said.
+      const settled = removed.worktree && (await settleWorktree(removed.worktree, name));
+      if (removed.worktree && settled) {
+        const text = describeSettled(name, removed.worktree, settled);
+        await context.store.audit.append({ event: 'member', name, change: text });
+        process.stdout.write(`${text}\n`);
+      }
     });
 }

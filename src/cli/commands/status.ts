@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { formatMembers, formatRequests } from '../../team/format.js';
+import { formatMembers, formatRequests, formatWorktrees } from '../../team/format.js';
 import type { ContextFor } from '../context.js';
 import { inertJson } from '../../lib/terminal-text.js';
+import { leftoverWorktrees } from '../../team/worktree-land.js';
 
 export function registerStatusCommand(program: Command, contextFor: ContextFor): void {
   program
@@ -12,8 +13,9 @@ export function registerStatusCommand(program: Command, contextFor: ContextFor):
       const context = contextFor(command);
       const team = await context.requireTeam();
       const pending = await context.store.requests.list({ state: 'pending' });
+      const worktrees = await leftoverWorktrees(context.paths);
       if (options.json) {
-        process.stdout.write(`${inertJson({ team: team.name, sandbox: team.sandbox ?? null, members: team.members, pending })}\n`);
+        process.stdout.write(`${inertJson({ team: team.name, sandbox: team.sandbox ?? null, members: team.members, pending, worktrees })}\n`);
         return;
       }
       process.stdout.write(`team ${team.name} (${context.paths.root})\n`);
@@ -21,5 +23,7 @@ export function registerStatusCommand(program: Command, contextFor: ContextFor):
       if (team.sandbox) process.stdout.write(`commands: ${team.sandbox}\n`);
       process.stdout.write(`\n${formatMembers(team.members)}\n\n`);
       process.stdout.write(pending.length === 0 ? 'no pending requests\n' : `pending requests:\n${formatRequests(pending)}\n`);
+      // Teammates' worktrees still on disk: their branches to merge or discard, or for teams gc.
+      if (worktrees.length > 0) process.stdout.write(`\nworktrees:\n${formatWorktrees(worktrees)}\n`);
     });
 }

@@ -83,6 +83,8 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
     }
     case 'problem':
       return append(state, { kind: 'error', text: event.text });
+    case 'notice':
+      return append(state, { kind: 'info', text: event.text });
     case 'teammate_compacted':
       return append(state, { kind: 'info', text: compactionLine(event.name, event.before, event.after, event.reason) });
   }

@@ -1,0 +1,72 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { killAll } from '../helpers/children.js';
+import { storeOf } from '../helpers/store.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { createWorktree } from '../../src/team/worktree.js';
+import { addMember, setMemberWorktree } from '../../src/store/roster-changes.js';
+
+after(killAll);
+
+/** `teams member remove`, `diff`, `merge`, `discard` and `gc` on worktrees, with no lead running. */
+describe('teams and worktrees, from the command line', () => {
+  const base = mkdtempSync(join(tmpdir(), 'teams-cli-worktrees-'));
+  after(() => rmSync(base, { recursive: true, force: true }));
+  const sh = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=h', '-c', 'user.email=h@example.invalid', ...args], { encoding: 'utf8' });
+
+  async function teamWithWorktree(name: string): Promise<{ repo: string; home: string; path: string }> {
+    const repo = join(base, name);
+    mkdirSync(repo);
+    sh(repo, 'init', '-q', '-b', 'main');
+    sh(repo, 'commit', '-q', '--allow-empty', '-m', 'start');
+    const home = join(repo, '.teams');
+    const store = storeOf(home);
+    await store.roster.ensure();
+    await addMember(store.roster, { name, role: 'coder', status: 'shutdown' });
+    const record = await createWorktree(repo, teamPaths(home, 'default'), name);
+    await setMemberWorktree(store.roster, name, record);
+    await store.close();
+    return { repo, home, path: record.path };
+  }
+
+  test('member remove keeps an unmerged worktree and says so; merge still finds it by name', async () => {
+    const { repo, home, path } = await teamWithWorktree('alice');
+    writeFileSync(join(path, 'work.txt'), 'work\n');
+    const removed = await runCli(home, ['member', 'remove', 'alice']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(removed.stdout, /alice's worktree is kept: what it left uncommitted was committed; teams\/default\/alice has 1 commit not merged/);
+    assert.match((await runCli(home, ['status'])).stdout, /worktrees:\n {2}alice {2}teams\/default\/alice {2}1 unmerged commit/);
+    const diff = await runCli(home, ['diff', 'alice']);
+    assert.match(diff.stdout, /\+\+\+ b\/work\.txt/, diff.stderr);
+    const merged = await runCli(home, ['merge', 'alice']);
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.equal(readFileSync(join(repo, 'work.txt'), 'utf8'), 'work\n');
+    assert.equal(existsSync(path), false);
+  });
+
+  test('member remove with nothing unmerged removes the worktree and branch', async () => {
+    const { repo, home, path } = await teamWithWorktree('bob');
+    const removed = await runCli(home, ['member', 'remove', 'bob']);
+    assert.match(removed.stdout, /bob's worktree was removed \(nothing unmerged\)/);
+    assert.equal(existsSync(path), false);
+    assert.equal(sh(repo, 'branch', '--list', 'teams/default/bob'), '');
+  });
+
+  test('a member without a worktree, an unknown name, a bad name: exit 2 with the reason', async () => {
+    const { home } = await teamWithWorktree('carol');
+    await runCli(home, ['member', 'add', 'dave', '--role', 'tester']);
+    const none = await runCli(home, ['merge', 'dave']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /dave has no worktree \(spawn it with --worktree/);
+    const unknown = await runCli(home, ['discard', 'carlo']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no member named 'carlo'.*carol/);
+    assert.equal((await runCli(home, ['diff', 'Carol!'])).code, 2);
+    assert.equal((await runCli(home, ['gc'])).stdout, 'removed: carol\n');
+  });
+});
