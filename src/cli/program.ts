@@ -17,6 +17,7 @@ import { registerReplCommand } from './commands/repl.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerSessionsCommand } from './commands/sessions.js';
 import { registerPermissionCommands } from './commands/permissions.js';
+import { registerTaskCommands } from './commands/tasks.js';
 
 const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
@@ -51,6 +52,7 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerSessionsCommand(program, contextFor);
   registerDoctorCommand(program, contextFor);
   registerPermissionCommands(program, contextFor);
+  registerTaskCommands(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

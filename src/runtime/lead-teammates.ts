@@ -23,6 +23,7 @@ import type { LeadSession } from './lead-session.js';
 import { respawnsInPlanMode, respawnTask } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
 import type { RulesSync } from './rules-sync.js';
+import { LeadBoard } from './lead-board.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -31,6 +32,8 @@ export class LeadTeammates {
    * anything. Per-sender order means everything they sent before it has arrived too.
    */
   private readonly idle = new Set<string>();
+  /** The task board as the lead follows it: assignments sent, idle teammates told of work. */
+  readonly board: LeadBoard;
 
   constructor(
     private readonly store: TeamStore,
@@ -46,6 +49,8 @@ export class LeadTeammates {
     /** The project's permission rules (settings.json): read at each spawn, handed over, and kept up to date in every running teammate. */
     private readonly rules: RulesSync,
   ) {
+    const idle = () => supervisor.running().filter((name) => this.idle.has(name));
+    this.board = new LeadBoard(store, bus, { running: () => supervisor.running(), idle, problem: (what, error) => this.problem(what, error) });
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
     });
@@ -80,11 +85,16 @@ export class LeadTeammates {
     if (modeProblem) throw new Refused(modeProblem);
     // Asking for plan mode is asking for plan mode: it starts read-only until a plan is approved.
     const planMode = spec.planMode || mode === 'plan';
-    return this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode) }, {
-      task_id: newRequestId('task'),
-      subject: summarize(spec.prompt || spec.role),
-      description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
-    }, false);
+    // The spawn's task is a board task, the teammate's from the start: what it does is reported under that id.
+    const subject = summarize(spec.prompt || spec.role);
+    const description = spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`;
+    const task = await this.board.spawnTask(spec.name, subject, description);
+    try {
+      return await this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode) }, { task_id: task.id, subject, description }, false);
+    } catch (error) {
+      await this.store.tasks.update(task.id, { op: 'set', status: 'cancelled', note: `${spec.name} did not start: ${String(error)}` }, LEAD);
+      throw error;
+    }
   }
 
   /**
@@ -277,10 +287,12 @@ export class LeadTeammates {
       await setMemberStatus(this.store.roster, exit.name, 'crashed', { pid: null });
       const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
-      // The supervisor reports on the dead teammate's behalf: the lead's model learns its task failed.
-      await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
-    } else if (member && member.status !== 'shutdown') {
-      await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
+      // On the dead teammate's behalf: the lead's model learns which tasks failed with it, by board id.
+      const released = await this.board.releaseOnExit(exit.name, why);
+      if (released === 0) await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
+    } else {
+      if (member && member.status !== 'shutdown') await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
+      await this.board.releaseOnExit(exit.name, undefined);
     }
     this.events.emit({ type: 'teammate_exit', name: exit.name, code: exit.code, signal: exit.signal, crashed });
   }
