@@ -1,7 +1,7 @@
 import { LEAD } from '../protocol/names.js';
 import { summarize } from '../protocol/messages.js';
 import type { Subscription, TeamStore } from '../store/team-store.js';
-import { claimProblem, isFinished, unblockedBy, type Task, type TaskBoardStatus } from '../store/tasks.js';
+import { claimProblem, type Task, type TaskBoardStatus } from '../store/tasks.js';
 import type { TeamBus } from '../team/bus.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { Refused } from '../lib/refused.js';
@@ -19,14 +19,14 @@ type Seen = { status: TaskBoardStatus; owner: string | undefined };
 /**
  * The lead follows the board, whoever changes it (its model's tools, a teammate, `teams task`
  * in another shell): a pending task newly assigned to a running teammate is sent to it as a
- * task_assignment naming the board's id, and when tasks become ready to claim (their last
- * blocker finished, or they were just put on the board unowned), the idle teammates that may
- * claim them are told that work is available.
+ * task_assignment naming the board's id, and whenever the board changes or a teammate goes
+ * idle, each idle teammate is told of the tasks it may claim now (their blockers all finished:
+ * a completed or failed task unblocks its dependents), each task once.
  */
 export class LeadBoard {
   private seen: Map<string, Seen> | undefined;
-  /** "<id>:<owner>" the lead has already sent (a spawn's own task): not sent twice. */
-  private readonly sent = new Set<string>();
+  /** "<name>:<id>": tasks a teammate was sent or told of (a spawn's own task included), never twice. */
+  private readonly told = new Set<string>();
 
   constructor(
     private readonly store: TeamStore,
@@ -40,7 +40,7 @@ export class LeadBoard {
    */
   async spawnTask(name: string, subject: string, description: string): Promise<Task> {
     const task = await this.store.tasks.create({ subject, description, owner: name }, LEAD);
-    this.sent.add(`${task.id}:${name}`);
+    this.told.add(`${name}:${task.id}`);
     const taken = await this.store.tasks.update(task.id, { op: 'set', status: 'in_progress' }, LEAD);
     if (!taken.ok) throw new Refused(`the task for ${name} could not be put on the board: ${taken.error}`);
     return taken.task;
@@ -73,29 +73,45 @@ export class LeadBoard {
 
   private async look(tasks: Task[]): Promise<void> {
     const before = this.seen;
-    const board = new Map(tasks.map((task) => [task.id, task]));
     this.seen = new Map(tasks.map((task) => [task.id, { status: task.status, owner: task.owner }]));
-    // The first look is the board as the lead found it: news is what changes after.
-    if (before === undefined) return;
-    const running = new Set(this.team.running());
-    const ready = new Map<string, Task>();
-    for (const task of tasks) {
-      const was = before.get(task.id);
-      const key = `${task.id}:${task.owner ?? ''}`;
-      if (task.status === 'pending' && task.owner !== undefined && was?.owner !== task.owner && running.has(task.owner) && !this.sent.has(key)) {
-        this.sent.add(key);
-        await this.bus.send({ type: 'task_assignment', from: LEAD, to: task.owner, task_id: task.id, subject: task.subject, description: task.description });
+    // The first look is the board as the lead found it: assignments are news only after it.
+    if (before !== undefined) {
+      const running = new Set(this.team.running());
+      for (const task of tasks) {
+        const owner = task.owner;
+        if (task.status !== 'pending' || owner === undefined || before.get(task.id)?.owner === owner || !running.has(owner)) continue;
+        if (this.told.has(`${owner}:${task.id}`)) continue;
+        this.told.add(`${owner}:${task.id}`);
+        await this.bus.send({ type: 'task_assignment', from: LEAD, to: owner, task_id: task.id, subject: task.subject, description: task.description });
       }
-      if (isFinished(task.status) && was !== undefined && !isFinished(was.status)) for (const next of unblockedBy(task.id, board)) ready.set(next.id, next);
-      if (was === undefined && task.owner === undefined && claimProblem(task, LEAD, board) === undefined) ready.set(task.id, task);
     }
-    if (ready.size === 0) return;
-    for (const name of this.team.idle()) {
-      const theirs = [...ready.values()].filter((task) => claimProblem(task, name, board) === undefined);
-      if (theirs.length === 0) continue;
-      const list = theirs.map((task) => `${task.id} "${task.subject}"`).join(', ');
-      const text = `Work is available on the task board: ${list}. Claim one with task_claim (task_list shows the board).`;
-      await this.bus.send({ type: 'message', from: LEAD, to: name, text, summary: summarize(text) });
-    }
+    for (const name of this.team.idle()) await this.offer(name, tasks);
+  }
+
+  /** A teammate just went idle: tell it of any task it may claim that it has not been told of. */
+  idled(name: string): void {
+    this.store.tasks
+      .list()
+      .then((tasks) => this.offer(name, tasks))
+      .catch((error: unknown) => this.team.problem(`offering ${name} work`, error));
+  }
+
+  /** A spawn's teammate did not start: its task is cancelled, saying why, rather than left in progress. */
+  async spawnFailed(id: string, name: string, error: unknown): Promise<void> {
+    await this.store.tasks.update(id, { op: 'set', status: 'cancelled', note: `${name} did not start: ${error instanceof Error ? error.message : String(error)}` }, LEAD);
+  }
+
+  /**
+   * Tell an idle teammate of the tasks it may claim now, each once: a task it was told of and
+   * left alone is not offered again, so an idle team does not spin.
+   */
+  private async offer(name: string, tasks: Task[]): Promise<void> {
+    const board = new Map(tasks.map((task) => [task.id, task]));
+    const fresh = tasks.filter((task) => claimProblem(task, name, board) === undefined && !this.told.has(`${name}:${task.id}`));
+    if (fresh.length === 0) return;
+    for (const task of fresh) this.told.add(`${name}:${task.id}`);
+    const list = fresh.map((task) => `${task.id} "${task.subject}"`).join(', ');
+    const text = `Work is available on the task board: ${list}. Claim one with task_claim (task_list shows the board).`;
+    await this.bus.send({ type: 'message', from: LEAD, to: name, text, summary: summarize(text) });
   }
 }

@@ -50,7 +50,7 @@ export class LeadTeammates {
     private readonly rules: RulesSync,
   ) {
     const idle = () => supervisor.running().filter((name) => this.idle.has(name));
-    this.board = new LeadBoard(store, bus, { running: () => supervisor.running(), idle, problem: (what, error) => this.problem(what, error) });
+    this.board = new LeadBoard(store, bus, { running: () => supervisor.running(), idle, problem: (what, e) => this.problem(what, e) });
     supervisor.exits.subscribe((exit) => {
       this.exited(exit).catch((error: unknown) => this.problem(`after ${exit.name} exited`, error));
     });
@@ -71,6 +71,7 @@ export class LeadTeammates {
   heard(from: string, idleNow: boolean): void {
     if (idleNow) this.idle.add(from);
     else this.idle.delete(from);
+    if (idleNow) this.board.idled(from);
   }
 
   async spawn(spec: SpawnSpec): Promise<Spawned> {
@@ -89,12 +90,11 @@ export class LeadTeammates {
     const subject = summarize(spec.prompt || spec.role);
     const description = spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`;
     const task = await this.board.spawnTask(spec.name, subject, description);
-    try {
-      return await this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode) }, { task_id: task.id, subject, description }, false);
-    } catch (error) {
-      await this.store.tasks.update(task.id, { op: 'set', status: 'cancelled', note: `${spec.name} did not start: ${String(error)}` }, LEAD);
+    const started = this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode) }, { task_id: task.id, subject, description }, false);
+    return started.catch(async (error: unknown) => {
+      await this.board.spawnFailed(task.id, spec.name, error);
       throw error;
-    }
+    });
   }
 
   /**
