@@ -18,7 +18,7 @@ function notifications(session: TeamSession): Notified[] {
 }
 
 describe('the task board, end to end (offline demo, "Use the task board:")', () => {
-  test('the lead splits the job into two tasks, one blocked by the other; two teammates claim them in order; each completion reaches the lead by its task id', async (t) => {
+  test('the lead splits the job into two tasks, one blocked by the other; the teammates claim them in order (whoever claims first); each completion reaches the lead by its task id', async (t) => {
     const session = await TeamSession.start({ prompt: 'Use the task board: notes about our build cache' });
     t.after(() => session.cleanup());
     const heard = (id: string) => notifications(session).find((n) => n.task_id === id && n.status === 'completed');
