@@ -18,6 +18,7 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { registerSessionsCommand } from './commands/sessions.js';
 import { registerPermissionCommands } from './commands/permissions.js';
 import { registerWorktreeCommands } from './commands/worktrees.js';
+import { registerTaskCommands } from './commands/tasks.js';
 
 const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
@@ -53,6 +54,7 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerDoctorCommand(program, contextFor);
   registerPermissionCommands(program, contextFor);
   registerWorktreeCommands(program, contextFor);
+  registerTaskCommands(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

@@ -32,6 +32,11 @@ export const TOOL_CLASSES = {
   request_shutdown: 'protocol',
   request_review: 'protocol',
   review_response: 'protocol',
+  // The task board only coordinates: it never changes the working directory, so it never asks.
+  task_create: 'protocol',
+  task_update: 'protocol',
+  task_list: 'read',
+  task_claim: 'protocol',
 } as const satisfies Record<string, ToolClass>;
 
 export type ToolName = keyof typeof TOOL_CLASSES;

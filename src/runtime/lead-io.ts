@@ -4,6 +4,7 @@ import type { TeamBus } from '../team/bus.js';
 import { memberNames } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { LeadTeamIO, Spawned, SpawnSpec } from '../tools/team-io.js';
+import { leadBoardIO } from './board-io.js';
 
 /** The lead runtime's actions the lead's tools may take. */
 export type LeadActions = {
@@ -33,6 +34,7 @@ export function leadTeamIO(bus: TeamBus, store: TeamStore, actions: LeadActions)
     respawnTeammate: (name) => actions.respawn(name),
     requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),
     requestStatus: (requestId) => store.requests.get(requestId),
+    board: leadBoardIO(store.tasks),
     async reviewPlan(requestId, approve, feedback) {
       await actions.decide(requestId, { approve, note: feedback });
     },

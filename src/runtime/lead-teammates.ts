@@ -24,6 +24,7 @@ import { respawnsInPlanMode, respawnTask } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
 import type { RulesSync } from './rules-sync.js';
 import type { TeammateWorktrees } from './teammate-worktrees.js';
+import { LeadBoard } from './lead-board.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -34,6 +35,8 @@ export class LeadTeammates {
   private readonly idle = new Set<string>();
   /** Exits still being handled: a stop waits for them (an exited teammate's worktree is settled then). */
   private readonly exiting = new Set<Promise<void>>();
+  /** The task board as the lead follows it: assignments sent, idle teammates told of work. */
+  readonly board: LeadBoard;
 
   constructor(
     private readonly store: TeamStore,
@@ -51,6 +54,8 @@ export class LeadTeammates {
     /** Teammates' own git worktrees (isolation: worktree): made before a start, settled after an exit. */
     private readonly worktrees: TeammateWorktrees,
   ) {
+    const idle = () => supervisor.running().filter((name) => this.idle.has(name));
+    this.board = new LeadBoard(store, bus, { running: () => supervisor.running(), idle, problem: (what, e) => this.problem(what, e) });
     supervisor.exits.subscribe((exit) => {
       const handled: Promise<void> = this.exited(exit)
         .catch((error: unknown) => this.problem(`after ${exit.name} exited`, error))
@@ -74,6 +79,7 @@ export class LeadTeammates {
   heard(from: string, idleNow: boolean): void {
     if (idleNow) this.idle.add(from);
     else this.idle.delete(from);
+    if (idleNow) this.board.idled(from);
   }
 
   async spawn(spec: SpawnSpec): Promise<Spawned> {
@@ -88,11 +94,15 @@ export class LeadTeammates {
     if (modeProblem) throw new Refused(modeProblem);
     // Asking for plan mode is asking for plan mode: it starts read-only until a plan is approved.
     const planMode = spec.planMode || mode === 'plan';
-    return this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode), worktree: spec.isolation === 'worktree' }, {
-      task_id: newRequestId('task'),
-      subject: summarize(spec.prompt || spec.role),
-      description: spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`,
-    }, false);
+    // The spawn's task is a board task, the teammate's from the start: what it does is reported under that id.
+    const subject = summarize(spec.prompt || spec.role);
+    const description = spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`;
+    const task = await this.board.spawnTask(spec.name, subject, description);
+    const started = this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode), worktree: spec.isolation === 'worktree' }, { task_id: task.id, subject, description }, false);
+    return started.catch(async (error: unknown) => {
+      await this.board.spawnFailed(task.id, spec.name, error);
+      throw error;
+    });
   }
 
   /**
@@ -289,10 +299,12 @@ export class LeadTeammates {
       await setMemberStatus(this.store.roster, exit.name, 'crashed', { pid: null });
       const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
-      // The supervisor reports on the dead teammate's behalf: the lead's model learns its task failed.
-      await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
-    } else if (member && member.status !== 'shutdown') {
-      await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
+      // On the dead teammate's behalf: the lead's model learns which tasks failed with it, by board id.
+      const released = await this.board.releaseOnExit(exit.name, why);
+      if (released === 0) await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
+    } else {
+      if (member && member.status !== 'shutdown') await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
+      await this.board.releaseOnExit(exit.name, undefined);
     }
     this.events.emit({ type: 'teammate_exit', name: exit.name, code: exit.code, signal: exit.signal, crashed });
     await this.worktrees.settle(member);

@@ -202,6 +202,8 @@ export class LeadRuntime {
     // The project's rules, changed by the REPL or by `teams allow` in another shell: sent to running teammates.
     const rules = await this.teammates.watchRules();
     this.closers.push(() => rules.close());
+    const board = await this.teammates.board.watch();
+    this.closers.push(() => board.close());
   }
 
   private receive(envelope: Envelope): void {

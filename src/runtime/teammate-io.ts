@@ -7,6 +7,7 @@ import type { TeamStore } from '../store/team-store.js';
 import type { TeammateTeamIO } from '../tools/team-io.js';
 import type { HarnessEvent } from './teammate-harness.js';
 import { planSubmissionProblem, type TeammateState } from './teammate-state.js';
+import { teammateBoardIO } from './board-io.js';
 
 /** What the teammate's TeamIO reads of its harness, and the events it tells it of. */
 export type TeammateHooks = {
@@ -36,6 +37,10 @@ export function teammateTeamIO(name: string, bus: TeamBus, store: TeamStore, hoo
     },
     listTeammates: async () => (await store.roster.load())?.members ?? [],
     requestStatus: (requestId) => store.requests.get(requestId),
+    board: teammateBoardIO(name, store.tasks, async (notification) => {
+      await bus.send({ type: 'task_notification', from: name, to: LEAD, ...notification });
+      hooks.dispatch({ type: 'reported' });
+    }),
     async answerShutdown(requestId, approve, reason) {
       await bus.send({ type: 'shutdown_response', from: name, to: LEAD, request_id: requestId, approve, reason });
       if (approve) hooks.dispatch({ type: 'agreed_to_shut_down' });

@@ -6,6 +6,7 @@ import { contextWindowOf } from '../model/context-window.js';
 import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId } from '../protocol/ids.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
+import { endSpawnTask } from './board-io.js';
 import { LEAD } from '../protocol/names.js';
 import { alwaysKey, decideToolUse } from '../policy/approvals.js';
 import { realPathOfCall } from '../tools/confine.js';
@@ -170,7 +171,11 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     // would not, and the supervisor that would reap it may be gone.
     loop.interrupt();
     await subscription.close();
-    if (process.connected !== false) {
+    const notify = await endSpawnTask(store.tasks, name, task.id, how, lastText).catch((error: unknown) => {
+      problem('its task was not ended on the board', error);
+      return true;
+    });
+    if (notify && process.connected !== false) {
       await bus
         .send({ type: 'task_notification', from: name, to: LEAD, task_id: task.id, status: how, summary: taskNotificationSummary(how, task.subject), result: lastText || undefined })
         .catch((error: unknown) => problem('the task notification was not sent', error));

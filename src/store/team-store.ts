@@ -6,6 +6,7 @@ import type { AuditDraft, AuditEntry } from './audit.js';
 import type { CreateTeamOptions, TeamConfig } from './roster.js';
 import type { LogLine } from './agent-log.js';
 import type { JournalEntry, RecordDraft, SessionMeta, SessionSummary } from './sessions.js';
+import type { Task, TaskBoardStatus, TaskChange, TaskDraft, TaskResult } from './tasks.js';
 
 export type { Subscription } from '../mailbox/transport.js';
 
@@ -32,6 +33,8 @@ export interface TeamStore {
   readonly sessions: SessionStore;
   /** What each teammate's loop did, as it did it: for watching it (the REPL's view, `teams logs`). */
   readonly agentLogs: AgentLogs;
+  /** The task board: work to split, claim and report on. */
+  readonly tasks: TaskStore;
   /** Let go of whatever the store holds open (a connection); close its watches first. */
   close(): Promise<void>;
 }
@@ -145,4 +148,28 @@ export interface AgentLogs {
    * line once and in order, until the subscription is closed.
    */
   follow(agent: string, listener: (batch: LogBatch) => void, options?: { from?: LogCursor; tail?: number }): Promise<Subscription>;
+}
+
+/** Every given field must match. */
+export type TaskFilter = { status?: TaskBoardStatus; owner?: string };
+
+/**
+ * The team's task board (src/store/tasks.ts holds its rules). Any process may create, claim
+ * and change tasks at once; when several race for the same task, exactly one wins everywhere,
+ * and the others are told what happened instead (who has it).
+ */
+export interface TaskStore {
+  /** A new pending task with the next free id. Throws on bad fields, unknown blockers or an owner that is not a name. */
+  create(draft: TaskDraft, by: string): Promise<Task>;
+  /** Claim `id` for `by`, or, without `id`, the next task `by` may claim (assigned to it first, then unowned, oldest first). */
+  claim(by: string, id?: string): Promise<TaskResult>;
+  /** Change a task's status, owner, result or blockers, as the rules allow. */
+  update(id: string, change: TaskChange, by: string): Promise<TaskResult>;
+  get(id: string): Promise<Task | undefined>;
+  /** Matching tasks, by id. */
+  list(filter?: TaskFilter): Promise<Task[]>;
+  /** Put every in_progress task of `owner` back to pending, unowned, with `note`: it crashed or left. The tasks released. */
+  releaseAllOf(owner: string, note: string, by: string): Promise<Task[]>;
+  /** Every task once the watch is ready, then again after every change, in order (possibly unchanged). */
+  watch(listener: (tasks: Task[]) => void, onProblem: WatchProblem): Promise<Subscription>;
 }

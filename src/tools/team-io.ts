@@ -2,6 +2,24 @@ import type { OutgoingDraft, PermissionMode } from '../protocol/messages.js';
 import type { ModeAsker } from '../policy/mode-grant.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../store/roster.js';
+import type { TaskFilter } from '../store/team-store.js';
+import type { Task, TaskChange, TaskResult } from '../store/tasks.js';
+
+/** The task board as a member's tools see it: every change is made as that member. */
+export interface BoardIO {
+  list(filter?: TaskFilter): Promise<Task[]>;
+  update(id: string, change: TaskChange): Promise<TaskResult>;
+}
+
+/** The lead's board: it also creates tasks, assigned to a teammate or to whoever claims them. */
+export interface LeadBoardIO extends BoardIO {
+  create(draft: { subject: string; description: string; blocked_by: string[]; assign_to?: string }): Promise<Task>;
+}
+
+/** A teammate's board: it claims tasks, and changes only its own (the harness refuses others'). */
+export interface TeammateBoardIO extends BoardIO {
+  claim(id?: string): Promise<TaskResult>;
+}
 
 /**
  * What the team tools of every member need from the harness running them. The harness
@@ -22,6 +40,8 @@ export interface TeamIO {
   listTeammates(): Promise<Member[]>;
   /** The state of a request, as the team's store knows it. */
   requestStatus(requestId: string): Promise<RequestRecord | undefined>;
+  /** The team's task board. */
+  readonly board: BoardIO;
 }
 
 /** A teammate to start; `model` is its own model id, the lead's when left out. */
@@ -35,6 +55,7 @@ export type Spawned = { pid: number; model: string };
 
 /** The lead's team: it starts teammates, ends them, and may review their plans. */
 export interface LeadTeamIO extends TeamIO {
+  readonly board: LeadBoardIO;
   /** Start a teammate process. */
   spawnTeammate(spec: SpawnSpec): Promise<Spawned>;
   /** Start a teammate that crashed or was shut down again, with its conversation; the requests cancelled meanwhile are named. */
@@ -47,6 +68,7 @@ export interface LeadTeamIO extends TeamIO {
 
 /** A teammate's team: it answers the lead's shutdown request, submits plans and asks to finish. */
 export interface TeammateTeamIO extends TeamIO {
+  readonly board: TeammateBoardIO;
   /** Answer the lead's shutdown request. Approving ends this process after the turn. */
   answerShutdown(requestId: string, approve: boolean, reason: string | undefined): Promise<void>;
   /** Submit a plan for approval; the decision arrives later as a message. */

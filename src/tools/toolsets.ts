@@ -18,6 +18,10 @@ import { shutdownStatusTool } from './shutdown-status.js';
 import { spawnTeammateTool } from './spawn-teammate.js';
 import { parseToolInput, toolSpec, type Tool, type ToolResult } from './tool.js';
 import { writeFileTool } from './write-file.js';
+import { taskClaimTool } from './task-claim.js';
+import { taskCreateTool } from './task-create.js';
+import { taskListTool } from './task-list.js';
+import { leadTaskUpdateTool, teammateTaskUpdateTool } from './task-update.js';
 import type { LeadTeamIO, TeammateTeamIO } from './team-io.js';
 
 export type { ToolIO } from './io.js';
@@ -42,6 +46,9 @@ export function leadTools(options: { reviewPlans: boolean }): AnyTool<LeadToolIO
     ...WORK_TOOLS,
     ...TEAM_TOOLS,
     spawnTeammateTool,
+    taskCreateTool,
+    leadTaskUpdateTool,
+    taskListTool,
     shutdownRequestTool,
     shutdownStatusTool,
     ...(options.reviewPlans ? [planReviewTool] : []),
@@ -49,7 +56,7 @@ export function leadTools(options: { reviewPlans: boolean }): AnyTool<LeadToolIO
 }
 
 export function teammateTools(): AnyTool<TeammateToolIO>[] {
-  return [...WORK_TOOLS, ...TEAM_TOOLS, shutdownResponseTool, planSubmitTool, requestShutdownTool];
+  return [...WORK_TOOLS, ...TEAM_TOOLS, taskListTool, taskClaimTool, teammateTaskUpdateTool, shutdownResponseTool, planSubmitTool, requestShutdownTool];
 }
 
 export function toolSpecs<IO>(tools: readonly AnyTool<IO>[]): ToolSpec[] {

@@ -4,10 +4,11 @@ import { agentSections } from './agents.js';
 import { uiSections } from './ui.js';
 import { sandboxSections } from './sandbox.js';
 import { promptCacheSections } from './prompt-cache.js';
+import { taskBoardSections } from './task-board.js';
 import type { BenchSection, Figure } from './section.js';
 
 /** Every benchmark section, in the order printed. Add yours here. */
-const ALL: BenchSection[] = [...mailboxSections, ...agentSections, ...sandboxSections, ...promptCacheSections, ...uiSections];
+const ALL: BenchSection[] = [...mailboxSections, ...agentSections, ...sandboxSections, ...promptCacheSections, ...taskBoardSections, ...uiSections];
 
 /** `run.js <word>…` runs only the sections whose name holds one of the words (`run.js mailbox`). */
 const only = process.argv.slice(2);

@@ -8,7 +8,7 @@ import { TeamSession } from './session.js';
 after(killAll);
 
 describe('crashes, end to end', () => {
-  test('a teammate killed with SIGKILL: crashed, its requests cancelled, the lead told its task failed', async (t) => {
+  test('a teammate killed with SIGKILL: crashed, its requests cancelled, its board task back to pending, the lead told it failed by its id', async (t) => {
     const session = await TeamSession.start();
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
@@ -23,6 +23,10 @@ describe('crashes, end to end', () => {
       'a failed task notification for the lead',
     );
     assert.match(JSON.stringify(failed), /killed by SIGKILL/);
+    // Her task is named by its board id, and is back on the board for another claim, with a note.
+    assert.equal((failed.envelope as { task_id: string }).task_id, '1');
+    const task = await session.store.tasks.get('1');
+    assert.deepEqual([task?.status, task?.owner, task?.notes?.[0]?.text], ['pending', undefined, 'alice crashed (killed by SIGKILL); back to pending']);
     const exit = session.events().find((e) => e.type === 'teammate_exit');
     assert.deepEqual({ name: exit?.name, crashed: exit?.crashed }, { name: 'alice', crashed: true });
     // Deciding a cancelled request is refused.

@@ -126,7 +126,8 @@ describe('sessions, end to end', () => {
       return entries.map((e) => JSON.stringify(e.record)).find((r) => r.includes('Back at turn'));
     }, 'the respawned alice to answer');
     assert.match(reply, /Back at turn [2-9]\./, 'its earlier turns are in its conversation');
-    assert.match(reply, /First: \[task_assignment task-[0-9a-z]+ from lead\] New task .*Write a short note about our build cache/);
+    // Its spawn task is board task 1.
+    assert.match(reply, /First: \[task_assignment 1 from lead\] New task .*Write a short note about our build cache/);
     assert.match(reply, new RegExp(`Cancelled: ${plan.request_id}`));
     process.kill(session.lead.pid, 'SIGTERM');
     assert.equal((await session.exited()).code, 0, session.lead.stderr());

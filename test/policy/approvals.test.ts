@@ -161,7 +161,7 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 describe('tool classes', () => {
   test('reading, messaging and the protocols are read-only; shell, edits and spawning are not', () => {
     const readOnly = Object.keys(TOOL_CLASSES).filter(isReadOnlyTool).sort();
-    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response']);
+    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response', 'task_claim', 'task_create', 'task_list', 'task_update']);
     assert.equal(isReadOnlyTool('bash'), false);
     assert.equal(isReadOnlyTool('nope'), false);
     assert.equal(toolClass('toString'), undefined);

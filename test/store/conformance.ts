@@ -9,6 +9,7 @@ import { mailboxRaceCases } from './conformance-mailbox-races.js';
 import { requestCases } from './conformance-requests.js';
 import { rosterCases } from './conformance-roster.js';
 import { sessionCases } from './conformance-sessions.js';
+import { taskCases } from './conformance-tasks.js';
 
 /** A team store backend under test. */
 export type StoreFactory = {
@@ -93,6 +94,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     mailboxCases(kit);
     mailboxRaceCases(kit);
     sessionCases(kit);
+    taskCases(kit);
   });
 }
 

@@ -4,9 +4,11 @@ import type { Member } from '../../src/store/roster.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
-import type { LeadTeamIO, Spawned, SpawnSpec, TeammateTeamIO } from '../../src/tools/team-io.js';
+import type { LeadBoardIO, LeadTeamIO, Spawned, SpawnSpec, TeammateBoardIO, TeammateTeamIO } from '../../src/tools/team-io.js';
 import type { OutgoingDraft } from '../../src/protocol/messages.js';
 import { leadTools, runTool, teammateTools, type LeadToolIO, type TeammateToolIO } from '../../src/tools/toolsets.js';
+
+const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
 
 /** An in-memory team for either role: records every call, answers from fixed data, refuses what a test says. */
 class FakeTeam implements LeadTeamIO, TeammateTeamIO {
@@ -14,6 +16,8 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
   members: Member[] = [];
   requests = new Map<string, RequestRecord>();
   refuse: string | undefined;
+  /** The board's tools are tested over a real board (board-tools.test.ts). */
+  readonly board = unused<LeadBoardIO & TeammateBoardIO>('board');
 
   constructor(readonly self: string) {}
 
@@ -60,8 +64,6 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
     return this.record('requestFinish', [summary], { requestId: 'finish-1' });
   }
 }
-
-const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
 
 function setup(self: string) {
   const team = new FakeTeam(self);

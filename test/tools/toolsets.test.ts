@@ -30,33 +30,38 @@ const REQUIRED: Record<string, string[]> = {
   request_shutdown: ['summary'],
   request_review: ['to', 'subject'],
   review_response: ['request_id', 'approve', 'comments'],
+  task_create: ['subject', 'description'],
+  task_list: [],
+  task_claim: [],
+  'lead task_update': ['task_id'],
+  'teammate task_update': ['task_id', 'status'],
 };
 
 describe('toolsets', () => {
   test("the lead's tools, with plan_approval only when the lead reviews plans", () => {
-    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'spawn_teammate', 'shutdown_request', 'shutdown_response'];
+    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'spawn_teammate', 'task_create', 'task_update', 'task_list', 'shutdown_request', 'shutdown_response'];
     assert.deepEqual(names(leadTools({ reviewPlans: false })), base);
     assert.deepEqual(names(leadTools({ reviewPlans: true })), [...base, 'plan_approval']);
   });
 
   test("a teammate's tools", () => {
     assert.deepEqual(names(teammateTools()), [
-      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'shutdown_response', 'plan_approval', 'request_shutdown',
+      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'request_review', 'review_response', 'task_list', 'task_claim', 'task_update', 'shutdown_response', 'plan_approval', 'request_shutdown',
     ]);
   });
 
-  test('shutdown_response and plan_approval are different tools for the lead and a teammate', () => {
+  test('shutdown_response, plan_approval and task_update are different tools for the lead and a teammate', () => {
     const lead = leadTools({ reviewPlans: true });
     const mate = teammateTools();
-    for (const name of ['shutdown_response', 'plan_approval']) {
+    for (const name of ['shutdown_response', 'plan_approval', 'task_update']) {
       assert.notEqual(lead.find((t) => t.name === name), mate.find((t) => t.name === name), name);
     }
   });
 
   test('every JSON schema is an object with the right required fields and no others', () => {
     const specs = [
-      ...toolSpecs(leadTools({ reviewPlans: true })).map((s) => [['shutdown_response', 'plan_approval'].includes(s.name) ? `lead ${s.name}` : s.name, s] as const),
-      ...toolSpecs(teammateTools()).map((s) => [['shutdown_response', 'plan_approval'].includes(s.name) ? `teammate ${s.name}` : s.name, s] as const),
+      ...toolSpecs(leadTools({ reviewPlans: true })).map((s) => [['shutdown_response', 'plan_approval', 'task_update'].includes(s.name) ? `lead ${s.name}` : s.name, s] as const),
+      ...toolSpecs(teammateTools()).map((s) => [['shutdown_response', 'plan_approval', 'task_update'].includes(s.name) ? `teammate ${s.name}` : s.name, s] as const),
     ];
     assert.deepEqual(new Set(specs.map(([key]) => key)), new Set(Object.keys(REQUIRED)));
     for (const [key, spec] of specs) {

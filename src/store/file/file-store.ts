@@ -6,6 +6,7 @@ import type { FileLocation } from './layout.js';
 import { FileRequests } from './requests-file.js';
 import { FileRoster } from './roster-file.js';
 import { FileSessions } from './sessions-file.js';
+import { FileTasks } from './tasks-file.js';
 
 /**
  * The team store as files under the team's directory, shared by every process on this
@@ -21,6 +22,7 @@ export function openFileStore(location: FileLocation): TeamStore {
     mailboxes: new MaildirTransport(location.root),
     sessions: new FileSessions(location),
     agentLogs: new FileAgentLogs(location),
+    tasks: new FileTasks(location),
     close: async () => undefined,
   };
 }

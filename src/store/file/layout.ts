@@ -14,6 +14,8 @@ export function fileLayout(root: string) {
     configLock: `${config}.lock`,
     requests: join(root, 'requests.jsonl'),
     audit: join(root, 'audit.jsonl'),
+    /** The task board's journal (task-journal.ts). */
+    tasks: join(root, 'tasks.jsonl'),
     /** sessions/<id>/meta.json and sessions/<id>/<agent>.jsonl, one journal per agent. */
     sessions: join(root, 'sessions'),
     /** logs/<agent>.log: a teammate's stdout and stderr, where its harness writes its events (the supervisor opens it). */

@@ -1,0 +1,58 @@
+import { LEAD } from '../protocol/names.js';
+import type { TaskStore } from '../store/team-store.js';
+import type { Task, TaskResult } from '../store/tasks.js';
+import type { TaskNotification } from '../protocol/notices.js';
+import type { LeadBoardIO, TeammateBoardIO } from '../tools/team-io.js';
+
+/** What a finished board task's notification says in one line. */
+export function boardTaskSummary(task: Task, by: string): string {
+  return `Task ${task.id} "${task.subject}" ${task.status === 'completed' ? 'completed' : 'failed'} (${by})`;
+}
+
+/** The lead's board: every change made as the lead; assignments reach the teammate through the lead's board watch (lead-board.ts). */
+export function leadBoardIO(tasks: TaskStore): LeadBoardIO {
+  return {
+    list: (filter) => tasks.list(filter),
+    update: (id, change) => tasks.update(id, change, LEAD),
+    create: ({ subject, description, blocked_by, assign_to }) =>
+      tasks.create({ subject, description, blocked_by, ...(assign_to === undefined ? {} : { owner: assign_to }) }, LEAD),
+  };
+}
+
+/**
+ * A teammate's board: it claims for itself and changes only its own tasks. A task it completes
+ * or fails is reported to the lead at once, as a task_notification with the board's id, its
+ * status and its result: the lead's model hears of each task, not only of the teammate's end.
+ */
+export function teammateBoardIO(name: string, tasks: TaskStore, notifyLead: (notification: TaskNotification) => Promise<void>): TeammateBoardIO {
+  return {
+    list: (filter) => tasks.list(filter),
+    claim: (id) => tasks.claim(name, id),
+    async update(id, change): Promise<TaskResult> {
+      const task = await tasks.get(id);
+      if (!task) return { ok: false, error: `unknown task ${id}` };
+      if (task.owner !== name) return { ok: false, error: `task ${id} is ${task.owner === undefined ? 'nobody' : `${task.owner}`}'s, not yours: claim it first, or ask the lead` };
+      const result = await tasks.update(id, change, name);
+      if (result.ok && (result.task.status === 'completed' || result.task.status === 'failed') && task.status !== result.task.status) {
+        const { status } = result.task;
+        await notifyLead({ task_id: id, status, summary: boardTaskSummary(result.task, name), result: result.task.result });
+      }
+      return result;
+    },
+  };
+}
+
+/**
+ * A teammate is ending (`completed`: its work accepted; `stopped`: shut down): the board task
+ * it was spawned with ends with it, completed with its last words or back to pending for
+ * another. False when the board says the lead already heard how that task ended (the
+ * teammate finished it with task_update), so no second notification is due.
+ */
+export async function endSpawnTask(tasks: TaskStore, name: string, id: string, how: 'completed' | 'stopped', lastText: string): Promise<boolean> {
+  const task = await tasks.get(id).catch(() => undefined);
+  if (task === undefined) return true;
+  if (task.status !== 'in_progress' || task.owner !== name) return !(task.status === 'completed' || task.status === 'failed');
+  if (how === 'completed') await tasks.update(id, { op: 'set', status: 'completed', ...(lastText ? { result: lastText.slice(0, 20_000) } : {}) }, name);
+  else await tasks.update(id, { op: 'release', note: `${name} was shut down; back to pending` }, name);
+  return true;
+}

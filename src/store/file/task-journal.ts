@@ -1,0 +1,158 @@
+import * as z from 'zod';
+import { newMessageId } from '../../protocol/ids.js';
+import { appendLines, readLines } from '../../files/jsonl.js';
+import { describeIssues } from '../../lib/zod-issues.js';
+import { applyTaskChange, blockersProblem, claimableFor, Task, TaskChange, TaskDraft, type TaskResult } from '../tasks.js';
+import type { TaskFilter } from '../team-store.js';
+
+/**
+ * The file store's task board: a fold of an append-only journal (tasks.jsonl) that every
+ * process of the team writes at once, with no lock, as the request journal does. O_APPEND order
+ * is the order of events; the fold applies each change only if the rules (tasks.ts) allow it
+ * on the board as it then stands, and ignores the rest. A writer re-reads after its append to
+ * learn whether its event was the one applied, so two claimers of one task get exactly one
+ * winner, and every reader agrees on it. Ids are taken the same way: a creation whose id was
+ * taken just before it is ignored, and its writer tries the next id.
+ */
+
+const JournalEvent = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('created'), event_id: z.string().min(1), task: Task }),
+  z.object({ event: z.literal('changed'), event_id: z.string().min(1), task_id: Task.shape.id, by: z.string().min(1), at: z.iso.datetime({ offset: true }), change: TaskChange }),
+]);
+type JournalEvent = z.infer<typeof JournalEvent>;
+
+export type TaskJournalProblem = { offset?: number; reason: string };
+
+/** How many times a creator tries the next id when other creators keep taking it first. */
+const CREATE_ATTEMPTS = 1000;
+
+export class TaskJournal {
+  private offset = 0;
+  private tasks = new Map<string, Task>();
+  /** Which event made each task what it is now: a writer's way to tell whether it won. */
+  private lastEvent = new Map<string, string>();
+  private setAside: TaskJournalProblem[] = [];
+
+  constructor(readonly path: string) {}
+
+  /** Fold in whatever was appended since the last read. */
+  refresh(): void {
+    let read = readLines(this.path, JournalEvent, this.offset);
+    if (read.nextOffset < this.offset) {
+      // The journal shrank (replaced by hand): the fold starts over.
+      this.offset = 0;
+      this.tasks = new Map();
+      this.lastEvent = new Map();
+      this.setAside = [];
+      read = readLines(this.path, JournalEvent, 0);
+    }
+    for (const problem of read.problems) this.setAside.push({ offset: problem.offset, reason: problem.reason });
+    for (const event of read.records) this.apply(event);
+    this.offset = read.nextOffset;
+  }
+
+  private apply(event: JournalEvent): void {
+    if (event.event === 'created') {
+      const { task } = event;
+      // A second creation of one id lost the race; so did one naming blockers nobody made.
+      if (this.tasks.has(task.id) || blockersProblem(task.id, task.blocked_by, this.tasks) !== undefined) return;
+      this.tasks.set(task.id, task);
+      this.lastEvent.set(task.id, event.event_id);
+      return;
+    }
+    const task = this.tasks.get(event.task_id);
+    if (!task) return;
+    const result = applyTaskChange(task, event.change, event.by, event.at, this.tasks);
+    if (!result.ok) return;
+    this.tasks.set(task.id, result.task);
+    this.lastEvent.set(task.id, event.event_id);
+  }
+
+  /** Lines set aside (torn, corrupt, or not a journal event): reported, never fatal. */
+  problems(): TaskJournalProblem[] {
+    this.refresh();
+    return [...this.setAside];
+  }
+
+  private write(event: JournalEvent): void {
+    appendLines(this.path, [JournalEvent.parse(event)]);
+    this.refresh();
+  }
+
+  create(input: TaskDraft, by: string): Task {
+    const parsed = TaskDraft.safeParse(input);
+    if (!parsed.success) throw new Error(`cannot create task: ${describeIssues(parsed.error, 'task')}`);
+    const draft = parsed.data;
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      this.refresh();
+      const id = String(Math.max(0, ...[...this.tasks.keys()].map(Number)) + 1);
+      const problem = blockersProblem(id, draft.blocked_by, this.tasks);
+      if (problem) throw new Error(`cannot create task: ${problem}`);
+      const at = new Date().toISOString();
+      const task: Task = { id, subject: draft.subject, description: draft.description, status: 'pending', blocked_by: [...new Set(draft.blocked_by)], created_by: by, created_at: at, updated_at: at };
+      if (draft.owner !== undefined) task.owner = draft.owner;
+      const event_id = newMessageId();
+      this.write({ event: 'created', event_id, task });
+      if (this.lastEvent.get(id) === event_id) return structuredClone(task);
+    }
+    throw new Error(`cannot create task: ${CREATE_ATTEMPTS} ids in a row were taken by other writers`);
+  }
+
+  update(id: string, input: TaskChange, by: string): TaskResult {
+    const parsed = TaskChange.safeParse(input);
+    if (!parsed.success) return { ok: false, error: `task ${id}: ${describeIssues(parsed.error, 'change')}` };
+    const change = parsed.data;
+    this.refresh();
+    const task = this.tasks.get(id);
+    if (!task) return { ok: false, error: `unknown task ${id}` };
+    const at = new Date().toISOString();
+    const check = applyTaskChange(task, change, by, at, this.tasks);
+    if (!check.ok) return check;
+    const event_id = newMessageId();
+    this.write({ event: 'changed', event_id, task_id: id, by, at, change });
+    const now = this.tasks.get(id) ?? task;
+    if (this.lastEvent.get(id) === event_id) return { ok: true, task: structuredClone(now) };
+    // Another writer's change landed first: ours was judged against the board it left.
+    const lost = applyTaskChange(now, change, by, at, this.tasks);
+    return lost.ok ? { ok: false, error: `task ${id}: the change was written but is not in ${this.path}; see problems()` } : lost;
+  }
+
+  claim(by: string, id?: string): TaskResult {
+    if (id !== undefined) return this.update(id, { op: 'claim' }, by);
+    this.refresh();
+    // Another claimer may take each candidate first: go down the list until one is ours.
+    const tried = new Set<string>();
+    for (;;) {
+      const next = claimableFor(by, this.tasks).find((task) => !tried.has(task.id));
+      if (!next) return { ok: false, error: `no task is ready for ${by} to claim` };
+      tried.add(next.id);
+      const result = this.update(next.id, { op: 'claim' }, by);
+      if (result.ok) return result;
+    }
+  }
+
+  releaseAllOf(owner: string, note: string, by: string): Task[] {
+    this.refresh();
+    const released: Task[] = [];
+    for (const task of [...this.tasks.values()]) {
+      if (task.status !== 'in_progress' || task.owner !== owner) continue;
+      const result = this.update(task.id, { op: 'release', note }, by);
+      if (result.ok) released.push(result.task);
+    }
+    return released;
+  }
+
+  get(id: string): Task | undefined {
+    this.refresh();
+    const task = this.tasks.get(id);
+    return task && structuredClone(task);
+  }
+
+  list(filter: TaskFilter = {}): Task[] {
+    this.refresh();
+    return [...this.tasks.values()]
+      .filter((task) => (filter.status === undefined || task.status === filter.status) && (filter.owner === undefined || task.owner === filter.owner))
+      .sort((a, b) => Number(a.id) - Number(b.id))
+      .map((task) => structuredClone(task));
+  }
+}

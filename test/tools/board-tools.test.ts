@@ -1,0 +1,75 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TaskNotification } from '../../src/protocol/notices.js';
+import { leadBoardIO, teammateBoardIO } from '../../src/runtime/board-io.js';
+import type { FileIO } from '../../src/tools/files.js';
+import type { ShellIO } from '../../src/tools/shell.js';
+import type { LeadTeamIO, TeammateTeamIO } from '../../src/tools/team-io.js';
+import { leadTools, runTool, teammateTools, type LeadToolIO, type TeammateToolIO } from '../../src/tools/toolsets.js';
+import { storeOf } from '../helpers/store.js';
+import { tempHome } from '../helpers/temp.js';
+
+// The board's tools over a real board (a file store in a temporary directory), as each role has them.
+
+const temp = tempHome('teams-board-tools-');
+after(temp.cleanup);
+
+const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
+
+let teams = 0;
+
+async function board() {
+  const store = storeOf(temp.home, `t${teams++}`);
+  await store.roster.ensure();
+  const told: (TaskNotification & { from: string })[] = [];
+  const lead: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), cwd: '/w', team: { ...unused<LeadTeamIO>('team'), board: leadBoardIO(store.tasks) } };
+  const mate = (name: string): TeammateToolIO => ({
+    files: unused<FileIO>('files'),
+    shell: unused<ShellIO>('shell'),
+    cwd: '/w',
+    team: { ...unused<TeammateTeamIO>('team'), board: teammateBoardIO(name, store.tasks, async (n) => void told.push({ ...n, from: name })) },
+  });
+  return {
+    store,
+    told,
+    asLead: (tool: string, input: unknown) => runTool(leadTools({ reviewPlans: false }), tool, input, lead),
+    as: (name: string, tool: string, input: unknown) => runTool(teammateTools(), tool, input, mate(name)),
+  };
+}
+
+test('the lead splits work; teammates claim in order, are told who has a task, and finish only their own; the lead hears of each', async () => {
+  const { store, told, asLead, as } = await board();
+  const schema = await asLead('task_create', { subject: 'design the schema', description: 'tables and keys' });
+  assert.match(schema.content, /^Created task 1:\n#1 \[pending\]: design the schema/);
+  const migration = await asLead('task_create', { subject: 'write the migration', description: 'from the schema', blocked_by: ['1'] });
+  assert.match(migration.content, /#2 \[pending\] blocked by 1: write the migration/);
+  assert.deepEqual(await as('bob', 'task_claim', { task_id: '2' }), { content: 'task 2 is blocked by unfinished task 1', isError: true });
+  const claimed = await as('alice', 'task_claim', {});
+  assert.match(claimed.content, /^Claimed; it is yours now:\n#1 \[in_progress\] @alice: design the schema/);
+  assert.deepEqual(await as('bob', 'task_claim', { task_id: '1' }), { content: 'task 1 is already claimed by alice', isError: true });
+  assert.deepEqual(await as('bob', 'task_claim', {}), { content: 'no task is ready for bob to claim', isError: true });
+  assert.deepEqual(await as('bob', 'task_update', { task_id: '1', status: 'completed', result: 'mine now' }), { content: "task 1 is alice's, not yours: claim it first, or ask the lead", isError: true });
+  const noResult = await as('alice', 'task_update', { task_id: '1', status: 'completed' });
+  assert.ok(noResult.isError && /result is required/.test(noResult.content), noResult.content);
+  const done = await as('alice', 'task_update', { task_id: '1', status: 'completed', result: 'schema.sql' });
+  assert.equal(done.isError, undefined, done.content);
+  assert.deepEqual(told, [{ from: 'alice', task_id: '1', status: 'completed', summary: 'Task 1 "design the schema" completed (alice)', result: 'schema.sql' }]);
+  assert.match((await as('bob', 'task_claim', {})).content, /#2 \[in_progress\] @bob blocked by 1: write the migration/);
+  const listed = await as('alice', 'task_list', { status: 'completed' });
+  assert.equal(listed.content, '#1 [completed] @alice: design the schema\n  tables and keys\n  result: schema.sql');
+  assert.equal((await store.tasks.get('2'))?.owner, 'bob');
+});
+
+test("the lead's task_update: assigns, re-blocks (cycles refused), cancels; an empty change is refused", async () => {
+  const { asLead, as } = await board();
+  await asLead('task_create', { subject: 'a', description: 'first' });
+  await asLead('task_create', { subject: 'b', description: 'second', blocked_by: ['1'], assign_to: 'carol' });
+  assert.deepEqual(await asLead('task_update', { task_id: '1', blocked_by: ['2'] }), { content: 'task 1 cannot be blocked by 2: that makes a cycle (1 → 2 → 1 waits on itself)', isError: true });
+  assert.match((await asLead('task_update', { task_id: '1', assign_to: 'dave' })).content, /#1 \[pending\] @dave: a/);
+  assert.deepEqual(await as('erin', 'task_claim', { task_id: '1' }), { content: 'task 1 is assigned to dave', isError: true });
+  const empty = await asLead('task_update', { task_id: '1' });
+  assert.ok(empty.isError && /nothing to change/.test(empty.content), empty.content);
+  assert.match((await asLead('task_update', { task_id: '2', status: 'cancelled', note: 'not needed' })).content, /#2 \[cancelled\] @carol blocked by 1: b\n {2}second\n {2}note \(lead\): not needed/);
+  assert.deepEqual(await asLead('task_update', { task_id: '2', status: 'pending' }), { content: 'task 2 is already cancelled and can no longer be pending', isError: true });
+  assert.equal((await asLead('task_list', { owner: 'nobody' })).content, 'No task on the board matches.');
+});
