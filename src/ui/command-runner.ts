@@ -1,3 +1,4 @@
+import { taskDetail } from '../tools/task-format.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../team/format.js';
 import { summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
@@ -80,6 +81,10 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
     case 'requests': {
       const records = await store.requests.list();
       return [{ kind: 'output', text: records.length <= RECENT ? formatRequests(records) : `(${records.length - RECENT} older requests not shown)\n${formatRequests(records.slice(-RECENT))}` }];
+    }
+    case 'tasks': {
+      const tasks = await store.tasks.list();
+      return [{ kind: 'output', text: tasks.length === 0 ? 'the task board is empty' : tasks.map(taskDetail).join('\n') }];
     }
     case 'approve':
     case 'reject': {

@@ -15,6 +15,7 @@ export type SlashCommand =
   | { name: 'team' }
   | { name: 'inbox'; agent: string | undefined }
   | { name: 'requests' }
+  | { name: 'tasks' }
   | { name: 'approve'; requestId: string; feedback: string | undefined }
   | { name: 'reject'; requestId: string; reason: string }
   | { name: 'shutdown'; member: string; reason: string | undefined }
@@ -41,6 +42,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'team', usage: '/team', what: 'the roster: status, pid, time in state' },
   { name: 'inbox', usage: '/inbox [agent]', what: "an agent's unread messages (the lead's by default)" },
   { name: 'requests', usage: '/requests', what: 'every request and its state' },
+  { name: 'tasks', usage: '/tasks', what: "the team's task board: each task's status, owner and what blocks it" },
   { name: 'approve', usage: '/approve <id> [feedback]', what: 'approve a plan, permission or finish request' },
   { name: 'reject', usage: '/reject <id> <reason>', what: 'reject one, saying why' },
   { name: 'shutdown', usage: '/shutdown <name> [reason]', what: 'ask a teammate to shut down' },
@@ -102,6 +104,7 @@ export function parseCommand(line: string): Parsed {
     case 'help':
     case 'team':
     case 'requests':
+    case 'tasks':
     case 'clear':
     case 'quit':
       return noArgs({ name: command });

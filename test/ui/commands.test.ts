@@ -140,7 +140,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 21);
+    assert.equal(COMMAND_NAMES.length, 22);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -203,6 +203,10 @@ describe('slash commands: running', () => {
     assert.match(await answer('/team'), /NAME\s+ROLE\s+STATUS[\s\S]*lead/);
     assert.equal(await answer('/inbox'), 'no unread messages for lead');
     assert.equal(await answer('/requests'), 'no requests');
+    assert.equal(await answer('/tasks'), 'the task board is empty');
+    await store.tasks.create({ subject: 'Write the tokenizer', description: 'here-documents too' }, 'lead');
+    await store.tasks.create({ subject: 'Test it', description: '', blocked_by: ['1'] }, 'lead');
+    assert.equal(await answer('/tasks'), '#1 [pending]: Write the tokenizer\n  here-documents too\n#2 [pending] blocked by 1: Test it');
     assert.match(await answer('/log'), /member\s+lead|the audit log is empty/);
     assert.match(await answer('/help'), /Commands:/);
   });
