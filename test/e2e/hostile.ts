@@ -1,5 +1,5 @@
+import { logEvents } from './worker.js';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import type { TeamSession } from './session.js';
 
@@ -32,16 +32,9 @@ export type ToolResult = { name: string; content: string; isError: boolean };
 
 /** The tool results a teammate's harness logged (its events go to logs/<name>.log as JSON lines). */
 export function toolResults(session: TeamSession, name: string): ToolResult[] {
-  let text = '';
-  try {
-    text = readFileSync(join(session.paths.root, 'logs', `${name}.log`), 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter((line) => line.includes('"type":"tool_result"'))
-    .map((line) => JSON.parse(line) as ToolResult);
+  return logEvents(session, name).flatMap((e) =>
+    e.type === 'tool_result' && typeof e.name === 'string' && typeof e.content === 'string' && typeof e.isError === 'boolean' ? [{ name: e.name, content: e.content, isError: e.isError }] : [],
+  );
 }
 
 /** Live processes whose command line contains `marker` (to prove none outlived what started it). */

@@ -19,7 +19,7 @@ export function workerRules(marker: string): unknown[] {
   ];
 }
 
-type LogEvent = { type: string; text?: string };
+type LogEvent = { type: string; text?: string; [field: string]: unknown };
 
 /** The events a teammate's harness logged (logs/<name>.log, JSON lines). */
 export function logEvents(session: TeamSession, name: string): LogEvent[] {
