@@ -4,6 +4,7 @@ import { ApprovalQueue } from './components/ApprovalQueue.js';
 import { Header } from './components/Header.js';
 import { InputLine } from './components/InputLine.js';
 import { TeamPanel } from './components/TeamPanel.js';
+import { TaskPanel } from './components/TaskPanel.js';
 import { LiveTurn, Transcript } from './components/Transcript.js';
 import { ReplController } from './controller.js';
 import type { ReplRuntime } from './runtime.js';
@@ -54,6 +55,7 @@ export function App({ store, controller }: AppProps) {
           />
         </Box>
         <TeamPanel members={state.members} activity={state.activity} pending={pending} now={state.now} view={state.view} />
+        {state.tasksShown ? <TaskPanel tasks={state.tasks} /> : null}
         <ApprovalQueue
           queue={state.queue}
           selected={state.selected}

@@ -45,10 +45,21 @@ export class ReplController {
   connect(tickMs = 1000): () => void {
     const unsubscribe = this.runtime.events.subscribe((event) => this.store.dispatch({ type: 'lead_event', event }));
     const timer = setInterval(() => this.store.dispatch({ type: 'tick', now: Date.now() }), tickMs);
+    // The task board, whoever changes it (the lead's model, a teammate, `teams task` elsewhere).
+    const board = this.runtime.store.tasks
+      .watch(
+        (tasks) => this.store.dispatch({ type: 'tasks', tasks }),
+        (error) => this.append('error', `the task board: ${error.message}`),
+      )
+      .catch((error: unknown) => {
+        this.append('error', `cannot follow the task board: ${message(error)}`);
+        return undefined;
+      });
     this.disconnect = () => {
       clearInterval(timer);
       unsubscribe();
       this.viewFollower.stop();
+      void board.then((subscription) => subscription?.close());
     };
     return this.disconnect;
   }

@@ -125,6 +125,8 @@ export function interpretKey(state: State, input: string, key: Key): KeyResult {
   if ((key.shift && key.downArrow) || (key.ctrl && input === 'n')) return { actions: [], effects: [{ type: 'view', name: neighbour(state, 1) }] };
   if ((key.shift && key.upArrow) || (key.ctrl && input === 'p')) return { actions: [], effects: [{ type: 'view', name: neighbour(state, -1) }] };
   if (key.ctrl && input === 'o') return { actions: [], effects: [{ type: 'toggle_detail' }] };
+  // The task board's panel, as in Claude Code.
+  if (key.ctrl && input === 't') return act({ type: 'toggle_tasks' });
   switch (state.focus) {
     case 'input':
       return onInputLine(state, input, key);

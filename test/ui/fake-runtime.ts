@@ -36,7 +36,7 @@ export class FakeRuntime implements ReplRuntime {
     audit: { read: async () => ({ entries: [], problems: [] }), append: async (entry) => AuditEntry.parse({ ...entry, at: new Date().toISOString() }) },
     mailboxes: { peek: async () => ({ messages: [], problems: [] }) },
     agentLogs: { follow: (agent, listener, options) => this.agentLogs.follow(agent, listener, options) },
-    tasks: { list: async () => [] },
+    tasks: { list: async () => [], watch: async () => ({ close: async () => undefined }) },
   };
 
   /** Teammates' logs: none, unless a test gives real ones (a file store's, over a temporary directory). */

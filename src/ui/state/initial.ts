@@ -25,6 +25,8 @@ export function initialState(init: InitialState): State {
     view: LEAD,
     views: {},
     detailed: false,
+    tasks: [],
+    tasksShown: false,
     epoch: 0,
     nextId: 1,
     live: { busy: false, text: '', tools: [] },

@@ -86,6 +86,10 @@ export function reduce(state: State, action: UiAction): State {
       return showView(state, action.name);
     case 'agent_log':
       return viewLogBatch(state, action.name, action.batch);
+    case 'tasks':
+      return { ...state, tasks: action.tasks };
+    case 'toggle_tasks':
+      return { ...state, tasksShown: !state.tasksShown };
     case 'toggle_detail':
       return { ...state, detailed: !state.detailed, epoch: state.epoch + 1 };
     case 'hint':

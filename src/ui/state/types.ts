@@ -6,6 +6,7 @@ import type { Member } from '../../store/roster.js';
 import type { RequestRecord } from '../../tracker/records.js';
 import type { LogBatch, LogCursor } from '../../store/team-store.js';
 import type { TranscriptFold } from '../../team/transcript.js';
+import type { Task } from '../../store/tasks.js';
 
 /** One finished line (or block) of the transcript: rendered once, never changed. */
 export type TranscriptItem =
@@ -70,6 +71,9 @@ export type State = {
   views: Record<string, AgentView>;
   /** Ctrl+O: tool results shown whole rather than as one line. */
   detailed: boolean;
+  /** The task board as last read, and whether its panel is open (Ctrl+T). */
+  tasks: Task[];
+  tasksShown: boolean;
   /** Bumped by /clear: a new <Static> starts, since the old one cannot forget what it printed. */
   epoch: number;
   nextId: number;
@@ -130,6 +134,8 @@ export type UiAction =
   | { type: 'view'; name: string }
   | { type: 'agent_log'; name: string; batch: LogBatch }
   | { type: 'toggle_detail' }
+  | { type: 'tasks'; tasks: Task[] }
+  | { type: 'toggle_tasks' }
   | { type: 'hint'; text: string | undefined }
   | { type: 'quit_requested' }
   | { type: 'force_requested' }
