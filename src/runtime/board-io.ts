@@ -1,6 +1,6 @@
 import { LEAD } from '../protocol/names.js';
 import type { TaskStore } from '../store/team-store.js';
-import type { Task, TaskResult } from '../store/tasks.js';
+import { transitionProblem, type Task, type TaskResult } from '../store/tasks.js';
 import type { TaskNotification } from '../protocol/notices.js';
 import type { LeadBoardIO, TeammateBoardIO } from '../tools/team-io.js';
 
@@ -20,24 +20,39 @@ export function leadBoardIO(tasks: TaskStore): LeadBoardIO {
 }
 
 /**
- * A teammate's board: it claims for itself and changes only its own tasks. A task it completes
- * or fails is reported to the lead at once, as a task_notification with the board's id, its
- * status and its result: the lead's model hears of each task, not only of the teammate's end.
+ * A teammate's board: it claims for itself and changes only its own tasks. A task it fails is
+ * recorded at once and reported to the lead as a task_notification with the board's id, its
+ * status and its result. A task it completes is only reported: the lead records the completion
+ * once the project's task_completed hooks pass (lead-completion.ts), since hooks run only in
+ * the lead's process, and no teammate's model may talk its way past them.
  */
 export function teammateBoardIO(name: string, tasks: TaskStore, notifyLead: (notification: TaskNotification) => Promise<void>): TeammateBoardIO {
+  const own = async (id: string): Promise<TaskResult> => {
+    const task = await tasks.get(id);
+    if (!task) return { ok: false, error: `unknown task ${id}` };
+    if (task.owner !== name) return { ok: false, error: `task ${id} is ${task.owner === undefined ? 'nobody' : `${task.owner}`}'s, not yours: claim it first, or ask the lead` };
+    return { ok: true, task };
+  };
   return {
     list: (filter) => tasks.list(filter),
     claim: (id) => tasks.claim(name, id),
     async update(id, change): Promise<TaskResult> {
-      const task = await tasks.get(id);
-      if (!task) return { ok: false, error: `unknown task ${id}` };
-      if (task.owner !== name) return { ok: false, error: `task ${id} is ${task.owner === undefined ? 'nobody' : `${task.owner}`}'s, not yours: claim it first, or ask the lead` };
+      if (change.op === 'set' && change.status === 'completed') return { ok: false, error: `a completion of task ${id} goes to the lead: report it with complete` };
+      const found = await own(id);
+      if (!found.ok) return found;
       const result = await tasks.update(id, change, name);
-      if (result.ok && (result.task.status === 'completed' || result.task.status === 'failed') && task.status !== result.task.status) {
-        const { status } = result.task;
-        await notifyLead({ task_id: id, status, summary: boardTaskSummary(result.task, name), result: result.task.result });
+      if (result.ok && result.task.status === 'failed' && found.task.status !== 'failed') {
+        await notifyLead({ task_id: id, status: 'failed', summary: boardTaskSummary(result.task, name), result: result.task.result });
       }
       return result;
+    },
+    async complete(id, result): Promise<TaskResult> {
+      const found = await own(id);
+      if (!found.ok) return found;
+      const problem = transitionProblem(found.task, 'completed');
+      if (problem) return { ok: false, error: problem };
+      await notifyLead({ task_id: id, status: 'completed', summary: boardTaskSummary({ ...found.task, status: 'completed' }, name), result });
+      return found;
     },
   };
 }

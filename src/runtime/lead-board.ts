@@ -5,6 +5,8 @@ import { claimProblem, type Task, type TaskBoardStatus } from '../store/tasks.js
 import type { TeamBus } from '../team/bus.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { Refused } from '../lib/refused.js';
+import { EventStream } from '../lib/event-stream.js';
+import { respawnBrief } from './respawn.js';
 
 /** What the lead's board watch needs of the lead's teammates. */
 export type BoardTeam = {
@@ -27,6 +29,8 @@ export class LeadBoard {
   private seen: Map<string, Seen> | undefined;
   /** "<name>:<id>": tasks a teammate was sent or told of (a spawn's own task included), never twice. */
   private readonly told = new Set<string>();
+  /** Each task new on the board since the lead started, whoever made it (the task_created hooks run on it). */
+  readonly created = new EventStream<Task>();
 
   constructor(
     private readonly store: TeamStore,
@@ -47,6 +51,15 @@ export class LeadBoard {
   }
 
   /**
+   * A respawned teammate's first input, on the board as its own task like a spawn's: what it
+   * does next is reported under that id. The tasks it held went back to pending at its exit.
+   */
+  respawnTask(name: string, cancelled: readonly string[]): Promise<Task> {
+    const { subject, description } = respawnBrief(cancelled);
+    return this.spawnTask(name, subject, description);
+  }
+
+  /**
    * A teammate's process ended (`crashed`: why, else it shut down): its tasks in progress go
    * back to pending, unowned, with a note, and the lead's model gets a task_notification for
    * each, by its board id. How many were released.
@@ -60,6 +73,17 @@ export class LeadBoard {
       await this.bus.send({ type: 'task_notification', from: name, to: LEAD, task_id: task.id, status, summary: taskNotificationSummary(status, name, crashed), result });
     }
     return released.length;
+  }
+
+  /**
+   * A teammate's process ended: its tasks are released (see releaseOnExit). A crashed teammate
+   * that held none still has the lead's model told it failed, under its name.
+   */
+  async teammateExited(name: string, crashed: string | undefined): Promise<void> {
+    const released = await this.releaseOnExit(name, crashed);
+    if (released === 0 && crashed !== undefined) {
+      await this.bus.send({ type: 'task_notification', from: name, to: LEAD, task_id: name, status: 'failed', summary: taskNotificationSummary('failed', name, crashed) });
+    }
   }
 
   watch(): Promise<Subscription> {
@@ -76,6 +100,7 @@ export class LeadBoard {
     this.seen = new Map(tasks.map((task) => [task.id, { status: task.status, owner: task.owner }]));
     // The first look is the board as the lead found it: assignments are news only after it.
     if (before !== undefined) {
+      for (const task of tasks) if (!before.has(task.id)) this.created.emit(task);
       const running = new Set(this.team.running());
       for (const task of tasks) {
         const owner = task.owner;

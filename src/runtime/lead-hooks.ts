@@ -8,6 +8,13 @@ import type { HookEvent, HookSpec } from './hook-settings.js';
 import type { LeadEvent } from './lead-events.js';
 import { loadProjectHooks } from './project-settings.js';
 import { reportProblem } from './report-problem.js';
+import { settleCompletion } from './lead-completion.js';
+
+/**
+ * What the lead does with a teammate's message once its hooks have spoken: `route` it as usual,
+ * or count the teammate as `working` again (a hook sent it back to work).
+ */
+export type HookedLead = { route: (envelope: Envelope) => void; working: (name: string) => void };
 
 /** What the event's caller does next: go on, or not (and the teammate was told why). */
 export type HookVerdict = { blocked: false } | { blocked: true; command: string; feedback: string };
@@ -35,10 +42,10 @@ const HEAD = new Set(['type', 'id', 'from', 'to', 'timestamp', 'signature']);
  * change applies to the next one), one hook after another in the order written, and the runs
  * of one event in the order the events came, while the lead goes on with everything else.
  *
- * `teammate_idle`, `plan_submitted` and `permission_requested` are wired here (`receive`); the
- * task board's events go through `taskCompleted` and `taskCreated`, which it calls in the lead
- * process. `task_created` is notify-only, like `plan_submitted` and `permission_requested`:
- * their hooks' exit 2 is a failure to report.
+ * `teammate_idle`, `task_completed` (a teammate's report that it completed a board task),
+ * `plan_submitted` and `permission_requested` are wired here (`receive`); the board watch
+ * calls `taskCreated` for each new task. `task_created` is notify-only, like `plan_submitted`
+ * and `permission_requested`: their hooks' exit 2 is a failure to report.
  */
 export class LeadHooks {
   private readonly queues = new Map<HookEvent, Promise<unknown>>();
@@ -48,6 +55,8 @@ export class LeadHooks {
   private readonly traffic = new Map<string, number>();
   /** Aborted when the lead stops: a running hook's group is killed, and no further hook starts. */
   private readonly stopped = new AbortController();
+  /** Completion reports whose checks still run: the team is not quiet meanwhile, as a hook may send a teammate back to work. */
+  private settling = 0;
 
   constructor(private readonly deps: LeadHooksDeps) {
     // An interrupt or new rules start no turn: an idle teammate stays idle (as LeadTeammates counts it).
@@ -100,7 +109,7 @@ export class LeadHooks {
    * stopped, since a hook may send it back to work (then it is `keptWorking`, told why). Other
    * messages are routed at once; a plan or a permission request also starts its notify-only hooks.
    */
-  receive(envelope: Envelope, lead: { route: (envelope: Envelope) => void; keptWorking: (envelope: Envelope) => void }): void {
+  receive(envelope: Envelope, lead: HookedLead): void {
     const seen = this.count(envelope.from);
     if (envelope.type === 'idle_notification' && this.hooksFor('teammate_idle').length > 0) {
       void this.runOn('teammate_idle', envelope).then(async (verdict) => {
@@ -108,24 +117,59 @@ export class LeadHooks {
           await this.tellBlocked(envelope.from, 'teammate_idle', verdict).catch((error: unknown) =>
             reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${envelope.from} was not sent`, String(error)),
           );
-          return lead.keptWorking(envelope);
+          return this.keptWorking(envelope, lead);
         }
         // Sent work or heard from meanwhile, it is not idle any more: counting it so could end `teams run` under it.
-        if (this.traffic.get(envelope.from) !== seen) return lead.keptWorking(envelope);
+        if (this.traffic.get(envelope.from) !== seen) return this.keptWorking(envelope, lead);
         lead.route(envelope);
       });
       return;
     }
+    if (envelope.type === 'task_notification' && envelope.status === 'completed') return this.settle(envelope, lead);
     lead.route(envelope);
     if (envelope.type === 'plan_approval_request') void this.runOn('plan_submitted', envelope);
     if (envelope.type === 'permission_request') void this.runOn('permission_requested', envelope);
   }
 
+  /** An idle notification a hook made stale: the human sees it came, and the teammate counts as working. */
+  private keptWorking(envelope: Envelope, lead: HookedLead): void {
+    lead.working(envelope.from);
+    this.deps.events.emit({ type: 'message', envelope });
+  }
+
+  /** Whether a completion report is still being checked: the team is not done meanwhile. */
+  busy(): boolean {
+    return this.settling > 0;
+  }
+
   /**
-   * The board's completion path. Await this in the lead process before the board records
-   * `completed` for a teammate's task (a teammate's own task_update must reach the lead first,
-   * since hooks run only here): on `{blocked: true}` leave the task `in_progress`; the owner
-   * has been sent the hook's stderr already and goes back to work. Any other outcome: record it.
+   * A teammate reports a task completed: the board records it once the task_completed hooks
+   * pass, and only then does the lead's model hear of it. Refused, the task stays in progress,
+   * the teammate is sent the hook's stderr and counts as working again.
+   */
+  private settle(envelope: Extract<Envelope, { type: 'task_notification' }>, lead: HookedLead): void {
+    this.settling += 1;
+    const { from, task_id } = envelope;
+    void settleCompletion(envelope, this.deps.store.tasks, (task, owner) => this.taskCompleted({ ...task, result: envelope.result }, owner))
+      .then((outcome) => {
+        if (outcome.kind === 'blocked') {
+          // Not shown as the teammate's message: the lead's model and the human hear only of completions the board records.
+          lead.working(from);
+          return this.deps.events.emit({ type: 'notice', text: `task ${task_id} stays in progress: a task_completed hook refused ${from}'s completion, and told ${from} why` });
+        }
+        if (outcome.kind === 'failed') reportProblem(this.deps.store, this.deps.events, `${from}'s completion of task ${task_id} was not recorded`, outcome.error);
+        lead.route(envelope);
+      })
+      .catch((error: unknown) => {
+        reportProblem(this.deps.store, this.deps.events, `${from}'s completion of task ${task_id} was not recorded`, String(error));
+        lead.route(envelope);
+      })
+      .finally(() => (this.settling -= 1));
+  }
+
+  /**
+   * The task_completed hooks, on the task as the board holds it with the result reported. On
+   * `{blocked: true}` the owner has been sent the hook's stderr already and goes back to work.
    */
   async taskCompleted(task: { id: string } & Record<string, unknown>, owner: string): Promise<HookVerdict> {
     const verdict = await this.run('task_completed', { teammate: owner, task }, owner);

@@ -3,7 +3,6 @@ import { newRequestId } from '../protocol/ids.js';
 import { summarize, type PermissionMode } from '../protocol/messages.js';
 import { agentNameProblem, LEAD } from '../protocol/names.js';
 import { modeAfterPlan } from '../protocol/kinds/plan.js';
-import { taskNotificationSummary } from '../protocol/notices.js';
 import type { TeamBus } from '../team/bus.js';
 import { addMember, setMemberStatus } from '../store/roster-changes.js';
 import type { TeamStore } from '../store/team-store.js';
@@ -16,11 +15,11 @@ import { sandboxFor, type SandboxStatus } from '../sandbox/settings.js';
 import { reportProblem } from './report-problem.js';
 import { modelIdProblem } from '../model/settings.js';
 import type { Spawned, SpawnSpec } from '../tools/team-io.js';
-import { isRunning, processStartTime } from '../files/proc-start.js';
+import { processStartTime } from '../files/proc-start.js';
 import { memberNames } from '../store/roster.js';
 import { didYouMean } from '../protocol/suggest.js';
 import type { LeadSession } from './lead-session.js';
-import { respawnsInPlanMode, respawnTask } from './respawn.js';
+import { respawnPlan } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
 import type { RulesSync } from './rules-sync.js';
 import type { TeammateWorktrees } from './teammate-worktrees.js';
@@ -111,33 +110,16 @@ export class LeadTeammates {
    * gone), and its first input names every request cancelled since its last record.
    */
   async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
-    const problem = agentNameProblem(name);
-    if (problem) throw new Refused(problem);
-    if (name === LEAD) throw new Refused(`'${LEAD}' is the lead itself: resume its session with --continue or --resume <id>`);
     if (this.supervisor.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
-    const team = await this.store.roster.load();
-    const member = team?.members.find((m) => m.name === name);
-    if (!member) {
-      const hint = didYouMean(name, team ? memberNames(team).filter((m) => m !== LEAD) : []);
-      throw new Refused(`no teammate '${name}' in team '${this.store.team}'${hint ? `; ${hint}` : ''}`);
-    }
-    if (member.pid && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
-    const journal = await this.store.sessions.read(this.session.id, name);
-    const last = journal.entries.at(-1);
-    if (!last) throw new Refused(`${name} has no conversation journaled in session ${this.session.id}: spawn it afresh (with a role and a task)`);
-    await this.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);
-    const since = Date.parse(last.at);
-    const cancelled = (await this.store.requests.list({ state: 'cancelled', involving: name }))
-      .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
-      .map((r) => r.request_id);
-    // A crash must not be a way out of plan mode, whichever lead process spawned it (the roster says).
-    // A mode_set to plan since its spawn is recorded as its mode, and holds on respawn too.
-    const planMode =
-      member.permission_mode === 'plan' || respawnsInPlanMode(member, await this.store.requests.list({ kind: 'plan', state: 'approved', involving: name }));
-    // It keeps the mode it worked in (the roster says: a grant by the human included), else the lead's.
-    const permissionMode = modeAfterPlan(member.permission_mode ?? this.mode);
+    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode });
     // It keeps the model it ran before (the lead's, when the roster never named one).
-    const { pid } = await this.start({ name, role: member.role, planMode, model: this.modelFor(member.model ?? undefined), permissionMode, worktree: false }, respawnTask(cancelled), true);
+    const task = await this.board.respawnTask(name, cancelled);
+    const brief = { task_id: task.id, subject: task.subject, description: task.description };
+    const model = this.modelFor(member.model ?? undefined);
+    const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false }, brief, true).catch(async (error: unknown) => {
+      await this.board.spawnFailed(task.id, name, error);
+      throw error;
+    });
     return { pid, cancelled, planMode };
   }
 
@@ -300,11 +282,10 @@ export class LeadTeammates {
       const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
       // On the dead teammate's behalf: the lead's model learns which tasks failed with it, by board id.
-      const released = await this.board.releaseOnExit(exit.name, why);
-      if (released === 0) await this.bus.send({ type: 'task_notification', from: exit.name, to: LEAD, task_id: exit.name, status: 'failed', summary: taskNotificationSummary('failed', exit.name, why) });
+      await this.board.teammateExited(exit.name, why);
     } else {
       if (member && member.status !== 'shutdown') await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
-      await this.board.releaseOnExit(exit.name, undefined);
+      await this.board.teammateExited(exit.name, undefined);
     }
     this.events.emit({ type: 'teammate_exit', name: exit.name, code: exit.code, signal: exit.signal, crashed });
     await this.worktrees.settle(member);

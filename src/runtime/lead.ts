@@ -149,6 +149,7 @@ export class LeadRuntime {
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
     const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
     const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started, hooks);
+    teammates.board.created.subscribe((task) => hooks.taskCreated(task));
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) reportProblem(store, events, `set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
@@ -207,15 +208,9 @@ export class LeadRuntime {
   }
 
   private receive(envelope: Envelope): void {
-    // While stopping, no hook sends a teammate back to work, nor runs for a request that will be cancelled.
-    if (this.stopping !== undefined) return this.route(envelope);
-    this.hooks.receive(envelope, {
-      route: (e) => this.route(e),
-      keptWorking: (e) => {
-        this.teammates.heard(e.from, false);
-        this.events.emit({ type: 'message', envelope: e });
-      },
-    });
+    // While stopping, the hooks are closed: none runs, so none sends a teammate back to work, and
+    // a completion reported meanwhile is recorded unchecked rather than lost.
+    this.hooks.receive(envelope, { route: (e) => this.route(e), working: (name) => this.teammates.heard(name, false) });
   }
 
   private route(envelope: Envelope): void {
@@ -248,7 +243,7 @@ export class LeadRuntime {
    * code that emitted an event has returned: the loop emits 'idle' while it is still busy.
    */
   async quiet(): Promise<boolean> {
-    if (this.loop.busy || this.teammates.anyBusy() || (await this.decisions.pendingForHuman()).length > 0) return false;
+    if (this.loop.busy || this.teammates.anyBusy() || this.hooks.busy() || (await this.decisions.pendingForHuman()).length > 0) return false;
     if ((await this.store.mailboxes.peek(LEAD)).messages.length > 0 || this.loop.busy) return false;
     const unread = async (name: string) => (await this.store.mailboxes.peek(name)).messages.length;
     return !(await this.teammates.busyAmongThemselves(await this.store.requests.list({ state: 'pending' }), unread));
@@ -289,6 +284,7 @@ export class LeadRuntime {
 
   private async stopOnce(reason: string): Promise<void> {
     this.loop.interrupt();
+    this.hooks.close();
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
     await this.decisions.close();
     for (const close of this.closers.reverse()) await close();

@@ -1,5 +1,12 @@
-import { newRequestId } from '../protocol/ids.js';
-import type { Member } from '../store/roster.js';
+import { isRunning } from '../files/proc-start.js';
+import { Refused } from '../lib/refused.js';
+import { modeAfterPlan } from '../protocol/kinds/plan.js';
+import type { PermissionMode } from '../protocol/messages.js';
+import { agentNameProblem, LEAD } from '../protocol/names.js';
+import { didYouMean } from '../protocol/suggest.js';
+import { memberNames, type Member } from '../store/roster.js';
+import type { TeamStore } from '../store/team-store.js';
+import type { TeamBus } from '../team/bus.js';
 import type { RequestRecord } from '../tracker/records.js';
 
 /** What the human is told of a respawn, wherever it was asked for (/respawn, `teams respawn`, the spawn tool). */
@@ -9,19 +16,19 @@ export function describeRespawn(name: string, started: { pid: number; cancelled:
 }
 
 /**
- * What a respawned teammate finds in its mailbox: a task whose words are its first input after
- * its old conversation, saying it was restarted and which of its requests were cancelled, by
- * id, so that it asks again for what it still needs rather than wait for an answer.
+ * What a respawned teammate finds in its mailbox (as a board task, lead-board.ts): words that
+ * are its first input after its old conversation, saying it was restarted, that the tasks it
+ * held went back to the board, and which of its requests were cancelled, by id, so that it
+ * asks again for what it still needs rather than wait for an answer.
  */
-export function respawnTask(cancelled: readonly string[]): { task_id: string; subject: string; description: string } {
+export function respawnBrief(cancelled: readonly string[]): { subject: string; description: string } {
   const requests =
     cancelled.length === 0
       ? 'None of your requests was cancelled.'
       : `These requests of yours (or to you) were cancelled when your process ended, and will get no answer: ${cancelled.join(', ')}. Ask again for what you still need.`;
   return {
-    task_id: newRequestId('task'),
     subject: 'respawned: go on with your task',
-    description: `Your process ended (it crashed or was shut down) and the lead started it again. Your conversation so far is above; anything you were doing when it ended may not have finished. ${requests}`,
+    description: `Your process ended (it crashed or was shut down) and the lead started it again. Your conversation so far is above; anything you were doing when it ended may not have finished. Board tasks you had in progress went back to pending: claim again (task_claim) those still free that you mean to finish. ${requests}`,
   };
 }
 
@@ -35,4 +42,39 @@ export function respawnsInPlanMode(member: Pick<Member, 'name' | 'plan_mode_sinc
   if (member.plan_mode_since === undefined) return false;
   const since = Date.parse(member.plan_mode_since);
   return !plans.some((r) => r.kind === 'plan' && r.state === 'approved' && r.from === member.name && Date.parse(r.created_at) >= since);
+}
+
+/**
+ * Whether `name` can be respawned in this session, and how; Refused saying why not (a bad or
+ * unknown name, the lead, a process still running by the roster, nothing journaled). Its
+ * requests still pending are cancelled (the process that asked is gone), and `cancelled` names
+ * every request cancelled since its last record. Its caller has checked its own supervisor.
+ */
+export async function respawnPlan(
+  name: string,
+  deps: { store: TeamStore; bus: TeamBus; session: string; leadMode: PermissionMode },
+): Promise<{ member: Member; cancelled: string[]; planMode: boolean; permissionMode: PermissionMode }> {
+  const { store } = deps;
+  const problem = agentNameProblem(name);
+  if (problem) throw new Refused(problem);
+  if (name === LEAD) throw new Refused(`'${LEAD}' is the lead itself: resume its session with --continue or --resume <id>`);
+  const team = await store.roster.load();
+  const member = team?.members.find((m) => m.name === name);
+  if (!member) {
+    const hint = didYouMean(name, team ? memberNames(team).filter((m) => m !== LEAD) : []);
+    throw new Refused(`no teammate '${name}' in team '${store.team}'${hint ? `; ${hint}` : ''}`);
+  }
+  if (member.pid && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+  const last = (await store.sessions.read(deps.session, name)).entries.at(-1);
+  if (!last) throw new Refused(`${name} has no conversation journaled in session ${deps.session}: spawn it afresh (with a role and a task)`);
+  await deps.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);
+  const since = Date.parse(last.at);
+  const cancelled = (await store.requests.list({ state: 'cancelled', involving: name }))
+    .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
+    .map((r) => r.request_id);
+  // A crash must not be a way out of plan mode, whichever lead process spawned it (the roster says).
+  // A mode_set to plan since its spawn is recorded as its mode, and holds on respawn too.
+  const planMode = member.permission_mode === 'plan' || respawnsInPlanMode(member, await store.requests.list({ kind: 'plan', state: 'approved', involving: name }));
+  // It keeps the mode it worked in (the roster says: a grant by the human included), else the lead's.
+  return { member, cancelled, planMode, permissionMode: modeAfterPlan(member.permission_mode ?? deps.leadMode) };
 }

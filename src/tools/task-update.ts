@@ -43,9 +43,18 @@ const TeammateInput = z
 
 export const teammateTaskUpdateTool = defineTool({
   name: 'task_update',
-  description: 'Finish one of your tasks (completed or failed, with its result: the lead is told at once), or give it back (pending).',
+  description:
+    "Finish one of your tasks (completed or failed, with its result: the lead is told at once), or give it back (pending). A completion is recorded by the lead once the project's checks pass; if one fails, you are sent its output and the task stays yours.",
   input: TeammateInput,
   async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {
-    return boardAnswer(await io.team.board.update(input.task_id, { op: 'set', status: input.status, result: input.result }), `Task ${input.task_id} is ${input.status}`);
+    const { task_id, status, result } = input;
+    if (status === 'completed' && result !== undefined) {
+      const reported = await io.team.board.complete(task_id, result);
+      if (!reported.ok) return boardAnswer(reported, '');
+      return {
+        content: `Reported task ${task_id} completed to the lead, which records it on the board once the project's task_completed checks pass. If one fails you are sent its output, and the task stays yours, in progress.`,
+      };
+    }
+    return boardAnswer(await io.team.board.update(task_id, { op: 'set', status, result }), `Task ${task_id} is ${status}`);
   },
 });

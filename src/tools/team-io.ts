@@ -19,6 +19,8 @@ export interface LeadBoardIO extends BoardIO {
 /** A teammate's board: it claims tasks, and changes only its own (the harness refuses others'). */
 export interface TeammateBoardIO extends BoardIO {
   claim(id?: string): Promise<TaskResult>;
+  /** Report one of its in-progress tasks completed: the lead records it, after the project's checks. The task as it still is. */
+  complete(id: string, result: string): Promise<TaskResult>;
 }
 
 /**

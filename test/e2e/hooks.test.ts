@@ -87,4 +87,38 @@ describe('hooks, end to end', () => {
     process.kill(session.lead.pid, 'SIGTERM');
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
   });
+
+  test('a task_completed hook blocks a completion once: the task stays in progress, its owner is told why and reports again; task_created hooks see every new task', async (t) => {
+    const prepared = TeamSession.prepare({ prompt: 'Use the task board: notes about our build cache' });
+    const check = 'test -f completion-checked || { touch completion-checked; echo "notes.md: 1 broken link" >&2; exit 2; }';
+    writeFileSync(settingsPath(prepared.home), JSON.stringify({ hooks: { task_completed: [{ command: check }], task_created: [{ command: 'cat >> created.jsonl' }] } }));
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+
+    const boardTasks = async () => (await session.store.tasks.list()).filter((task) => /notes\.md$/.test(task.subject));
+    await waitFor(async () => (await boardTasks()).filter((task) => task.status === 'completed').length === 2, `both board tasks completed; lead stderr: ${session.lead.stderr().slice(-500)}`, 60_000);
+    const outcomes = (await session.audit()).flatMap((e) => (e.event === 'hook' && e.hook_event === 'task_completed' ? [e.outcome] : []));
+    assert.deepEqual(outcomes, ['blocked', 'ok', 'ok']);
+
+    // The first completion reported (task 1: task 2 waits on it) was refused; its owner was sent the hook's stderr and reported again.
+    const [one, two] = await boardTasks();
+    assert.equal(one?.result, `${one?.owner} finished task 1, after the project's check.`);
+    assert.equal(two?.result, `${two?.owner} finished task 2.`);
+    const audit = await session.audit();
+    const feedback = audit.filter((e) => e.event === 'message' && e.type === 'hook_feedback');
+    assert.equal(feedback.length, 1);
+    assert.ok(feedback[0]?.event === 'message' && feedback[0].to === one?.owner && feedback[0].from === 'lead', JSON.stringify(feedback));
+    assert.ok(session.events().some((e) => e.type === 'notice' && String(e.text).startsWith(`task 1 stays in progress: a task_completed hook refused ${one?.owner}'s completion`)));
+    // The lead's side hears each completion once: the refused report is not passed on as one.
+    const completions = session.events().flatMap((e) => {
+      const envelope = e.type === 'message' ? (e.envelope as { type: string; task_id?: string; status?: string }) : undefined;
+      return envelope?.type === 'task_notification' && envelope.status === 'completed' ? [envelope.task_id] : [];
+    });
+    assert.deepEqual(completions.filter((id) => id === '1' || id === '2').sort(), ['1', '2']);
+
+    // Every task the lead saw appear on the board went through the task_created hook: the two of the job and the two spawn tasks.
+    const created = readFileSync(join(session.workdir, 'created.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; task: { id: string } });
+    assert.deepEqual(created.map((c) => [c.event, c.task.id]).sort(), [['task_created', '1'], ['task_created', '2'], ['task_created', '3'], ['task_created', '4']]);
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+  });
 });

@@ -84,7 +84,7 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     const sent: Draft[] = [];
     const sentStream = new EventStream<Envelope>();
     const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, store, events, send: async (draft) => void sent.push(draft), sent: sentStream });
-    return { home, store, hooks: hooks_, problems, sent, sentStream, cleanup: async () => (await store.close(), cleanup()) };
+    return { home, store, events, hooks: hooks_, problems, sent, sentStream, cleanup: async () => (await store.close(), cleanup()) };
   };
 
   test('hooks run in order with the event on stdin; the first that blocks ends the run, and its stderr is the feedback', async (t) => {
@@ -127,12 +127,48 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     assert.deepEqual(JSON.parse(readFileSync(join(s.home, 'created.json'), 'utf8')), { event: 'task_created', team: 'default', cwd: s.home, task });
   });
 
+  test("a teammate's reported completion is recorded once the task_completed hooks pass; a blocking hook keeps the task in progress and the owner working", async (t) => {
+    const s = await setUp({ task_completed: [{ command: 'cat >> completions.jsonl; test -f passed || { touch passed; echo "2 tests fail" >&2; exit 2; }' }] });
+    t.after(s.cleanup);
+    const task = await s.store.tasks.create({ subject: 'parser', owner: 'bob' }, 'lead');
+    assert.equal((await s.store.tasks.claim('bob', task.id)).ok, true);
+    const report = (id: string, from: string) =>
+      ({ type: 'task_notification', id, from, to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done', result: 'parser.ts' }) as Envelope;
+    const seen: string[] = [];
+    const lead = { route: (e: Envelope) => void seen.push(`route ${e.id}`), working: (name: string) => void seen.push(`working ${name}`) };
+    const notices: string[] = [];
+    s.events.subscribe((e) => void (e.type === 'notice' && notices.push(e.text)));
+
+    s.hooks.receive(report('m1', 'bob'), lead);
+    assert.equal(s.hooks.busy(), true, 'busy while the hook decides');
+    await waitFor(() => seen.length === 1, 'the first report to be settled');
+    assert.deepEqual(seen, ['working bob']);
+    assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
+    assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'bob', event: 'task_completed', command: 'cat >> completions.jsonl; test -f passed || { touch passed; echo "2 tests fail" >&2; exit 2; }', feedback: '2 tests fail', task_id: task.id }]);
+    assert.deepEqual(notices, [`task ${task.id} stays in progress: a task_completed hook refused bob's completion, and told bob why`]);
+
+    // Another teammate's report of bob's task is passed on as it came: no hook runs, the board is unchanged.
+    s.hooks.receive(report('m2', 'carol'), lead);
+    await waitFor(() => seen.length === 2, "carol's report to be passed on");
+    assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
+
+    s.hooks.receive(report('m3', 'bob'), lead);
+    await waitFor(() => seen.length === 3, 'the second report to be settled');
+    assert.deepEqual(seen, ['working bob', 'route m2', 'route m3']);
+    assert.equal(s.hooks.busy(), false);
+    const done = await s.store.tasks.get(task.id);
+    assert.deepEqual([done?.status, done?.owner, done?.result], ['completed', 'bob', 'parser.ts']);
+    // The hook saw the task as the board held it, with the result reported.
+    const inputs = readFileSync(join(s.home, 'completions.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { teammate: string; task: { id: string; status: string; result: string } });
+    assert.deepEqual(inputs.map((i) => [i.teammate, i.task.id, i.task.status, i.task.result]), [['bob', task.id, 'in_progress', 'parser.ts'], ['bob', task.id, 'in_progress', 'parser.ts']]);
+  });
+
   test('an idle notification is routed once its hooks pass, unless the teammate was sent work meanwhile', async (t) => {
     const s = await setUp({ teammate_idle: [{ command: 'while [ ! -f go ]; do sleep 0.02; done; rm go', timeout: 20 }] });
     t.after(s.cleanup);
     const idle = (id: string) => ({ type: 'idle_notification', id, from: 'alice', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' }) as Envelope;
     const routed: string[] = [];
-    const lead = { route: (e: Envelope) => void routed.push(`route ${e.id}`), keptWorking: (e: Envelope) => void routed.push(`working ${e.id}`) };
+    const lead = { route: (e: Envelope) => void routed.push(`route ${e.id}`), working: (name: string) => void routed.push(`working ${name}`) };
 
     s.hooks.receive(idle('m1'), lead);
     assert.deepEqual(routed, [], 'held while its hook runs');
@@ -145,7 +181,7 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     s.sentStream.emit({ type: 'message', id: 'x', from: 'lead', to: 'alice', timestamp: new Date().toISOString(), text: 'one more thing', summary: 'more' } as Envelope);
     writeFileSync(join(s.home, 'go'), '');
     await waitFor(() => routed.length === 2, 'the second idle to be handled');
-    assert.deepEqual(routed, ['route m1', 'working m2']);
+    assert.deepEqual(routed, ['route m1', 'working alice']);
   });
 
   test('a failing hook is audited and reported, and does not block; the next hook still runs', async (t) => {

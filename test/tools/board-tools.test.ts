@@ -2,6 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskNotification } from '../../src/protocol/notices.js';
 import { leadBoardIO, teammateBoardIO } from '../../src/runtime/board-io.js';
+import { settleCompletion } from '../../src/runtime/lead-completion.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
 import type { LeadTeamIO, TeammateTeamIO } from '../../src/tools/team-io.js';
@@ -53,7 +54,14 @@ test('the lead splits work; teammates claim in order, are told who has a task, a
   assert.ok(noResult.isError && /result is required/.test(noResult.content), noResult.content);
   const done = await as('alice', 'task_update', { task_id: '1', status: 'completed', result: 'schema.sql' });
   assert.equal(done.isError, undefined, done.content);
+  assert.match(done.content, /^Reported task 1 completed to the lead, which records it on the board once the project's task_completed checks pass/);
   assert.deepEqual(told, [{ from: 'alice', task_id: '1', status: 'completed', summary: 'Task 1 "design the schema" completed (alice)', result: 'schema.sql' }]);
+  // Reported, not recorded: the lead records it (after its hooks), and only then is task 2 free.
+  assert.equal((await store.tasks.get('1'))?.status, 'in_progress');
+  assert.deepEqual(await as('bob', 'task_claim', {}), { content: 'no task is ready for bob to claim', isError: true });
+  const settled = await settleCompletion(told[0] ?? assert.fail('no report'), store.tasks, async () => ({ blocked: false }));
+  assert.equal(settled.kind, 'recorded');
+  assert.deepEqual(await as('alice', 'task_update', { task_id: '1', status: 'completed', result: 'again' }), { content: 'task 1 is already completed', isError: true });
   assert.match((await as('bob', 'task_claim', {})).content, /#2 \[in_progress\] @bob blocked by 1: write the migration/);
   const listed = await as('alice', 'task_list', { status: 'completed' });
   assert.equal(listed.content, '#1 [completed] @alice: design the schema\n  tables and keys\n  result: schema.sql');
