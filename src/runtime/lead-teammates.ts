@@ -24,6 +24,7 @@ import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
 import type { RulesSync } from './rules-sync.js';
 import type { TeammateWorktrees } from './teammate-worktrees.js';
 import { LeadBoard } from './lead-board.js';
+import { worktreeBrief } from '../team/worktree.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -148,7 +149,8 @@ export class LeadTeammates {
     else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode });
     await this.worktrees.record(spec.name, member, worktree);
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
-    await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...task });
+    const brief = worktree === undefined ? task : { ...task, description: `${task.description}\n\n${worktreeBrief(worktree)}` };
+    await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...brief });
     // Its journal goes into the lead's session, which exists from the first teammate on.
     await this.session.ensure();
     // The roster names the process from the start (so that, say, `teams member remove` sees it

@@ -92,6 +92,14 @@ export async function removeWorktree(record: WorktreeRecord): Promise<void> {
 }
 
 /** What became of a worktree when its teammate stopped. */
+/** What a teammate spawned into a worktree is told with its task: where its work goes, and what becomes of it. */
+export function worktreeBrief(record: WorktreeRecord): string {
+  return (
+    `You work in your own git worktree, on branch ${record.branch} (from ${record.base.slice(0, 12)}): your changes stay there, apart from the other teammates'. ` +
+    'Commit your work as you go, with messages that say what and why; whatever is left uncommitted when you stop is committed for you. The human or the lead reviews your branch and merges it.'
+  );
+}
+
 export type Settled = { committed: boolean; kept: boolean; unmerged: number };
 
 /**

@@ -60,6 +60,10 @@ describe('a teammate in its own git worktree, end to end', () => {
     assert.equal(git(workdir, 'log', '--format=%an: %s', '-1', BRANCH), 'teams: teams: what alice left uncommitted\n');
     assert.match(notices(session).join('\n'), /alice's worktree is kept: what it left uncommitted was committed; teams\/default\/alice has 1 commit not merged/);
     assert.ok((await session.audit()).some((e) => e.event === 'member' && /worktree is kept/.test(e.change)));
+    // Her task told her where her work goes: her branch, to commit on, for the human to merge.
+    const id = String(session.events().find((e) => e.type === 'session')?.id);
+    const journal = (await session.store.sessions.read(id, 'alice')).entries.map((e) => JSON.stringify(e.record)).join('\n');
+    assert.match(journal, /You work in your own git worktree, on branch teams\/default\/alice \(from [0-9a-f]{12}\)/);
 
     const status = await session.cli(['status']);
     assert.match(status.stdout, /worktrees:\n {2}alice {2}teams\/default\/alice {2}1 unmerged commit/);
