@@ -1,6 +1,5 @@
 import type { TaskStore } from '../store/team-store.js';
 import type { Task } from '../store/tasks.js';
-import type { HookVerdict } from './lead-hooks.js';
 
 /** A teammate's report that it completed a task: a task_notification it sent, as the lead received it. */
 export type CompletionReport = { from: string; task_id: string; result?: string | undefined };
@@ -18,7 +17,7 @@ export type CompletionOutcome = { kind: 'recorded'; task: Task } | { kind: 'bloc
  * board holds (the sender's, in progress), and only when they pass is `completed` recorded, in
  * the teammate's name. The sender is who signed the message, so no teammate completes another's.
  */
-export async function settleCompletion(report: CompletionReport, tasks: TaskStore, check: (task: Task, owner: string) => Promise<HookVerdict>): Promise<CompletionOutcome> {
+export async function settleCompletion(report: CompletionReport, tasks: TaskStore, check: (task: Task, owner: string) => Promise<{ blocked: boolean }>): Promise<CompletionOutcome> {
   const task = await tasks.get(report.task_id).catch(() => undefined);
   if (task === undefined || task.owner !== report.from || task.status !== 'in_progress') return { kind: 'as_is' };
   const verdict = await check(task, report.from);
