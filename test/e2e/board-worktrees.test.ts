@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { isAlive, killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { TeamSession } from './session.js';
+import { logEvents } from './worker.js';
 
 after(killAll);
 
@@ -77,6 +78,13 @@ describe('the task board with teammates in worktrees, end to end (offline demo, 
       ],
     );
     assert.ok(Date.parse(two?.updated_at ?? '') >= Date.parse(one?.updated_at ?? ''), 'task 2 finished after task 1');
+    // bob (spawned first) claimed task 2 only once alice was completing task 1; any claim before that found nothing ready.
+    const claims = logEvents(session, 'bob').filter((e) => e.type === 'tool_result' && e.name === 'task_claim');
+    const won = claims.at(-1);
+    assert.match(String(won?.content), /^Claimed; it is yours now:\n#2 /);
+    for (const early of claims.slice(0, -1)) assert.equal(early.content, 'no task is ready for bob to claim');
+    const completing = logEvents(session, 'alice').find((e) => e.type === 'tool_call' && e.name === 'task_update');
+    assert.ok(Date.parse(String(won?.at)) >= Date.parse(String(completing?.at)), `bob claimed task 2 at ${String(won?.at)}, before alice completed task 1 at ${String(completing?.at)}`);
     const board = await session.cli(['tasks', '--status', 'completed']);
     assert.match(board.stdout, /^#1 \[completed\] @alice: Write notes\.md$/m, board.stderr);
     assert.match(board.stdout, /^#2 \[completed\] @bob blocked by 1: Write checklist\.md$/m);
@@ -113,7 +121,7 @@ describe('the task board with teammates in worktrees, end to end (offline demo, 
     assert.equal(existsSync(join(session.paths.root, 'worktrees', 'alice')), false);
     assert.equal(existsSync(join(session.paths.root, 'worktrees', 'bob')), false);
     const pids = spawnedPids(session);
-    assert.deepEqual([...pids.keys()], ['alice', 'bob']);
+    assert.deepEqual([...pids.keys()].sort(), ['alice', 'bob']);
     await waitFor(() => [...pids.values()].every((pid) => !isAlive(pid)), 'both teammate processes to be gone', 10_000);
   });
 });
