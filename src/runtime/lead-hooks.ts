@@ -12,9 +12,11 @@ import { settleCompletion } from './lead-completion.js';
 
 /**
  * What the lead does with a teammate's message once its hooks have spoken: `route` it as usual,
- * or count the teammate as `working` again (a hook sent it back to work).
+ * or count the teammate as `working` again (a hook sent it back to work). A message routed
+ * `late` was overtaken by later traffic with its sender, which says where it stands now: it
+ * changes nothing of the sender's idle state.
  */
-export type HookedLead = { route: (envelope: Envelope) => void; working: (name: string) => void };
+export type HookedLead = { route: (envelope: Envelope, late?: boolean) => void; working: (name: string) => void };
 
 /** What the event's caller does next: go on, or not (and the teammate was told why). */
 export type HookVerdict = { blocked: false } | { blocked: true; command: string; feedback: string };
@@ -150,6 +152,7 @@ export class LeadHooks {
   private settle(envelope: Extract<Envelope, { type: 'task_notification' }>, lead: HookedLead): void {
     this.settling += 1;
     const { from, task_id } = envelope;
+    const seen = this.traffic.get(from);
     void settleCompletion(envelope, this.deps.store.tasks, (task, owner) => this.taskCompleted({ ...task, result: envelope.result }, owner))
       .then((outcome) => {
         if (outcome.kind === 'blocked') {
@@ -158,11 +161,12 @@ export class LeadHooks {
           return this.deps.events.emit({ type: 'notice', text: `task ${task_id} stays in progress: a task_completed hook refused ${from}'s completion, and told ${from} why` });
         }
         if (outcome.kind === 'failed') reportProblem(this.deps.store, this.deps.events, `${from}'s completion of task ${task_id} was not recorded`, outcome.error);
-        lead.route(envelope);
+        // Its idle notification, sent after this report, may have been routed meanwhile: this must not undo it.
+        lead.route(envelope, this.traffic.get(from) !== seen);
       })
       .catch((error: unknown) => {
         reportProblem(this.deps.store, this.deps.events, `${from}'s completion of task ${task_id} was not recorded`, String(error));
-        lead.route(envelope);
+        lead.route(envelope, this.traffic.get(from) !== seen);
       })
       .finally(() => (this.settling -= 1));
   }

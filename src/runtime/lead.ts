@@ -210,14 +210,14 @@ export class LeadRuntime {
   private receive(envelope: Envelope): void {
     // While stopping, the hooks are closed: none runs, so none sends a teammate back to work, and
     // a completion reported meanwhile is recorded unchecked rather than lost.
-    this.hooks.receive(envelope, { route: (e) => this.route(e), working: (name) => this.teammates.heard(name, false) });
+    this.hooks.receive(envelope, { route: (e, late) => this.route(e, late), working: (name) => this.teammates.heard(name, false) });
   }
 
-  private route(envelope: Envelope): void {
+  private route(envelope: Envelope, late = false): void {
     // Recorded before it is announced: the event's subscribers (the run's "are we done?"
     // check) read whether the sender is idle, and an idle notification with no summary
     // causes no other event that would make them look again.
-    this.teammates.heard(envelope.from, envelope.type === 'idle_notification');
+    if (!late) this.teammates.heard(envelope.from, envelope.type === 'idle_notification');
     this.events.emit({ type: 'message', envelope });
     const route = routeForLead(envelope, this.options.planReviewer);
     if (route.expectExit) this.teammates.expectExit(route.expectExit);

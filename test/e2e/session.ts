@@ -156,8 +156,17 @@ export class TeamSession {
     return runCli(this.home, args, this.env);
   }
 
-  async exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    return this.lead.exited;
+  /** The lead's exit; a lead still running after `ms` fails the test (saying what it last wrote) rather than hang it. */
+  async exited(ms = 90_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the lead did not exit within ${ms} ms; its stderr ends: ${this.lead.stderr().slice(-500)}`)), ms);
+    });
+    try {
+      return await Promise.race([this.lead.exited, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   cleanup(): void {

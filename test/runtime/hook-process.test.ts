@@ -135,7 +135,7 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     const report = (id: string, from: string) =>
       ({ type: 'task_notification', id, from, to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done', result: 'parser.ts' }) as Envelope;
     const seen: string[] = [];
-    const lead = { route: (e: Envelope) => void seen.push(`route ${e.id}`), working: (name: string) => void seen.push(`working ${name}`) };
+    const lead = { route: (e: Envelope, late?: boolean) => void seen.push(`route ${e.id}${late ? ' late' : ''}`), working: (name: string) => void seen.push(`working ${name}`) };
     const notices: string[] = [];
     s.events.subscribe((e) => void (e.type === 'notice' && notices.push(e.text)));
 
@@ -152,9 +152,11 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     await waitFor(() => seen.length === 2, "carol's report to be passed on");
     assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
 
+    // Its idle notification overtakes the report while the hook runs: the report, routed late, must not undo it.
     s.hooks.receive(report('m3', 'bob'), lead);
-    await waitFor(() => seen.length === 3, 'the second report to be settled');
-    assert.deepEqual(seen, ['working bob', 'route m2', 'route m3']);
+    s.hooks.receive({ type: 'idle_notification', id: 'm4', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' } as Envelope, lead);
+    await waitFor(() => seen.length === 4, 'the second report to be settled');
+    assert.deepEqual(seen, ['working bob', 'route m2', 'route m4', 'route m3 late']);
     assert.equal(s.hooks.busy(), false);
     const done = await s.store.tasks.get(task.id);
     assert.deepEqual([done?.status, done?.owner, done?.result], ['completed', 'bob', 'parser.ts']);
