@@ -301,6 +301,12 @@ describe('reduce: the input line', () => {
     assert.equal(s.hint, 'nothing to complete');
     s = run(s, type('x'));
     assert.equal(s.hint, undefined, 'typing clears the hint');
+    s = run(state(), type('/ta'), { type: 'complete' });
+    assert.deepEqual([s.input.text, s.hint], ['/task', '/tasks  /task']);
+    s = run(s, { type: 'complete' });
+    assert.deepEqual([s.input.text, s.hint], ['/task', '/tasks  /task'], '/task is whole: Tab lists both rather than making it /tasks');
+    s = run(state(), type('/tasks'), { type: 'complete' });
+    assert.deepEqual([s.input.text, s.hint], ['/tasks', 'nothing to complete'], 'a whole word that begins no other stays as it was');
   });
 
   test('hint sets and clears the hint line', () => {
