@@ -158,7 +158,7 @@ export function parseCommand(line: string): Parsed {
     case 'spawn':
       return parseSpawn(rest);
     case 'task':
-      return parseTask(first, afterFirst);
+      return parseTask(first.toLowerCase(), afterFirst);
     case 'permissions': {
       if (rest === '') return ok({ name: 'permissions', remove: undefined });
       if (first !== 'remove' || afterFirst === '') return fail(usage(command));
@@ -225,15 +225,15 @@ function parseTask(action: string, rest: string): Parsed {
 }
 
 function parseTaskAdd(rest: string): Parsed {
-  // --blocked-by may come anywhere, its ids as one word; what is left is the subject as typed.
-  const flag = /(^|\s)--blocked-by(?:(?:\s+|=)(?<ids>[^\s-]\S*)|=)?(?=\s|$)/g;
+  // --blocked-by may come anywhere, its ids joined by commas (a blank after one is fine); what is left is the subject as typed.
+  const flag = /(^|\s)--blocked-by(?:(?:\s+|=)(?<ids>[^\s,-][^\s,]*(?:\s*,\s*[^\s,]+)*,?)|=)?(?=\s|$)/g;
   const given = [...rest.matchAll(flag)];
   if (given.length > 1) return fail('/task: give --blocked-by once, with every id: --blocked-by 1,2');
   const ids = given[0]?.groups?.ids;
   if (given.length === 1 && ids === undefined) return fail('/task: --blocked-by needs task ids, e.g. --blocked-by 1,2');
   const blockedBy = ids === undefined ? { ok: true as const, ids: [] } : parseTaskIdList(ids, LISTED_BY);
   if (!blockedBy.ok) return fail(`/task: ${blockedBy.error}`);
-  const subject = unquote(rest.replace(flag, ' ').trim()).trim();
+  const subject = unquote(rest.replace(flag, '').trim()).trim();
   if (subject === '') return fail(`/task: ${EMPTY_SUBJECT} (usage: /task add <subject> [--blocked-by id,…])`);
   // The subject is free text and may hold dashes, but one that starts with an option is a mistyped flag.
   if (subject.startsWith('--')) return fail(`/task: unknown option '${split(subject)[0]}' (only --blocked-by <ids>)`);

@@ -142,6 +142,8 @@ describe('slash commands: parsing', () => {
     assert.deepEqual(parsed('/task add Write the tokenizer'), { name: 'task', action: 'add', subject: 'Write the tokenizer', blockedBy: [] });
     assert.deepEqual(parsed('/task add "Test it, with -v" --blocked-by 1,2'), { name: 'task', action: 'add', subject: 'Test it, with -v', blockedBy: ['1', '2'] });
     assert.deepEqual(parsed('/task add --blocked-by=3 Release  it'), { name: 'task', action: 'add', subject: 'Release  it', blockedBy: ['3'] });
+    assert.deepEqual(parsed('/task ADD Docs --blocked-by 1, 2,3 ,4'), { name: 'task', action: 'add', subject: 'Docs', blockedBy: ['1', '2', '3', '4'] });
+    assert.deepEqual(parsed('/task add Docs --blocked-by 1, 2 first'), { name: 'task', action: 'add', subject: 'Docs first', blockedBy: ['1', '2'] });
     assert.deepEqual(parsed('/task add fix the --blocked-by-x flag'), { name: 'task', action: 'add', subject: 'fix the --blocked-by-x flag', blockedBy: [] });
   });
 
