@@ -14,7 +14,7 @@ import { append } from './state/items.js';
 import { resumedItems } from './state/resumed.js';
 import { shownItems, viewLive } from './state/view.js';
 import { LEAD } from '../protocol/names.js';
-import { pendingBySender, sessionUsage, stillRunning } from './state/selectors.js';
+import { currentTasks, pendingBySender, sessionUsage, stillRunning } from './state/selectors.js';
 import type { NewItem, State } from './state/types.js';
 import { createStore, type Store } from './store.js';
 
@@ -30,6 +30,7 @@ export function App({ store, controller }: AppProps) {
   useInput((input, key) => controller.handleKey(input, key, { clear: () => write(CLEAR_SCREEN) }));
   const usage = sessionUsage(state);
   const pending = useMemo(() => pendingBySender(state), [state.queue]);
+  const current = useMemo(() => currentTasks(state), [state.tasks]);
   const waitingFor = stillRunning(state.members).join(',');
   const viewed = state.view === LEAD ? undefined : state.views[state.view];
   const viewedStatus = state.members.find((m) => m.name === state.view)?.status;
@@ -54,7 +55,7 @@ export function App({ store, controller }: AppProps) {
             view={state.view}
           />
         </Box>
-        <TeamPanel members={state.members} activity={state.activity} pending={pending} now={state.now} view={state.view} />
+        <TeamPanel members={state.members} activity={state.activity} pending={pending} current={current} now={state.now} view={state.view} />
         {state.tasksShown ? <TaskPanel tasks={state.tasks} /> : null}
         <ApprovalQueue
           queue={state.queue}

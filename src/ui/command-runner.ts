@@ -1,4 +1,6 @@
-import { taskDetail } from '../tools/task-format.js';
+import { taskDetail, taskLine } from '../tools/task-format.js';
+import { Refused } from '../lib/refused.js';
+import type { TaskChange } from '../store/tasks.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../team/format.js';
 import { summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
@@ -35,6 +37,25 @@ async function requireMember(runtime: ReplRuntime, name: string): Promise<void> 
 function recent(lines: string[], what: string): string {
   const skipped = lines.length - RECENT;
   return skipped > 0 ? [`(${skipped} older ${what} not shown)`, ...lines.slice(-RECENT)].join('\n') : lines.join('\n');
+}
+
+/**
+ * /task: the human's change to the board, made as the lead (whose session this is) through the
+ * same store calls as `teams task`. An assignment reaches the teammate through the lead's board
+ * watch, as one made anywhere else does.
+ */
+async function taskCommand(command: Extract<SlashCommand, { name: 'task' }>, runtime: ReplRuntime): Promise<NewItem[]> {
+  const { tasks } = runtime.store;
+  if (command.action === 'add') {
+    const created = await tasks.create({ subject: command.subject, blocked_by: command.blockedBy }, LEAD);
+    return [{ kind: 'info', text: `added to the board: ${taskLine(created)}` }];
+  }
+  if (command.action === 'assign') await requireMember(runtime, command.member);
+  const change: TaskChange = command.action === 'assign' ? { op: 'set', owner: command.member } : { op: 'set', status: 'cancelled', note: 'cancelled by the user in the REPL' };
+  const result = await tasks.update(command.id, change, LEAD);
+  if (!result.ok) throw new Refused(result.error);
+  const done = command.action === 'assign' ? `assigned to ${command.member}` : 'cancelled';
+  return [{ kind: 'info', text: `${done}: ${taskLine(result.task)}` }];
 }
 
 async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' | 'view' }>, runtime: ReplRuntime): Promise<NewItem[]> {
@@ -86,6 +107,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       const tasks = await store.tasks.list();
       return [{ kind: 'output', text: tasks.length === 0 ? 'the task board is empty' : tasks.map(taskDetail).join('\n') }];
     }
+    case 'task':
+      return taskCommand(command, runtime);
     case 'approve':
     case 'reject': {
       const approve = command.name === 'approve';

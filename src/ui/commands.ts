@@ -3,6 +3,7 @@ import { didYouMean } from '../protocol/suggest.js';
 import { modelIdProblem } from '../model/settings.js';
 import { parseRule } from '../policy/rules.js';
 import { PERMISSION_MODES, PermissionMode } from '../protocol/messages.js';
+import { assigneeProblem, EMPTY_SUBJECT, parseTaskIdList, taskIdProblem } from '../store/task-input.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
@@ -16,6 +17,9 @@ export type SlashCommand =
   | { name: 'inbox'; agent: string | undefined }
   | { name: 'requests' }
   | { name: 'tasks' }
+  | { name: 'task'; action: 'add'; subject: string; blockedBy: string[] }
+  | { name: 'task'; action: 'assign'; id: string; member: string }
+  | { name: 'task'; action: 'cancel'; id: string }
   | { name: 'approve'; requestId: string; feedback: string | undefined }
   | { name: 'reject'; requestId: string; reason: string }
   | { name: 'shutdown'; member: string; reason: string | undefined }
@@ -43,6 +47,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'inbox', usage: '/inbox [agent]', what: "an agent's unread messages (the lead's by default)" },
   { name: 'requests', usage: '/requests', what: 'every request and its state' },
   { name: 'tasks', usage: '/tasks', what: "the team's task board: each task's status, owner and what blocks it" },
+  { name: 'task', usage: '/task add <subject> [--blocked-by id,…] | assign <id> <name> | cancel <id>', what: 'put a task on the board, assign a pending one to a teammate, or cancel one' },
   { name: 'approve', usage: '/approve <id> [feedback]', what: 'approve a plan, permission or finish request' },
   { name: 'reject', usage: '/reject <id> <reason>', what: 'reject one, saying why' },
   { name: 'shutdown', usage: '/shutdown <name> [reason]', what: 'ask a teammate to shut down' },
@@ -152,6 +157,8 @@ export function parseCommand(line: string): Parsed {
     }
     case 'spawn':
       return parseSpawn(rest);
+    case 'task':
+      return parseTask(first.toLowerCase(), afterFirst);
     case 'permissions': {
       if (rest === '') return ok({ name: 'permissions', remove: undefined });
       if (first !== 'remove' || afterFirst === '') return fail(usage(command));
@@ -188,4 +195,47 @@ function parseSpawn(rest: string): Parsed {
   if (problem) return fail(problem);
   const id = model?.groups?.id;
   return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }), ...(mode?.success ? { mode: mode.data } : {}), ...(worktree ? { worktree: true as const } : {}) });
+}
+
+/** Where the REPL shows the board's ids. */
+const LISTED_BY = '/tasks';
+
+function parseTask(action: string, rest: string): Parsed {
+  const [id, afterId] = split(rest);
+  switch (action) {
+    case 'add':
+      return parseTaskAdd(rest);
+    case 'assign': {
+      if (id === '' || afterId === '' || split(afterId)[1] !== '') return fail('usage: /task assign <id> <name>');
+      const problem = taskIdProblem(id, LISTED_BY) ?? assigneeProblem(afterId);
+      if (problem) return fail(`/task: ${problem}`);
+      const badName = nameError('task', 'teammate', afterId);
+      return badName ? fail(badName) : ok({ name: 'task', action: 'assign', id, member: afterId });
+    }
+    case 'cancel': {
+      if (id === '' || afterId !== '') return fail('usage: /task cancel <id>');
+      const problem = taskIdProblem(id, LISTED_BY);
+      return problem ? fail(`/task: ${problem}`) : ok({ name: 'task', action: 'cancel', id });
+    }
+    case '':
+      return fail(usage('task'));
+    default:
+      return fail(`/task: unknown action '${action}': add, assign or cancel (${usage('task')})`);
+  }
+}
+
+function parseTaskAdd(rest: string): Parsed {
+  // --blocked-by may come anywhere, its ids joined by commas (a blank after one is fine); what is left is the subject as typed.
+  const flag = /(^|\s)--blocked-by(?:(?:\s+|=)(?<ids>[^\s,-][^\s,]*(?:\s*,\s*[^\s,]+)*,?)|=)?(?=\s|$)/g;
+  const given = [...rest.matchAll(flag)];
+  if (given.length > 1) return fail('/task: give --blocked-by once, with every id: --blocked-by 1,2');
+  const ids = given[0]?.groups?.ids;
+  if (given.length === 1 && ids === undefined) return fail('/task: --blocked-by needs task ids, e.g. --blocked-by 1,2');
+  const blockedBy = ids === undefined ? { ok: true as const, ids: [] } : parseTaskIdList(ids, LISTED_BY);
+  if (!blockedBy.ok) return fail(`/task: ${blockedBy.error}`);
+  const subject = unquote(rest.replace(flag, '').trim()).trim();
+  if (subject === '') return fail(`/task: ${EMPTY_SUBJECT} (usage: /task add <subject> [--blocked-by id,…])`);
+  // The subject is free text and may hold dashes, but one that starts with an option is a mistyped flag.
+  if (subject.startsWith('--')) return fail(`/task: unknown option '${split(subject)[0]}' (only --blocked-by <ids>)`);
+  return ok({ name: 'task', action: 'add', subject, blockedBy: blockedBy.ids });
 }

@@ -17,8 +17,8 @@ export type ReplStore = {
   readonly mailboxes: Pick<TeamStore['mailboxes'], 'peek'>;
   /** Followed while a teammate's view is shown. */
   readonly agentLogs: Pick<TeamStore['agentLogs'], 'follow'>;
-  /** /tasks reads the board; the task panel (Ctrl+T) follows it. */
-  readonly tasks: Pick<TeamStore['tasks'], 'list' | 'watch'>;
+  /** /tasks reads the board and /task changes it; the task and team panels follow it. */
+  readonly tasks: Pick<TeamStore['tasks'], 'list' | 'watch' | 'create' | 'update'>;
 };
 
 /**

@@ -9,6 +9,7 @@ import type { ReplRuntime } from '../../src/ui/runtime.js';
 import { tempHome } from '../helpers/temp.js';
 import { addProjectRule, loadProjectRules, settingsPath } from '../../src/runtime/project-settings.js';
 import { showRule } from '../../src/policy/rules.js';
+import { addMember } from '../../src/store/roster-changes.js';
 
 function parsed(line: string): SlashCommand {
   const result = parseCommand(line);
@@ -137,10 +138,45 @@ describe('slash commands: parsing', () => {
     refused('/view Alice!', /^\/view: agent 'Alice!'/);
   });
 
+  test('/task add: the subject as typed (quoted or not), --blocked-by anywhere', () => {
+    assert.deepEqual(parsed('/task add Write the tokenizer'), { name: 'task', action: 'add', subject: 'Write the tokenizer', blockedBy: [] });
+    assert.deepEqual(parsed('/task add "Test it, with -v" --blocked-by 1,2'), { name: 'task', action: 'add', subject: 'Test it, with -v', blockedBy: ['1', '2'] });
+    assert.deepEqual(parsed('/task add --blocked-by=3 Release  it'), { name: 'task', action: 'add', subject: 'Release  it', blockedBy: ['3'] });
+    assert.deepEqual(parsed('/task ADD Docs --blocked-by 1, 2,3 ,4'), { name: 'task', action: 'add', subject: 'Docs', blockedBy: ['1', '2', '3', '4'] });
+    assert.deepEqual(parsed('/task add Docs --blocked-by 1, 2 first'), { name: 'task', action: 'add', subject: 'Docs first', blockedBy: ['1', '2'] });
+    assert.deepEqual(parsed('/task add fix the --blocked-by-x flag'), { name: 'task', action: 'add', subject: 'fix the --blocked-by-x flag', blockedBy: [] });
+  });
+
+  test('/task assign <id> <name> and /task cancel <id>', () => {
+    assert.deepEqual(parsed('/task assign 7 alice'), { name: 'task', action: 'assign', id: '7', member: 'alice' });
+    assert.deepEqual(parsed('/task cancel 12'), { name: 'task', action: 'cancel', id: '12' });
+  });
+
+  test('/task: bad input gets a specific one-line error', () => {
+    refused('/task', /^usage: \/task add <subject> \[--blocked-by id,…\] \| assign <id> <name> \| cancel <id>$/);
+    refused('/task list', /^\/task: unknown action 'list': add, assign or cancel/);
+    refused('/task add', /^\/task: the subject is empty \(usage: \/task add <subject>/);
+    refused('/task add ""', /^\/task: the subject is empty/);
+    refused('/task add --blocked-by 1', /^\/task: the subject is empty/);
+    refused('/task add x --blocked-by', /^\/task: --blocked-by needs task ids, e\.g\. --blocked-by 1,2$/);
+    refused('/task add x --blocked-by 1,zz', /^\/task: 'zz' is not a task id \(a number such as 7; see \/tasks\)$/);
+    refused('/task add x --blocked-by 1 --blocked-by 2', /^\/task: give --blocked-by once/);
+    refused('/task add --assign bob x', /^\/task: unknown option '--assign' \(only --blocked-by <ids>\)$/);
+    refused('/task assign 7', /^usage: \/task assign <id> <name>$/);
+    refused('/task assign 7 alice bob', /^usage: \/task assign <id> <name>$/);
+    refused('/task assign seven alice', /^\/task: 'seven' is not a task id \(a number such as 7; see \/tasks\)$/);
+    refused('/task assign 07 alice', /'07' is not a task id/);
+    refused('/task assign 7 lead', /^\/task: tasks are assigned to teammates, not to the lead$/);
+    refused('/task assign 7 Alice!', /^\/task: teammate 'Alice!'/);
+    refused('/task cancel', /^usage: \/task cancel <id>$/);
+    refused('/task cancel 1 2', /^usage: \/task cancel <id>$/);
+    refused('/task cancel #3', /^\/task: '#3' is not a task id/);
+  });
+
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 22);
+    assert.equal(COMMAND_NAMES.length, 23);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -209,6 +245,38 @@ describe('slash commands: running', () => {
     assert.equal(await answer('/tasks'), '#1 [pending]: Write the tokenizer\n  here-documents too\n#2 [pending] blocked by 1: Test it');
     assert.match(await answer('/log'), /member\s+lead|the audit log is empty/);
     assert.match(await answer('/help'), /Commands:/);
+  });
+
+  test('/task adds, assigns and cancels on the board as the lead, each answered with the task\'s line', async () => {
+    await addMember(store.roster, { name: 'alice', role: 'coder' });
+    const run = async (line: string) => {
+      const command = parsed(line);
+      assert.ok(command.name === 'task');
+      const items = await runCommand(command, runtime);
+      assert.equal(items.length, 1, line);
+      return `${items[0]?.kind}: ${items[0] && 'text' in items[0] ? items[0].text : ''}`;
+    };
+    const before = (await store.tasks.list()).length;
+    const id = String(before + 1);
+    assert.equal(await run('/task add Write the docs'), `info: added to the board: #${id} [pending]: Write the docs`);
+    assert.equal(await run(`/task add "Publish them" --blocked-by ${id}`), `info: added to the board: #${before + 2} [pending] blocked by ${id}: Publish them`);
+    assert.equal(await run(`/task assign ${id} alice`), `info: assigned to alice: #${id} [pending] @alice: Write the docs`);
+    assert.equal(await run(`/task cancel ${before + 2}`), `info: cancelled: #${before + 2} [cancelled] blocked by ${id}: Publish them`);
+    const [added, cancelled] = [await store.tasks.get(id), await store.tasks.get(String(before + 2))];
+    assert.deepEqual([added?.created_by, added?.owner, cancelled?.notes?.[0]?.text], ['lead', 'alice', 'cancelled by the user in the REPL']);
+
+    const journal = JSON.stringify(await store.tasks.list());
+    const refusals: [string, RegExp][] = [
+      ['/task assign 99 alice', /^error: \/task: unknown task 99$/],
+      [`/task assign ${id} bob`, /^error: \/task: no member named 'bob' in team 'default'/],
+      [`/task cancel ${before + 2}`, new RegExp(`^error: /task: task ${before + 2} is already cancelled$`)],
+      ['/task add Loop --blocked-by 99', /^error: \/task: cannot create task: task \d+ cannot be blocked by unknown task 99$/],
+      [`/task add ${'x'.repeat(201)}`, /^error: \/task: cannot create task: .*subject/],
+    ];
+    for (const [line, pattern] of refusals) assert.match(await run(line), pattern, line);
+    assert.equal(JSON.stringify(await store.tasks.list()), journal, 'a refusal changes nothing on the board');
+    await store.tasks.update(id, { op: 'claim' }, 'alice');
+    assert.match(await run(`/task assign ${id} alice`), new RegExp(`^error: /task: task ${id} is in_progress: only a pending task can be \\(re\\)assigned$`));
   });
 
   test('/permissions lists the rules numbered, allow then deny; remove by rule or number changes settings.json', async () => {

@@ -7,7 +7,8 @@ import { InputLine } from '../../src/ui/components/InputLine.js';
 import { TeamPanel } from '../../src/ui/components/TeamPanel.js';
 import { LiveTurn, Transcript } from '../../src/ui/components/Transcript.js';
 import type { TranscriptItem } from '../../src/ui/state/types.js';
-import { member, NOW, request } from './fixtures.js';
+import { member, NOW, request, task } from './fixtures.js';
+import { currentTasks } from '../../src/ui/state/selectors.js';
 import { formatMembers } from '../../src/team/format.js';
 import { plain } from './terminal.js';
 
@@ -46,7 +47,7 @@ describe('Header', () => {
 describe('TeamPanel', () => {
   test('name, role, model, status, time in state, pending requests, activity', () => {
     const members = [member('lead', 'idle', { model: 'claude-sonnet-5-5' }), member('alice', 'awaiting_approval', { model: 'claude-haiku-4-5' }), member('bob', 'working', { role: 'tester' })];
-    const text = frame(<TeamPanel members={members} activity={{ alice: 'asks to approve a plan', bob: 'running the tests' }} pending={new Map([['alice', 2]])} now={NOW} view="lead" />);
+    const text = frame(<TeamPanel members={members} activity={{ alice: 'asks to approve a plan', bob: 'running the tests' }} pending={new Map([["alice", 2]])} current={new Map()} now={NOW} view="lead" />);
     const alice = text.split('\n').find((l) => l.startsWith('alice')) ?? '';
     assert.match(alice, /^alice\s+coder\s+claude-haiku-4-5\s+awaiting_approval\s+30s\s+2 pending\s+asks to approve a plan$/);
     assert.match(text, /^lead\s+lead\s+claude-sonnet-5-5\s+idle\s+30s\s*$/m);
@@ -54,9 +55,25 @@ describe('TeamPanel', () => {
     assert.doesNotMatch(text, /No teammates yet/);
   });
 
+  test("each teammate's task in progress from the board: id and subject, cut to fit, further ones by id", () => {
+    const members = [member('lead'), member('alice', 'working'), member('bob', 'idle')];
+    const board = [
+      task('5', 'in_progress', { owner: 'alice', subject: 'Second thing' }),
+      task('2', 'in_progress', { owner: 'alice', subject: 'Write the tokenizer for here-documents and every quoting rule of the shell' }),
+      task('3', 'pending', { owner: 'bob', subject: 'Not begun' }),
+      task('4', 'completed', { owner: 'bob', subject: 'Done already' }),
+    ];
+    const current = currentTasks({ tasks: board });
+    const text = frame(<TeamPanel members={members} activity={{ alice: 'editing' }} pending={new Map()} current={current} now={NOW} view="lead" />);
+    assert.match(text, /^alice\s+coder\s+-\s+working\s+30s\s+#2 Write the tokenizer for here… \+#5\s+editing$/m);
+    assert.match(text, /^bob\s+coder\s+-\s+idle\s+30s\s*$/m, 'a pending or finished task is not current');
+    const none = frame(<TeamPanel members={members} activity={{ alice: 'editing' }} pending={new Map()} current={new Map()} now={NOW} view="lead" />);
+    assert.match(none, /^alice\s+coder\s+-\s+working\s+30s\s+editing$/m, 'no column while nobody has a task in progress');
+  });
+
   test("each teammate's permission mode, where the roster records one", () => {
     const members = [member('lead'), member('alice', 'working', { model: 'm', permission_mode: 'accept-edits' }), member('bob', 'idle', { model: 'm', permission_mode: 'plan' })];
-    const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} now={NOW} view="lead" />);
+    const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} current={new Map()} now={NOW} view="lead" />);
     assert.match(text, /^alice\s+coder\s+m\s+accept-edits\s+working/m);
     assert.match(text, /^bob\s+coder\s+m\s+plan\s+idle/m);
     assert.match(formatMembers(members, NOW), /^alice\s+coder\s+working\s+-\s+\S+\s+accept-edits\s+m\s+-$/m);
@@ -64,13 +81,13 @@ describe('TeamPanel', () => {
 
   test('a big team: the panel stays short and says where the rest is', () => {
     const members = [member('lead'), ...Array.from({ length: 20 }, (_, i) => member(`m${i}`))];
-    const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} now={NOW} view="lead" />);
+    const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} current={new Map()} now={NOW} view="lead" />);
     assert.equal(text.split('\n').length, 12);
     assert.match(text, /… 10 more: \/team lists them all/);
   });
 
   test('an empty team says how to get one', () => {
-    assert.match(frame(<TeamPanel members={[member('lead')]} activity={{}} pending={new Map()} now={NOW} view="lead" />), /No teammates yet: ask the lead, or \/spawn <name> <role>/);
+    assert.match(frame(<TeamPanel members={[member('lead')]} activity={{}} pending={new Map()} current={new Map()} now={NOW} view="lead" />), /No teammates yet: ask the lead, or \/spawn <name> <role>/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { EventStream } from '../../src/lib/event-stream.js';
 import { AuditEntry } from '../../src/store/audit.js';
+import { Refused } from '../../src/lib/refused.js';
 import type { Draft, Envelope } from '../../src/protocol/messages.js';
 import type { HumanDecision } from '../../src/runtime/lead-decisions.js';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
@@ -36,7 +37,15 @@ export class FakeRuntime implements ReplRuntime {
     audit: { read: async () => ({ entries: [], problems: [] }), append: async (entry) => AuditEntry.parse({ ...entry, at: new Date().toISOString() }) },
     mailboxes: { peek: async () => ({ messages: [], problems: [] }) },
     agentLogs: { follow: (agent, listener, options) => this.agentLogs.follow(agent, listener, options) },
-    tasks: { list: async () => [], watch: async () => ({ close: async () => undefined }) },
+    // An empty board that stays empty: tests that change the board run /task on a file store.
+    tasks: {
+      list: async () => [],
+      watch: async () => ({ close: async () => undefined }),
+      create: async () => {
+        throw new Refused('this fake runtime has no board to add to');
+      },
+      update: async (id) => ({ ok: false, error: `unknown task ${id}` }),
+    },
   };
 
   /** Teammates' logs: none, unless a test gives real ones (a file store's, over a temporary directory). */

@@ -1,6 +1,7 @@
 import type { Key } from 'ink';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import type { Member } from '../../src/store/roster.js';
+import type { Task } from '../../src/store/tasks.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import { initialState } from '../../src/ui/state/initial.js';
 import type { State } from '../../src/ui/state/types.js';
@@ -10,6 +11,10 @@ export const iso = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
 
 export function member(name: string, status: Member['status'] = 'idle', extra: Partial<Member> = {}): Member {
   return { name, role: name === 'lead' ? 'lead' : 'coder', status, pid: null, model: null, created_at: iso(-60_000), status_since: iso(-30_000), ...extra };
+}
+
+export function task(id: string, status: Task['status'], extra: Partial<Task> = {}): Task {
+  return { id, subject: `task ${id}`, description: '', status, blocked_by: [], created_by: 'lead', created_at: iso(0), updated_at: iso(0), ...extra };
 }
 
 export function request(id: string, kind: RequestRecord['kind'] = 'permission', from = 'alice', extra: Partial<RequestRecord> = {}): RequestRecord {

@@ -12,7 +12,7 @@ import type { Envelope, Kind } from '../../src/protocol/messages.js';
 import { keyValues } from '../../src/protocol/kinds/text.js';
 import { sample, SAMPLES } from '../protocol/fixtures.js';
 import { assertInert, HOSTILE } from '../helpers/hostile.js';
-import { agent, member, NOW, request, state } from './fixtures.js';
+import { agent, member, NOW, request, state, task } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -66,13 +66,14 @@ describe('what an agent wrote never reaches the terminal raw: the REPL', () => {
     );
     const s = actions.reduce(reduce, state());
     assert.match(frame(<Transcript items={s.transcript} epoch={0} />, 'transcript'), SHOWS);
-    frame(<TeamPanel members={s.members} activity={s.activity} pending={new Map()} now={NOW} view="lead" />, 'activity');
+    frame(<TeamPanel members={s.members} activity={s.activity} pending={new Map()} current={new Map()} now={NOW} view="lead" />, 'activity');
   });
 
   test('the live turn, the team panel, the approval queue, the header, the input line', () => {
     assert.match(frame(<LiveTurn live={{ busy: true, text: HOSTILE, tools: [{ id: 't', name: HOSTILE, input: HOSTILE }] }} />, 'live turn'), SHOWS);
     const members = [member('lead'), member('alice', 'working', { role: HOSTILE })];
-    frame(<TeamPanel members={members} activity={{ alice: HOSTILE }} pending={new Map()} now={NOW} view="lead" />, 'team panel');
+    const current = new Map([['alice', [task('1', 'in_progress', { owner: 'alice', subject: HOSTILE }), task('2', 'in_progress', { owner: 'alice' })]]]);
+    frame(<TeamPanel members={members} activity={{ alice: HOSTILE }} pending={new Map()} current={current} now={NOW} view="lead" />, 'team panel');
     const queue = [request('plan-1', 'plan', 'alice', { summary: `${HOSTILE}\n${HOSTILE}` })];
     const base = { queue, selected: 0, deciding: [], reason: undefined, now: NOW };
     frame(<ApprovalQueue {...base} expanded={false} focus="input" />, 'queue');

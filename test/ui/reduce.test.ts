@@ -2,9 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Envelope } from '../../src/protocol/messages.js';
 import { reduce } from '../../src/ui/state/reduce.js';
-import { pendingBySender, sessionUsage, stillRunning } from '../../src/ui/state/selectors.js';
+import { currentTasks, pendingBySender, sessionUsage, stillRunning } from '../../src/ui/state/selectors.js';
 import type { State, UiAction } from '../../src/ui/state/types.js';
-import { agent, iso, member, NOW, request, state } from './fixtures.js';
+import { agent, iso, member, NOW, request, state, task } from './fixtures.js';
 
 const run = (from: State, ...actions: UiAction[]) => actions.reduce(reduce, from);
 const usage = { input_tokens: 100, output_tokens: 20, cache_read_tokens: 5, cache_write_tokens: 0 };
@@ -301,6 +301,12 @@ describe('reduce: the input line', () => {
     assert.equal(s.hint, 'nothing to complete');
     s = run(s, type('x'));
     assert.equal(s.hint, undefined, 'typing clears the hint');
+    s = run(state(), type('/ta'), { type: 'complete' });
+    assert.deepEqual([s.input.text, s.hint], ['/task', '/tasks  /task']);
+    s = run(s, { type: 'complete' });
+    assert.deepEqual([s.input.text, s.hint], ['/task', '/tasks  /task'], '/task is whole: Tab lists both rather than making it /tasks');
+    s = run(state(), type('/tasks'), { type: 'complete' });
+    assert.deepEqual([s.input.text, s.hint], ['/tasks', 'nothing to complete'], 'a whole word that begins no other stays as it was');
   });
 
   test('hint sets and clears the hint line', () => {
@@ -358,5 +364,20 @@ describe('selectors', () => {
   test('still running and pending per sender', () => {
     assert.deepEqual(stillRunning([member('lead'), member('a', 'working'), member('b', 'shutdown'), member('c', 'shutting_down')]), ['a', 'c']);
     assert.deepEqual([...pendingBySender({ queue: [request('1'), request('2'), request('3', 'plan', 'bob')] })], [['alice', 2], ['bob', 1]]);
+  });
+
+  test("current tasks: each owner's tasks in progress, lowest id first; pending, finished and unowned ones are not current", () => {
+    const board = [
+      task('10', 'in_progress', { owner: 'alice' }),
+      task('9', 'in_progress', { owner: 'alice' }),
+      task('3', 'in_progress', { owner: 'bob' }),
+      task('4', 'pending', { owner: 'carol' }),
+      task('5', 'completed', { owner: 'carol' }),
+      task('6', 'failed', { owner: 'bob' }),
+      task('7', 'pending'),
+    ];
+    const current = currentTasks({ tasks: board });
+    assert.deepEqual([...current].map(([owner, tasks]) => [owner, tasks.map((t) => t.id)]), [['bob', ['3']], ['alice', ['9', '10']]]);
+    assert.equal(currentTasks({ tasks: [] }).size, 0);
   });
 });

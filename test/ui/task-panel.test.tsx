@@ -8,14 +8,10 @@ import { reduce } from '../../src/ui/state/reduce.js';
 import type { Task } from '../../src/store/tasks.js';
 import { waitFor } from '../helpers/wait.js';
 import { FakeRuntime } from './fake-runtime.js';
-import { iso, key, state } from './fixtures.js';
+import { key, member, state, task } from './fixtures.js';
 import { plain } from './terminal.js';
 
 afterEach(() => cleanup());
-
-function task(id: string, status: Task['status'], extra: Partial<Task> = {}): Task {
-  return { id, subject: `task ${id}`, description: '', status, blocked_by: [], created_by: 'lead', created_at: iso(0), updated_at: iso(0), ...extra };
-}
 
 const board = [task('1', 'completed', { owner: 'alice', subject: 'Write the tokenizer' }), task('2', 'in_progress', { owner: 'bob', subject: 'Test it' }), task('3', 'pending', { blocked_by: ['2'], subject: 'Release' })];
 
@@ -41,7 +37,7 @@ describe('the task panel (Ctrl+T)', () => {
       deliver = listener;
       return { close: async () => undefined };
     };
-    const repl = createRepl(runtime, state());
+    const repl = createRepl(runtime, state({ members: [member('lead'), member('alice', 'working'), member('bob', 'working')] }));
     const disconnect = repl.controller.connect(60_000);
     const view = render(repl.element);
     try {
@@ -49,6 +45,8 @@ describe('the task panel (Ctrl+T)', () => {
       watching(board);
       assert.equal(repl.store.getState().tasks, board);
       assert.doesNotMatch(plain(view.lastFrame()), /Tasks \(/);
+      // The team panel reads the same board: bob's row names his task in progress.
+      await waitFor(() => /^bob\s.*#2 Test it/m.test(plain(view.lastFrame())) || undefined, "bob's current task in the team panel");
       view.stdin.write('\u0014');
       await waitFor(() => plain(view.lastFrame()).includes('Tasks (2 open, 1 done)') || undefined, 'the panel');
       view.stdin.write('\u0014');

@@ -125,6 +125,49 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     }
   });
 
+  test('/task add, assign and cancel: the transcript says what happened, the task panel and the team panel show the board', async () => {
+    const team = 'board';
+    const added = await runCli(home, ['--team', team, 'member', 'add', 'alice', '--role', 'coder']);
+    assert.equal(added.code, 0, added.stderr);
+    const board = openFileStore(teamPaths(home, team));
+    const shown = new Terminal(join(home, 'tmux-board.sock'));
+    const stderr = join(home, 'board.stderr');
+    shown.stderrPath = stderr;
+    const teams = `env -u TEAMS_HOME -u TEAMS_TEAM node ${join(REPO_ROOT, 'bin', 'teams.js')} --home ${home} --team ${team} --offline --grace-ms 3000 2>${stderr}`;
+    shown.start(`${teams}; echo "teams exited with $?"; sleep 300`);
+    const command = (line: string) => {
+      shown.text(line);
+      shown.keys('Enter');
+    };
+    try {
+      await shown.shows('model offline-demo');
+      const lead = (await board.roster.load())?.members.find((m) => m.name === 'lead')?.pid;
+      assert.ok(lead);
+      pids.push(lead);
+      command('/task add Write the docs');
+      await shown.shows('added to the board: #1 [pending]: Write the docs');
+      command('/task add "Publish them" --blocked-by 1');
+      await shown.shows('added to the board: #2 [pending] blocked by 1: Publish them');
+      shown.keys('C-t');
+      await shown.shows(/Tasks \(2 open, 0 done\)[\s\S]*#2\s+pending\s+-\s+blocked by 1\s+Publish them/);
+      command('/task assign 1 alice');
+      await shown.shows('assigned to alice: #1 [pending] @alice: Write the docs');
+      // alice takes it, as her process would: both panels follow the board.
+      assert.ok((await board.tasks.claim('alice', '1')).ok);
+      await shown.shows(/^alice\s+coder\s.*#1 Write the docs/m);
+      await shown.shows(/#1\s+in_progress\s+alice\s+Write the docs/);
+      command('/task cancel 7');
+      await shown.shows('/task: unknown task 7');
+      command('/task cancel 2');
+      await shown.shows('cancelled: #2 [cancelled] blocked by 1: Publish them');
+      assert.equal((await board.tasks.get('2'))?.status, 'cancelled');
+      shown.keys('C-c');
+      await shown.shows('teams exited with 0');
+    } finally {
+      shown.kill();
+    }
+  });
+
   test('teams --continue shows the earlier conversation, and the lead goes on with it', async () => {
     const team = 'continued';
     const script = join(home, 'continue-script.json');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { inertJson, inertLine, inertText } from '../../lib/terminal-text.js';
-import { LEAD } from '../../protocol/names.js';
-import { TaskBoardStatus, TaskId, type TaskChange } from '../../store/tasks.js';
+import { TaskBoardStatus, type TaskChange } from '../../store/tasks.js';
+import { assigneeProblem, EMPTY_SUBJECT, parseTaskIdList, taskIdProblem } from '../../store/task-input.js';
 import { taskDetail, taskLine } from '../../tools/task-format.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -9,19 +9,26 @@ import { UsageError } from '../errors.js';
 /** The human, as the board records who made a change from the command line. */
 const HUMAN = 'human';
 
+/** Where a human sees the board's ids from the command line. */
+const LISTED_BY = '`teams tasks`';
+
 function taskId(value: string): string {
-  if (!TaskId.safeParse(value).success) throw new UsageError(`'${inertLine(value)}' is not a task id (a number such as 7; see \`teams tasks\`)`);
+  const problem = taskIdProblem(value, LISTED_BY);
+  if (problem) throw new UsageError(problem);
   return value;
 }
 
 /** A comma-separated list of task ids, each checked. */
 function taskIds(value: string): string[] {
-  return value.split(',').map((id) => id.trim()).filter((id) => id !== '').map(taskId);
+  const list = parseTaskIdList(value, LISTED_BY);
+  if (!list.ok) throw new UsageError(list.error);
+  return list.ids;
 }
 
 /** A teammate on the roster (never the lead: the board's work is the teammates'). */
 async function assignee(context: CliContext, name: string): Promise<string> {
-  if (name === LEAD) throw new UsageError("tasks are assigned to teammates, not to the lead");
+  const problem = assigneeProblem(name);
+  if (problem) throw new UsageError(problem);
   return context.requireAgent(name);
 }
 
@@ -59,7 +66,7 @@ export function registerTaskCommands(program: Command, contextFor: ContextFor): 
     .option('--blocked-by <ids>', 'comma-separated ids of tasks that must finish first')
     .option('--assign <name>', 'the teammate who is to do it')
     .action(async (subject: string, options: { description: string; blockedBy?: string; assign?: string }, command: Command) => {
-      if (subject.trim() === '') throw new UsageError('the subject is empty');
+      if (subject.trim() === '') throw new UsageError(EMPTY_SUBJECT);
       const blocked_by = options.blockedBy === undefined ? [] : taskIds(options.blockedBy);
       const context = contextFor(command);
       await context.requireTeam();

@@ -5,6 +5,7 @@ import { age } from '../../team/format.js';
 import type { Member } from '../../store/roster.js';
 import { inertLine, oneLine } from '../../lib/terminal-text.js';
 import type { PermissionMode } from '../../protocol/messages.js';
+import type { Task } from '../../store/tasks.js';
 import { senderColor } from './TranscriptLine.js';
 
 const STATUS_COLORS: Partial<Record<Member['status'], string>> = {
@@ -19,6 +20,8 @@ export type TeamPanelProps = {
   members: Member[];
   activity: Record<string, string>;
   pending: Map<string, number>;
+  /** Each member's board tasks in progress (src/ui/state/selectors.ts currentTasks). */
+  current: Map<string, Task[]>;
   now: number;
   /** The agent whose session the main pane shows: its name in reverse video, so the panel says who is being watched. */
   view: string;
@@ -35,13 +38,28 @@ const MODE_COLORS: Partial<Record<PermissionMode, string>> = { plan: 'cyan', 'ac
 /** Rows the panel takes at most: the live area must stay shorter than the screen. */
 const MAX_ROWS = 12;
 
-/** One line per member: name, role, model, status, time in state, its pending requests, what it last did. */
-export const TeamPanel = memo(function TeamPanel({ members: all, activity, pending, now, view }: TeamPanelProps) {
+/** The widest the current-task column gets: what the member last did still needs room. */
+const TASK_WIDTH = 36;
+
+/** A member's tasks in progress: the first by id and subject, any others by id ("#2 Test it +#5"). */
+function taskCell(tasks: readonly Task[] | undefined): string {
+  const [first, ...others] = tasks ?? [];
+  if (!first) return '';
+  const head = `#${first.id} `;
+  const more = others.map((task) => ` +#${task.id}`).join('');
+  // The subject gives way first, so the ids all stay in sight.
+  return `${head}${oneLine(first.subject, Math.max(2, TASK_WIDTH - head.length - more.length))}${more}`;
+}
+
+/** One line per member: name, role, model, status, time in state, its task in progress, its pending requests, what it last did. */
+export const TeamPanel = memo(function TeamPanel({ members: all, activity, pending, current, now, view }: TeamPanelProps) {
   const members = all.length > MAX_ROWS ? all.slice(0, MAX_ROWS - 1) : all;
   const nameWidth = Math.max(4, ...members.map((m) => m.name.length));
   const roleWidth = Math.min(14, Math.max(4, ...members.map((m) => inertLine(m.role).length)));
   // Each member's own model (teammates may run another than the lead's); '-' until it is known.
   const modelWidth = Math.min(20, Math.max(1, ...members.map((m) => inertLine(m.model ?? '-').length)));
+  // The column is there only while someone has a task in progress.
+  const taskWidth = Math.min(TASK_WIDTH, Math.max(0, ...members.map((m) => taskCell(current.get(m.name)).length)));
   return (
     <Box flexDirection="column">
       {all.length <= 1 ? <Text dimColor>No teammates yet: ask the lead, or /spawn {'<name> <role>'}.</Text> : null}
@@ -57,6 +75,7 @@ export const TeamPanel = memo(function TeamPanel({ members: all, activity, pendi
             <Text color={STATUS_COLORS[m.status]} dimColor={STATUS_COLORS[m.status] === undefined}>{pad(m.status, 17)}</Text>
             {/* A change stamped after the last tick is "0s", not "in 0s". */}
             <Text dimColor>{pad(age(m.status_since, Math.max(now, Date.parse(m.status_since))), 4)}</Text>
+            {taskWidth > 0 ? <Text color="magenta">{pad(taskCell(current.get(m.name)), taskWidth)}</Text> : null}
             {waiting > 0 ? <Text color="yellow">{`${waiting} pending  `}</Text> : null}
             <Text>{oneLine(activity[m.name] ?? '', 60)}</Text>
           </Text>

@@ -55,7 +55,9 @@ export function complete(line: LineState, commands: readonly string[], members: 
   const word = before.slice(start);
   const isCommand = start === 0 && word.startsWith('/');
   const pool = isCommand ? commands.map((c) => `/${c}`) : members;
-  const candidates = pool.filter((c) => c.startsWith(word) && c !== word);
+  const matches = pool.filter((c) => c.startsWith(word));
+  // A word that is whole and also begins another (/task, /tasks) lists both rather than growing into the longer.
+  const candidates = matches.length > 1 ? matches : matches.filter((c) => c !== word);
   if (candidates.length === 0) return { line, candidates };
   const completed = candidates.length === 1 ? `${candidates[0]} ` : commonPrefix(candidates);
   const after = line.text.slice(line.cursor);

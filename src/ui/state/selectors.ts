@@ -2,6 +2,7 @@ import { addUsage, costOf, ZERO_USAGE, type TokenUsage } from '../../model/usage
 import { LEAD } from '../../protocol/names.js';
 import { memberCost } from '../../team/budget.js';
 import type { Member } from '../../store/roster.js';
+import type { Task } from '../../store/tasks.js';
 import type { State } from './types.js';
 
 export type SessionUsage = { tokens: number; cost: number | undefined };
@@ -37,4 +38,18 @@ export function pendingBySender(state: Pick<State, 'queue'>): Map<string, number
   const counts = new Map<string, number>();
   for (const request of state.queue) counts.set(request.from, (counts.get(request.from) ?? 0) + 1);
   return counts;
+}
+
+/**
+ * What each teammate is working on, for the team panel: the board tasks it owns that are in
+ * progress, by owner, lowest id first. A pending task assigned to it is not begun yet, so not
+ * shown; the task panel has the whole board.
+ */
+export function currentTasks(state: Pick<State, 'tasks'>): Map<string, Task[]> {
+  const byOwner = new Map<string, Task[]>();
+  for (const task of [...state.tasks].sort((a, b) => Number(a.id) - Number(b.id))) {
+    if (task.status !== 'in_progress' || task.owner === undefined) continue;
+    byOwner.set(task.owner, [...(byOwner.get(task.owner) ?? []), task]);
+  }
+  return byOwner;
 }
