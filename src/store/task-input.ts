@@ -27,6 +27,9 @@ export function parseTaskIdList(value: string, listedBy: string): TaskIdList {
 
 export const EMPTY_SUBJECT = 'the subject is empty';
 
+/** Who the board records for a change a person typed, in the REPL or on the command line: not the lead's model. */
+export const HUMAN_ACTOR = 'human';
+
 /** Why `name` cannot be given a task, before the roster is asked: the board's work is the teammates'. */
 export function assigneeProblem(name: string): string | undefined {
   return name === LEAD ? 'tasks are assigned to teammates, not to the lead' : undefined;

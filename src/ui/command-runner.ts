@@ -1,6 +1,7 @@
 import { taskDetail, taskLine } from '../tools/task-format.js';
 import { Refused } from '../lib/refused.js';
 import type { TaskChange } from '../store/tasks.js';
+import { HUMAN_ACTOR } from '../store/task-input.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../team/format.js';
 import { summarize } from '../protocol/messages.js';
 import { BROADCAST, LEAD } from '../protocol/names.js';
@@ -47,12 +48,12 @@ function recent(lines: string[], what: string): string {
 async function taskCommand(command: Extract<SlashCommand, { name: 'task' }>, runtime: ReplRuntime): Promise<NewItem[]> {
   const { tasks } = runtime.store;
   if (command.action === 'add') {
-    const created = await tasks.create({ subject: command.subject, blocked_by: command.blockedBy }, LEAD);
+    const created = await tasks.create({ subject: command.subject, blocked_by: command.blockedBy }, HUMAN_ACTOR);
     return [{ kind: 'info', text: `added to the board: ${taskLine(created)}` }];
   }
   if (command.action === 'assign') await requireMember(runtime, command.member);
   const change: TaskChange = command.action === 'assign' ? { op: 'set', owner: command.member } : { op: 'set', status: 'cancelled', note: 'cancelled by the user in the REPL' };
-  const result = await tasks.update(command.id, change, LEAD);
+  const result = await tasks.update(command.id, change, HUMAN_ACTOR);
   if (!result.ok) throw new Refused(result.error);
   const done = command.action === 'assign' ? `assigned to ${command.member}` : 'cancelled';
   return [{ kind: 'info', text: `${done}: ${taskLine(result.task)}` }];

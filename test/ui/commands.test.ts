@@ -263,7 +263,7 @@ describe('slash commands: running', () => {
     assert.equal(await run(`/task assign ${id} alice`), `info: assigned to alice: #${id} [pending] @alice: Write the docs`);
     assert.equal(await run(`/task cancel ${before + 2}`), `info: cancelled: #${before + 2} [cancelled] blocked by ${id}: Publish them`);
     const [added, cancelled] = [await store.tasks.get(id), await store.tasks.get(String(before + 2))];
-    assert.deepEqual([added?.created_by, added?.owner, cancelled?.notes?.[0]?.text], ['lead', 'alice', 'cancelled by the user in the REPL']);
+    assert.deepEqual([added?.created_by, added?.owner, cancelled?.notes?.[0]?.text], ['human', 'alice', 'cancelled by the user in the REPL']);
 
     const journal = JSON.stringify(await store.tasks.list());
     const refusals: [string, RegExp][] = [

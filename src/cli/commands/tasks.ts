@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { inertJson, inertLine, inertText } from '../../lib/terminal-text.js';
 import { TaskBoardStatus, type TaskChange } from '../../store/tasks.js';
-import { assigneeProblem, EMPTY_SUBJECT, parseTaskIdList, taskIdProblem } from '../../store/task-input.js';
+import { assigneeProblem, EMPTY_SUBJECT, HUMAN_ACTOR, parseTaskIdList, taskIdProblem } from '../../store/task-input.js';
 import { taskDetail, taskLine } from '../../tools/task-format.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 
 /** The human, as the board records who made a change from the command line. */
-const HUMAN = 'human';
 
 /** Where a human sees the board's ids from the command line. */
 const LISTED_BY = '`teams tasks`';
@@ -35,7 +34,7 @@ async function assignee(context: CliContext, name: string): Promise<string> {
 /** A change, as the rules allow it; a refusal is a validation error (exit 2): nothing was written. */
 async function change(context: CliContext, id: string, what: TaskChange, done: string): Promise<void> {
   await context.requireTeam();
-  const result = await context.store.tasks.update(id, what, HUMAN);
+  const result = await context.store.tasks.update(id, what, HUMAN_ACTOR);
   if (!result.ok) throw new UsageError(result.error);
   process.stdout.write(`${inertLine(done)}\n${inertText(taskLine(result.task))}\n`);
 }
@@ -73,7 +72,7 @@ export function registerTaskCommands(program: Command, contextFor: ContextFor): 
       const owner = options.assign === undefined ? undefined : await assignee(context, options.assign);
       let created;
       try {
-        created = await context.store.tasks.create({ subject, description: options.description, blocked_by, ...(owner ? { owner } : {}) }, HUMAN);
+        created = await context.store.tasks.create({ subject, description: options.description, blocked_by, ...(owner ? { owner } : {}) }, HUMAN_ACTOR);
       } catch (error) {
         // The board checks before it writes: a refusal wrote nothing.
         throw new UsageError(error instanceof Error ? error.message : String(error));
