@@ -5,24 +5,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { TeamSession } from './session.js';
+import { TeamSession, taskNotifications as notifications } from './session.js';
 import { logEvents } from './worker.js';
 
 after(killAll);
 
 const IDENTITY = ['-c', 'user.name=human', '-c', 'user.email=human@example.invalid'];
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...IDENTITY, ...args], { encoding: 'utf8' });
-
-type Notified = { task_id: string; status: string; summary: string; result?: string; from: string };
-
-/** The task notifications the lead received, in the order `teams run --json` printed them. */
-function notifications(session: TeamSession): Notified[] {
-  return session
-    .events()
-    .filter((e) => e.type === 'message')
-    .map((e) => e.envelope as { type: string } & Notified)
-    .filter((envelope) => envelope.type === 'task_notification');
-}
 
 /** Each spawned teammate's pid, as the lead's spawn_teammate answered it. */
 function spawnedPids(session: TeamSession): Map<string, number> {

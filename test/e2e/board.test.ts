@@ -2,20 +2,9 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { TeamSession } from './session.js';
+import { TeamSession, taskNotifications as notifications } from './session.js';
 
 after(killAll);
-
-type Notified = { task_id: string; status: string; summary: string; result?: string; from: string };
-
-/** The task notifications the lead received, as `teams run --json` printed them. */
-function notifications(session: TeamSession): Notified[] {
-  return session
-    .events()
-    .filter((e) => e.type === 'message')
-    .map((e) => e.envelope as { type: string } & Notified)
-    .filter((envelope) => envelope.type === 'task_notification');
-}
 
 describe('the task board, end to end (offline demo, "Use the task board:")', () => {
   test('the lead splits the job into two tasks, one blocked by the other; the teammates claim them in order (whoever claims first); each completion reaches the lead by its task id', async (t) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { settingsPath } from '../../src/runtime/project-settings.js';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { TeamSession } from './session.js';
+import { TeamSession, taskNotifications } from './session.js';
 import { replies } from './worker.js';
 
 after(killAll);
@@ -110,10 +110,7 @@ describe('hooks, end to end', () => {
     assert.ok(feedback[0]?.event === 'message' && feedback[0].to === one?.owner && feedback[0].from === 'lead', JSON.stringify(feedback));
     assert.ok(session.events().some((e) => e.type === 'notice' && String(e.text).startsWith(`task 1 stays in progress: a task_completed hook refused ${one?.owner}'s completion`)));
     // The lead's side hears each completion once: the refused report is not passed on as one.
-    const completions = session.events().flatMap((e) => {
-      const envelope = e.type === 'message' ? (e.envelope as { type: string; task_id?: string; status?: string }) : undefined;
-      return envelope?.type === 'task_notification' && envelope.status === 'completed' ? [envelope.task_id] : [];
-    });
+    const completions = taskNotifications(session).flatMap((n) => (n.status === 'completed' ? [n.task_id] : []));
     assert.deepEqual(completions.filter((id) => id === '1' || id === '2').sort(), ['1', '2']);
 
     // Every task the lead saw appear on the board went through the task_created hook: the two of the job and the two spawn tasks.

@@ -173,3 +173,15 @@ export class TeamSession {
     this.cleanupHome();
   }
 }
+
+/** A task notification the lead received, with who sent it. */
+export type Notified = { task_id: string; status: string; summary: string; result?: string; from: string };
+
+/** The task notifications the lead received, in the order `teams run --json` printed them. */
+export function taskNotifications(session: TeamSession): Notified[] {
+  return session
+    .events()
+    .filter((e) => e.type === 'message')
+    .map((e) => e.envelope as { type: string } & Notified)
+    .filter((envelope) => envelope.type === 'task_notification');
+}
