@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openFileStore } from '../../src/store/file/file-store.js';
@@ -32,7 +33,23 @@ async function freshTeam(): Promise<{ paths: TeamPaths; store: TeamStore; config
 test('the roster is config.json alone: no lock or temporary file is left behind', async () => {
   const { paths, store } = await freshTeam();
   await addMember(store.roster, { name: 'alice', role: 'coder' });
-  assert.deepEqual(readdirSync(paths.root).sort(), ['config.json']);
+  assert.deepEqual(readdirSync(paths.root).sort(), ['.gitignore', 'config.json']);
+});
+
+test("a team's state stays out of the project's git status; the settings file does not, and an edited ignore file is kept", async () => {
+  const repo = join(temp.home, 'project');
+  execFileSync('git', ['init', '-q', repo]);
+  const home = join(repo, '.teams');
+  const paths = teamPaths(home, 'default');
+  await openFileStore(paths).roster.ensure();
+  mkdirSync(join(paths.root, 'worktrees', 'alice'), { recursive: true });
+  writeFileSync(join(paths.root, 'worktrees', 'alice', 'notes.md'), 'x\n');
+  writeFileSync(join(home, 'settings.json'), '{}\n');
+  const status = execFileSync('git', ['-C', repo, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' });
+  assert.equal(status, '?? .teams/settings.json\n');
+  writeFileSync(join(paths.root, '.gitignore'), 'mine\n');
+  await openFileStore(teamPaths(home, 'default')).roster.ensure();
+  assert.equal(readFileSync(join(paths.root, '.gitignore'), 'utf8'), 'mine\n');
 });
 
 test('a corrupt config is a clear error naming the file and what is wrong, on every read and update', async () => {
@@ -68,7 +85,7 @@ test('updates from 6 processes adding 30 members each lose none', async () => {
   for (const adder of adders) assert.equal(adder.process.exitCode, 0, adder.stderr());
   const names = memberNames((await store.roster.load())!);
   assert.equal(names.length, 181);
-  assert.deepEqual(readdirSync(paths.root).sort(), ['config.json'], 'no lock or temporary file left behind');
+  assert.deepEqual(readdirSync(paths.root).sort(), ['.gitignore', 'config.json'], 'no lock or temporary file left behind');
 });
 
 test('a config lock left by a holder SIGKILLed inside an update is broken', async () => {
@@ -89,5 +106,5 @@ test('ensuring the team sweeps the temporaries of writers killed mid-write', asy
   await child.exited;
   writeFileSync(join(paths.root, `.config.json.${child.pid}.0.tmp`), '{"half');
   await store.roster.ensure();
-  assert.deepEqual(readdirSync(paths.root).sort(), ['config.json']);
+  assert.deepEqual(readdirSync(paths.root).sort(), ['.gitignore', 'config.json']);
 });

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inertLine } from '../../lib/terminal-text.js';
 import { writeFileAtomic } from '../../files/atomic-file.js';
 import { errnoCode, isMissing } from '../../files/errno.js';
@@ -61,11 +62,26 @@ function save(location: FileLocation, config: TeamConfig): TeamConfig {
   return parsed.data;
 }
 
+/**
+ * The default state root is inside the project: a team's mailboxes, logs, sessions and
+ * teammates' worktrees are no work of the project's, and must not show in its `git status` (or
+ * be committed by `git add -A`). An ignore file of the team's own directory says so, touching
+ * nothing outside it; the settings file, one level up, stays the user's to commit.
+ */
+function keepOutOfGit(root: string): void {
+  try {
+    writeFileSync(join(root, '.gitignore'), "# teams: this team's state; not for version control\n*\n", { flag: 'wx' });
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+  }
+}
+
 /** The team's config, created first if absent: safe when several processes race to create the team. */
 function ensureConfig(location: FileLocation, options: CreateTeamOptions = {}): TeamConfig {
   const existing = readConfig(location);
   if (existing) return existing;
   mkdirSync(location.root, { recursive: true });
+  keepOutOfGit(location.root);
   return withFileLock(fileLayout(location.root).configLock, () => readConfig(location) ?? save(location, newTeam(location.team, options)));
 }
 
