@@ -9,11 +9,22 @@ export function boardTaskSummary(task: Task, by: string): string {
   return `Task ${task.id} "${task.subject}" ${task.status === 'completed' ? 'completed' : 'failed'} (${by})`;
 }
 
-/** The lead's board: every change made as the lead; assignments reach the teammate through the lead's board watch (lead-board.ts). */
-export function leadBoardIO(tasks: TaskStore): LeadBoardIO {
+/**
+ * The lead's board: every change made as the lead; assignments reach the teammate through the
+ * lead's board watch (lead-board.ts). A task its model marks completed passes the project's
+ * task_completed hooks first, as a teammate's does; refused, the tool says why.
+ */
+export function leadBoardIO(tasks: TaskStore, checkCompletion: (task: Task) => Promise<{ blocked: false } | { blocked: true; command: string; feedback: string }>): LeadBoardIO {
   return {
     list: (filter) => tasks.list(filter),
-    update: (id, change) => tasks.update(id, change, LEAD),
+    async update(id, change) {
+      const task = change.op === 'set' && change.status === 'completed' ? await tasks.get(id) : undefined;
+      if (task !== undefined && task.status === 'in_progress') {
+        const verdict = await checkCompletion({ ...task, ...(change.op === 'set' && change.result !== undefined ? { result: change.result } : {}) });
+        if (verdict.blocked) return { ok: false, error: `task ${id} stays ${task.status}: the project's task_completed hook \`${verdict.command}\` refused it:\n${verdict.feedback}` };
+      }
+      return tasks.update(id, change, LEAD);
+    },
     create: ({ subject, description, blocked_by, assign_to }) =>
       tasks.create({ subject, description, blocked_by, ...(assign_to === undefined ? {} : { owner: assign_to }) }, LEAD),
   };

@@ -3,6 +3,7 @@ import { BROADCAST, LEAD } from '../protocol/names.js';
 import type { TeamBus } from '../team/bus.js';
 import { memberNames } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
+import type { Task } from '../store/tasks.js';
 import type { LeadTeamIO, Spawned, SpawnSpec } from '../tools/team-io.js';
 import { leadBoardIO } from './board-io.js';
 
@@ -12,6 +13,8 @@ export type LeadActions = {
   respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }>;
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   decide(requestId: string, decision: { approve: boolean; note?: string }): Promise<unknown>;
+  /** The project's task_completed hooks, on a task the lead's model marks completed. */
+  checkCompletion(task: Task): Promise<{ blocked: false } | { blocked: true; command: string; feedback: string }>;
 };
 
 /** The team tools' view of the team, for the lead. */
@@ -34,7 +37,7 @@ export function leadTeamIO(bus: TeamBus, store: TeamStore, actions: LeadActions)
     respawnTeammate: (name) => actions.respawn(name),
     requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),
     requestStatus: (requestId) => store.requests.get(requestId),
-    board: leadBoardIO(store.tasks),
+    board: leadBoardIO(store.tasks, (task) => actions.checkCompletion(task)),
     async reviewPlan(requestId, approve, feedback) {
       await actions.decide(requestId, { approve, note: feedback });
     },

@@ -123,11 +123,13 @@ export class LeadRuntime {
     const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
+    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
     const team = leadTeamIO(bus, store, {
       spawn: (spec) => teammates.spawn(spec),
       respawn: (name) => teammates.respawn(name),
       requestShutdown: (name, reason) => teammates.requestShutdown(name, reason),
       decide: (requestId, decision) => decisions.decide(requestId, decision),
+      checkCompletion: (task) => hooks.run('task_completed', { teammate: LEAD, task }, LEAD),
     });
     const loop = await createLeadLoop({
       store,
@@ -147,7 +149,6 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
     const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started, hooks);
     teammates.board.created.subscribe((task) => hooks.taskCreated(task));
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.

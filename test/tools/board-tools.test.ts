@@ -23,7 +23,10 @@ async function board() {
   const store = storeOf(temp.home, `t${teams++}`);
   await store.roster.ensure();
   const told: (TaskNotification & { from: string })[] = [];
-  const lead: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), cwd: '/w', team: { ...unused<LeadTeamIO>('team'), board: leadBoardIO(store.tasks) } };
+  /** What the lead's completion check was asked, and what it answers next (let through when none is queued). */
+  const checked: string[] = [];
+  const verdicts: ({ blocked: false } | { blocked: true; command: string; feedback: string })[] = [];
+  const lead: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), cwd: '/w', team: { ...unused<LeadTeamIO>('team'), board: leadBoardIO(store.tasks, async (task) => (checked.push(task.id), verdicts.shift() ?? { blocked: false })) } };
   const mate = (name: string): TeammateToolIO => ({
     files: unused<FileIO>('files'),
     shell: unused<ShellIO>('shell'),
@@ -33,6 +36,8 @@ async function board() {
   return {
     store,
     told,
+    checked,
+    verdicts,
     asLead: (tool: string, input: unknown) => runTool(leadTools({ reviewPlans: false }), tool, input, lead),
     as: (name: string, tool: string, input: unknown) => runTool(teammateTools(), tool, input, mate(name)),
   };
@@ -80,4 +85,21 @@ test("the lead's task_update: assigns, re-blocks (cycles refused), cancels; an e
   assert.match((await asLead('task_update', { task_id: '2', status: 'cancelled', note: 'not needed' })).content, /#2 \[cancelled\] @carol blocked by 1: b\n {2}second\n {2}note \(lead\): not needed/);
   assert.deepEqual(await asLead('task_update', { task_id: '2', status: 'pending' }), { content: 'task 2 is already cancelled and can no longer be pending', isError: true });
   assert.equal((await asLead('task_list', { owner: 'nobody' })).content, 'No task on the board matches.');
+});
+
+test("the lead's task_update to completed passes the project's task_completed check first; refused, the task stays in progress and the tool says why", async () => {
+  const { store, asLead, as, checked, verdicts } = await board();
+  assert.equal((await asLead('task_create', { subject: 'parser', description: 'the parser', assign_to: 'alice' })).isError, undefined);
+  await as('alice', 'task_claim', {});
+  verdicts.push({ blocked: true, command: 'npm test', feedback: '2 tests fail' });
+  assert.deepEqual(await asLead('task_update', { task_id: '1', status: 'completed', result: 'done' }), {
+    content: "task 1 stays in_progress: the project's task_completed hook `npm test` refused it:\n2 tests fail",
+    isError: true,
+  });
+  assert.equal((await store.tasks.get('1'))?.status, 'in_progress');
+  assert.match((await asLead('task_update', { task_id: '1', status: 'completed', result: 'done' })).content, /#1 \[completed\] @alice: parser/);
+  // Only a completion is checked: a cancel goes straight to the board.
+  await asLead('task_create', { subject: 'docs', description: 'the docs' });
+  await asLead('task_update', { task_id: '2', status: 'cancelled' });
+  assert.deepEqual(checked, ['1', '1']);
 });
