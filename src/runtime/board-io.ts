@@ -51,7 +51,8 @@ export function teammateBoardIO(name: string, tasks: TaskStore, notifyLead: (not
       if (change.op === 'set' && change.status === 'completed') return { ok: false, error: `a completion of task ${id} goes to the lead: report it with complete` };
       const found = await own(id);
       if (!found.ok) return found;
-      const result = await tasks.update(id, change, name);
+      // Its own still when the change lands, not only when it was looked at.
+      const result = await tasks.update(id, change.op === 'set' ? { ...change, owned_by: name } : change, name);
       if (result.ok && result.task.status === 'failed' && found.task.status !== 'failed') {
         await notifyLead({ task_id: id, status: 'failed', summary: boardTaskSummary(result.task, name), result: result.task.result });
       }

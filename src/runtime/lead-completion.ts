@@ -22,6 +22,14 @@ export async function settleCompletion(report: CompletionReport, tasks: TaskStor
   if (task === undefined || task.owner !== report.from || task.status !== 'in_progress') return { kind: 'as_is' };
   const verdict = await check(task, report.from);
   if (verdict.blocked) return { kind: 'blocked' };
-  const recorded = await tasks.update(task.id, { op: 'set', status: 'completed', ...(report.result === undefined ? {} : { result: report.result.slice(0, 20_000) }) }, report.from);
+  const completed = { op: 'set' as const, status: 'completed' as const, owned_by: report.from, ...(report.result === undefined ? {} : { result: report.result.slice(0, 20_000) }) };
+  let recorded = await tasks.update(task.id, completed, report.from);
+  // Its process ended while the hooks ran (shut down meanwhile), which put the task back to
+  // pending: the work it reported passed them, so it is its own again, and completed, unless
+  // another teammate has claimed it since.
+  if (!recorded.ok && (await tasks.get(task.id))?.status === 'pending') {
+    const taken = await tasks.claim(report.from, task.id);
+    if (taken.ok) recorded = await tasks.update(task.id, completed, report.from);
+  }
   return recorded.ok ? { kind: 'recorded', task: recorded.task } : { kind: 'failed', error: recorded.error };
 }

@@ -56,6 +56,8 @@ export const TaskChange = z.discriminatedUnion('op', [
     result: z.string().max(20_000).optional(),
     blocked_by: z.array(TaskId).optional(),
     note: z.string().min(1).optional(),
+    /** Apply only while this agent owns the task: a change made for its owner does not land on a task claimed by another since. */
+    owned_by: AgentName.optional(),
   }),
 ]);
 export type TaskChange = z.infer<typeof TaskChange>;
@@ -145,6 +147,9 @@ export function applyTaskChange(task: Task, change: TaskChange, by: string, at: 
     if (task.status !== 'in_progress') return { ok: false, error: `task ${task.id} is ${task.status}, not in progress, and cannot be released` };
     const { owner: _owner, ...rest } = task;
     return { ok: true, task: withNote({ ...rest, status: 'pending', updated_at: at }, change.note, by, at) };
+  }
+  if (change.owned_by !== undefined && task.owner !== change.owned_by) {
+    return { ok: false, error: task.owner === undefined ? `task ${task.id} is nobody's now, not ${change.owned_by}'s` : `task ${task.id} is already claimed by ${task.owner}` };
   }
   let next: Task = { ...task, updated_at: at };
   if (change.blocked_by !== undefined) {

@@ -87,3 +87,13 @@ test('changes: claim, release with a note, set status/result/owner/blockers, eac
   const cancelled = applyTaskChange(tasks.get('2') as Task, { op: 'set', status: 'cancelled', note: 'not needed' }, 'lead', LATER, tasks);
   assert.ok(cancelled.ok && cancelled.task.status === 'cancelled' && cancelled.task.notes?.[0]?.text === 'not needed');
 });
+
+test('a change made for an owner (owned_by) lands only while that agent still owns the task', () => {
+  const mine = task('1', { status: 'in_progress', owner: 'bob' });
+  const done = applyTaskChange(mine, { op: 'set', status: 'completed', owned_by: 'bob' }, 'bob', LATER, board(mine));
+  assert.deepEqual(done.ok && [done.task.status, done.task.owner], ['completed', 'bob']);
+  const theirs = task('1', { status: 'in_progress', owner: 'carol' });
+  assert.deepEqual(applyTaskChange(theirs, { op: 'set', status: 'completed', owned_by: 'bob' }, 'bob', LATER, board(theirs)), { ok: false, error: 'task 1 is already claimed by carol' });
+  const released = task('1');
+  assert.deepEqual(applyTaskChange(released, { op: 'set', status: 'failed', owned_by: 'bob' }, 'bob', LATER, board(released)), { ok: false, error: "task 1 is nobody's now, not bob's" });
+});
