@@ -57,8 +57,8 @@ export class LeadHooks {
   private readonly traffic = new Map<string, number>();
   /** Aborted when the lead stops: a running hook's group is killed, and no further hook starts. */
   private readonly stopped = new AbortController();
-  /** Completion reports whose checks still run: the team is not quiet meanwhile, as a hook may send a teammate back to work. */
-  private settling = 0;
+  /** Completion reports whose checks still run ("<from>:<task id>"): the team is not quiet meanwhile, as a hook may send a teammate back to work. */
+  private readonly settling = new Set<string>();
 
   constructor(private readonly deps: LeadHooksDeps) {
     // An interrupt or new rules start no turn: an idle teammate stays idle (as LeadTeammates counts it).
@@ -141,7 +141,7 @@ export class LeadHooks {
 
   /** Whether a completion report is still being checked: the team is not done meanwhile. */
   busy(): boolean {
-    return this.settling > 0;
+    return this.settling.size > 0;
   }
 
   /**
@@ -150,8 +150,11 @@ export class LeadHooks {
    * the teammate is sent the hook's stderr and counts as working again.
    */
   private settle(envelope: Extract<Envelope, { type: 'task_notification' }>, lead: HookedLead): void {
-    this.settling += 1;
     const { from, task_id } = envelope;
+    const key = `${from}:${task_id}`;
+    // The same report again while the first is checked: the hooks (a test suite, say) run once, and the answer is the first's.
+    if (this.settling.has(key)) return this.deps.events.emit({ type: 'notice', text: `${from} reported task ${task_id} completed again while its checks run: the repeat is dropped` });
+    this.settling.add(key);
     const seen = this.traffic.get(from);
     void settleCompletion(envelope, this.deps.store.tasks, (task, owner) => this.taskCompleted({ ...task, result: envelope.result }, owner))
       .then((outcome) => {
@@ -168,7 +171,7 @@ export class LeadHooks {
         reportProblem(this.deps.store, this.deps.events, `${from}'s completion of task ${task_id} was not recorded`, String(error));
         lead.route(envelope, this.traffic.get(from) !== seen);
       })
-      .finally(() => (this.settling -= 1));
+      .finally(() => this.settling.delete(key));
   }
 
   /**

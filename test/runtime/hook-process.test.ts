@@ -141,11 +141,16 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
 
     s.hooks.receive(report('m1', 'bob'), lead);
     assert.equal(s.hooks.busy(), true, 'busy while the hook decides');
+    // The same report again while it is checked: dropped, so the hook runs once for both.
+    s.hooks.receive(report('m1b', 'bob'), lead);
     await waitFor(() => seen.length === 1, 'the first report to be settled');
     assert.deepEqual(seen, ['working bob']);
     assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
     assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'bob', event: 'task_completed', command: 'cat >> completions.jsonl; test -f passed || { touch passed; echo "2 tests fail" >&2; exit 2; }', feedback: '2 tests fail', task_id: task.id }]);
-    assert.deepEqual(notices, [`task ${task.id} stays in progress: a task_completed hook refused bob's completion, and told bob why`]);
+    assert.deepEqual(notices, [
+      `bob reported task ${task.id} completed again while its checks run: the repeat is dropped`,
+      `task ${task.id} stays in progress: a task_completed hook refused bob's completion, and told bob why`,
+    ]);
 
     // Another teammate's report of bob's task is passed on as it came: no hook runs, the board is unchanged.
     s.hooks.receive(report('m2', 'carol'), lead);
