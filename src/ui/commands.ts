@@ -62,6 +62,9 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
 
 export const COMMAND_NAMES: readonly CommandName[] = COMMAND_HELP.map((c) => c.name);
 
+/** The words a command takes first, for Tab: `/task a` + Tab lists add and assign. */
+export const COMMAND_ACTIONS: Partial<Record<CommandName, readonly string[]>> = { task: ['add', 'assign', 'cancel'], permissions: ['remove'] };
+
 export type Parsed = { ok: true; command: SlashCommand } | { ok: false; error: string };
 
 /** Whether a submitted line is a slash command rather than words for the lead. */

@@ -307,6 +307,12 @@ describe('reduce: the input line', () => {
     assert.deepEqual([s.input.text, s.hint], ['/task', '/tasks  /task'], '/task is whole: Tab lists both rather than making it /tasks');
     s = run(state(), type('/tasks'), { type: 'complete' });
     assert.deepEqual([s.input.text, s.hint], ['/tasks', 'nothing to complete'], 'a whole word that begins no other stays as it was');
+    s = run(state(), type('/task a'), { type: 'complete' });
+    assert.deepEqual([s.input.text, s.hint], ['/task a', 'add  assign'], "a command's actions after it");
+    s = run(state(), type('/task c'), { type: 'complete' });
+    assert.equal(s.input.text, '/task cancel ');
+    s = run(state(), type('/task assign 1 al'), { type: 'complete' });
+    assert.equal(s.input.text, '/task assign 1 alice ', 'then member names, as for any other word');
   });
 
   test('hint sets and clears the hint line', () => {

@@ -43,18 +43,24 @@ function commonPrefix(words: readonly string[]): string {
 
 export type Completion = { line: LineState; candidates: string[] };
 
+/** What Tab completes from: command names, the first words some commands take, member names. */
+export type Vocabulary = { commands: readonly string[]; actions: Partial<Record<string, readonly string[]>>; members: readonly string[] };
+
 /**
  * Tab on the input line: the word before the cursor, completed from the slash commands (first
- * word, starting with `/`) or the member names (any other word). One candidate completes it
- * with a space after; several extend it to their common prefix and are listed.
+ * word, starting with `/`), a command's actions (the word after a command that takes them), or
+ * the member names (any other word). One candidate completes it with a space after; several
+ * extend it to their common prefix and are listed.
  */
-export function complete(line: LineState, commands: readonly string[], members: readonly string[]): Completion {
+export function complete(line: LineState, vocabulary: Vocabulary): Completion {
   const before = line.text.slice(0, line.cursor);
   const start = before.search(/\S+$/);
   if (start < 0) return { line, candidates: [] };
   const word = before.slice(start);
   const isCommand = start === 0 && word.startsWith('/');
-  const pool = isCommand ? commands.map((c) => `/${c}`) : members;
+  const earlier = before.slice(0, start).trim().split(/\s+/);
+  const actions = earlier.length === 1 && earlier[0]?.startsWith('/') ? vocabulary.actions[earlier[0].slice(1)] : undefined;
+  const pool = isCommand ? vocabulary.commands.map((c) => `/${c}`) : (actions ?? vocabulary.members);
   const matches = pool.filter((c) => c.startsWith(word));
   // A word that is whole and also begins another (/task, /tasks) lists both rather than growing into the longer.
   const candidates = matches.length > 1 ? matches : matches.filter((c) => c !== word);

@@ -1,4 +1,4 @@
-import { COMMAND_NAMES } from '../commands.js';
+import { COMMAND_ACTIONS, COMMAND_NAMES } from '../commands.js';
 import { LEAD } from '../../protocol/names.js';
 import { appendShown, emptyView, showView, viewLogBatch } from './view.js';
 import { reduceLeadEvent } from './lead-events.js';
@@ -27,7 +27,7 @@ function lineSubmitted(state: State): State {
 
 function completeInput(state: State): State {
   const names = state.members.map((m) => m.name);
-  const { line, candidates } = complete(state.input, COMMAND_NAMES, names);
+  const { line, candidates } = complete(state.input, { commands: COMMAND_NAMES, actions: COMMAND_ACTIONS, members: names });
   const hint = candidates.length > 0 ? candidates.join('  ') : line === state.input ? 'nothing to complete' : undefined;
   return { ...state, input: line, hint };
 }
