@@ -7,6 +7,9 @@ export const HOOK_OUTPUT_BYTES = 16_384;
 
 export type HookRun = { exit: HookExit; stdout: string; stderr: string };
 
+/** How long after a hook's exit its output may still come (from what it left running). */
+const OUTPUT_GRACE_MS = 1_000;
+
 /**
  * Run one hook: `/bin/sh -c command` in the project's directory, outside the sandbox (it is the
  * human's own command, from a file no agent can write), with `input` on stdin. It leads a
@@ -35,8 +38,9 @@ export function runHookProcess(command: string, options: { cwd: string; input: s
       }
     };
     let exit: HookExit | undefined;
+    // An exit already seen stands: the wait is then only for its output (see the 'exit' handler).
     const timer = setTimeout(() => {
-      exit = { kind: 'timed_out', afterS: options.timeoutS };
+      exit ??= { kind: 'timed_out', afterS: options.timeoutS };
       killGroup();
     }, options.timeoutS * 1000);
     const cancel = () => {
@@ -66,6 +70,13 @@ export function runHookProcess(command: string, options: { cwd: string; input: s
     child.on('exit', (code, signal) => {
       exit ??= { kind: 'exited', code, signal };
       killGroup();
+      // Something it started in a session of its own (setsid) may hold its output open past the
+      // group: its exit is the outcome, and the output so far is what there is.
+      setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, OUTPUT_GRACE_MS).unref();
     });
     // After 'exit' and the streams' end: all of its output is in.
     child.on('close', finish);

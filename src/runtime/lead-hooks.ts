@@ -21,6 +21,14 @@ export type HookedLead = { route: (envelope: Envelope, late?: boolean) => void; 
 /** What the event's caller does next: go on, or not (and the teammate was told why). */
 export type HookVerdict = { blocked: false } | { blocked: true; command: string; feedback: string };
 
+/**
+ * How many times in a row a blocking hook may send one teammate back to work, for its stop or
+ * for one task: each time costs a model turn, so a hook that always says no must not spend
+ * without end. Past it, the stop goes through; a completion stays refused, and its further
+ * reports are dropped unchecked (the human decides). Reset whenever the hook lets it pass.
+ */
+export const MAX_HOOK_REFUSALS = 5;
+
 /** What every hook reads on stdin besides the event's own fields. */
 export type HookPayload = Record<string, unknown>;
 
@@ -57,6 +65,8 @@ export class LeadHooks {
   private readonly traffic = new Map<string, number>();
   /** Aborted when the lead stops: a running hook's group is killed, and no further hook starts. */
   private readonly stopped = new AbortController();
+  /** Refusals in a row, by "<event>:<teammate>[:<task id>]" (MAX_HOOK_REFUSALS). */
+  private readonly refusals = new Map<string, number>();
   /** Completion reports whose checks still run ("<from>:<task id>"): the team is not quiet meanwhile, as a hook may send a teammate back to work. */
   private readonly settling = new Set<string>();
 
@@ -115,7 +125,12 @@ export class LeadHooks {
     const seen = this.count(envelope.from);
     if (envelope.type === 'idle_notification' && this.hooksFor('teammate_idle').length > 0) {
       void this.runOn('teammate_idle', envelope).then(async (verdict) => {
-        if (verdict.blocked) {
+        const inARow = this.tally(`teammate_idle:${envelope.from}`, verdict.blocked);
+        if (verdict.blocked && inARow > MAX_HOOK_REFUSALS) {
+          this.tally(`teammate_idle:${envelope.from}`, false);
+          const why = `it refused ${envelope.from}'s stop ${MAX_HOOK_REFUSALS} times in a row, so this stop goes through (fix the hook, or tell ${envelope.from} what to do)`;
+          reportProblem(this.deps.store, this.deps.events, `hook on teammate_idle \`${verdict.command}\``, why);
+        } else if (verdict.blocked) {
           await this.tellBlocked(envelope.from, 'teammate_idle', verdict).catch((error: unknown) =>
             reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${envelope.from} was not sent`, String(error)),
           );
@@ -154,14 +169,27 @@ export class LeadHooks {
     const key = `${from}:${task_id}`;
     // The same report again while the first is checked: the hooks (a test suite, say) run once, and the answer is the first's.
     if (this.settling.has(key)) return this.deps.events.emit({ type: 'notice', text: `${from} reported task ${task_id} completed again while its checks run: the repeat is dropped` });
+    if ((this.refusals.get(`task_completed:${key}`) ?? 0) >= MAX_HOOK_REFUSALS) {
+      return this.deps.events.emit({ type: 'notice', text: `${from} reported task ${task_id} completed again, after ${MAX_HOOK_REFUSALS} refusals in a row: dropped unchecked; complete, reassign or cancel it yourself` });
+    }
     this.settling.add(key);
     const seen = this.traffic.get(from);
-    void settleCompletion(envelope, this.deps.store.tasks, (task, owner) => this.taskCompleted({ ...task, result: envelope.result }, owner))
+    // The lead stopping kills the hooks: a completion they did not pass is not recorded, however
+    // often it is reported, and its task is released when its teammate goes. With no hook to
+    // pass, there is nothing to skip: it is recorded.
+    let unchecked = false;
+    const check = async (task: { id: string } & Record<string, unknown>, owner: string) => {
+      const verdict = this.stopped.signal.aborted ? { blocked: false } : await this.taskCompleted({ ...task, result: envelope.result }, owner);
+      unchecked = this.stopped.signal.aborted && this.hooksFor('task_completed').length > 0;
+      return { blocked: verdict.blocked || unchecked };
+    };
+    void settleCompletion(envelope, this.deps.store.tasks, check)
       .then((outcome) => {
         if (outcome.kind === 'blocked') {
           // Not shown as the teammate's message: the lead's model and the human hear only of completions the board records.
           lead.working(from);
-          return this.deps.events.emit({ type: 'notice', text: `task ${task_id} stays in progress: a task_completed hook refused ${from}'s completion, and told ${from} why` });
+          const why = unchecked ? 'the team is stopping, so its task_completed hooks did not run' : `a task_completed hook refused ${from}'s completion, and told ${from} why`;
+          return this.deps.events.emit({ type: 'notice', text: `task ${task_id} stays in progress: ${why}` });
         }
         if (outcome.kind === 'failed') reportProblem(this.deps.store, this.deps.events, `${from}'s completion of task ${task_id} was not recorded`, outcome.error);
         // Its idle notification, sent after this report, may have been routed meanwhile: this must not undo it.
@@ -180,12 +208,24 @@ export class LeadHooks {
    */
   async taskCompleted(task: { id: string } & Record<string, unknown>, owner: string): Promise<HookVerdict> {
     const verdict = await this.run('task_completed', { teammate: owner, task }, owner);
+    const inARow = this.tally(`task_completed:${owner}:${task.id}`, verdict.blocked);
     if (verdict.blocked) {
-      await this.tellBlocked(owner, 'task_completed', verdict, task.id).catch((error: unknown) =>
+      const last = inARow >= MAX_HOOK_REFUSALS;
+      const stop = `\n\nThat is ${inARow} refusals in a row: do not report task ${task.id} completed again. Tell the lead what stands in the way, then wait.`;
+      await this.tellBlocked(owner, 'task_completed', last ? { ...verdict, feedback: verdict.feedback + stop } : verdict, task.id).catch((error: unknown) =>
         reportProblem(this.deps.store, this.deps.events, `the hook's feedback to ${owner} was not sent`, String(error)),
       );
+      if (last) reportProblem(this.deps.store, this.deps.events, `hook on task_completed \`${verdict.command}\``, `it refused ${owner}'s completion of task ${task.id} ${inARow} times in a row; further reports of it are dropped: complete, reassign or cancel it yourself`);
     }
     return verdict;
+  }
+
+  /** Count a verdict on `key`: the refusals in a row so far, 0 once the hook lets it pass. */
+  private tally(key: string, blocked: boolean): number {
+    const inARow = blocked ? (this.refusals.get(key) ?? 0) + 1 : 0;
+    if (inARow === 0) this.refusals.delete(key);
+    else this.refusals.set(key, inARow);
+    return inARow;
   }
 
   /** Notify-only: call once a task is on the board; nothing waits for it. */

@@ -16,14 +16,14 @@ import { reportProblem } from './report-problem.js';
 import { modelIdProblem } from '../model/settings.js';
 import type { Spawned, SpawnSpec } from '../tools/team-io.js';
 import { processStartTime } from '../files/proc-start.js';
-import { memberNames } from '../store/roster.js';
-import { didYouMean } from '../protocol/suggest.js';
 import type { LeadSession } from './lead-session.js';
 import { respawnPlan } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/mode-grant.js';
 import type { RulesSync } from './rules-sync.js';
 import type { TeammateWorktrees } from './teammate-worktrees.js';
 import { LeadBoard } from './lead-board.js';
+import { busyAmongThemselves } from './team-quiet.js';
+import { requireRunningTeammate } from './running-teammate.js';
 import { worktreeBrief } from '../team/worktree.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
@@ -33,6 +33,10 @@ export class LeadTeammates {
    * anything. Per-sender order means everything they sent before it has arrived too.
    */
   private readonly idle = new Set<string>();
+  /** When the lead last sent each teammate what starts a turn (ms). */
+  private readonly lastSent = new Map<string, number>();
+  /** Set once every teammate has been asked to shut down. */
+  private stopping = false;
   /** Exits still being handled: a stop waits for them (an exited teammate's worktree is settled then). */
   private readonly exiting = new Set<Promise<void>>();
   /** The task board as the lead follows it: assignments sent, idle teammates told of work. */
@@ -54,8 +58,10 @@ export class LeadTeammates {
     /** Teammates' own git worktrees (isolation: worktree): made before a start, settled after an exit. */
     private readonly worktrees: TeammateWorktrees,
   ) {
-    const idle = () => supervisor.running().filter((name) => this.idle.has(name));
-    this.board = new LeadBoard(store, bus, { running: () => supervisor.running(), idle, problem: (what, e) => this.problem(what, e) });
+    // A team that is stopping is sent no more work: the board neither assigns nor offers.
+    const running = () => (this.stopping ? [] : supervisor.running());
+    const idle = () => running().filter((name) => this.idle.has(name));
+    this.board = new LeadBoard(store, bus, { running, idle, problem: (what, e) => this.problem(what, e) });
     supervisor.exits.subscribe((exit) => {
       const handled: Promise<void> = this.exited(exit)
         .catch((error: unknown) => this.problem(`after ${exit.name} exited`, error))
@@ -66,7 +72,9 @@ export class LeadTeammates {
     bus.sent.subscribe((envelope) => {
       // An interrupt or new rules start no turn (an idle teammate ignores it, and its model never
       // hears of rules), so they bring no idle notification either.
-      if (envelope.from === LEAD && envelope.type !== 'interrupt' && envelope.type !== 'rules_set') this.idle.delete(envelope.to);
+      if (envelope.from !== LEAD || envelope.type === 'interrupt' || envelope.type === 'rules_set') return;
+      this.idle.delete(envelope.to);
+      this.lastSent.set(envelope.to, Date.parse(envelope.timestamp));
     });
   }
 
@@ -75,11 +83,16 @@ export class LeadTeammates {
     reportProblem(this.store, this.events, what, error instanceof Error ? error.message : String(error));
   }
 
-  /** A message from a teammate reached the lead. */
-  heard(from: string, idleNow: boolean): void {
-    if (idleNow) this.idle.add(from);
+  /**
+   * A message from a teammate reached the lead (`sentAt`: when it was sent). An idle notification
+   * sent before the lead's latest message to it says nothing of now: that message starts a
+   * turn, which ends with a fresh one (a hook's feedback overtaking a stop, say).
+   */
+  heard(from: string, idleNow: boolean, sentAt?: string): void {
+    const stale = idleNow && sentAt !== undefined && Date.parse(sentAt) <= (this.lastSent.get(from) ?? -Infinity);
+    if (idleNow && !stale) this.idle.add(from);
     else this.idle.delete(from);
-    if (idleNow) this.board.idled(from);
+    if (idleNow && !stale && !this.stopping) this.board.idled(from);
   }
 
   async spawn(spec: SpawnSpec): Promise<Spawned> {
@@ -200,7 +213,7 @@ export class LeadTeammates {
 
   /** The human's own words to a running teammate: a user_message the lead signs, read as the user's, not the lead's. */
   async tell(name: string, text: string): Promise<{ id: string }> {
-    await this.requireRunning(name, 'a message from the user');
+    await requireRunningTeammate(name, 'a message from the user', (n) => this.supervisor.isRunning(n), this.store);
     if (text.trim() === '') throw new Refused('the message is empty');
     const sent = await this.bus.send({ type: 'user_message', from: LEAD, to: name, text });
     return { id: sent.id };
@@ -208,24 +221,11 @@ export class LeadTeammates {
 
   /** The human stops a running teammate's model call or tool: a signed interrupt its harness obeys; then it waits for them. */
   async interrupt(name: string): Promise<{ id: string }> {
-    await this.requireRunning(name, 'an interrupt');
+    await requireRunningTeammate(name, 'an interrupt', (n) => this.supervisor.isRunning(n), this.store);
     const sent = await this.bus.send({ type: 'interrupt', from: LEAD, to: name });
     // A call waiting for the human's decision is denied by the interrupt: its request leaves the queue.
     await this.bus.cancelPending(name, `${name} was interrupted by the user: the call no longer waits`, (r) => r.kind === 'permission' && r.from === name);
     return { id: sent.id };
-  }
-
-  /** What only a running teammate can be sent: a clear refusal for the lead, an unknown name or a stopped teammate. */
-  private async requireRunning(name: string, what: string): Promise<void> {
-    const problem = agentNameProblem(name);
-    if (problem) throw new Refused(problem);
-    if (name === LEAD) throw new Refused(`${what} goes to a teammate; the lead hears the user at its own prompt`);
-    if (this.supervisor.isRunning(name)) return;
-    const team = await this.store.roster.load();
-    const known = team ? memberNames(team).filter((m) => m !== LEAD) : [];
-    if (known.includes(name)) throw new Refused(`${name} is not running`);
-    const hint = didYouMean(name, known);
-    throw new Refused(`no teammate '${name}' in team '${this.store.team}'${hint ? `; ${hint}` : ''}`);
   }
 
   /** Bring every running teammate's rules up to date with the settings file; resolves once the rules_set are sent. */
@@ -252,22 +252,14 @@ export class LeadTeammates {
     return this.supervisor.running().some((name) => !this.idle.has(name));
   }
 
-  /**
-   * Work among running teammates that the lead takes no part in, and so never hears of in its
-   * own mailbox: a request between members still open (its deadline bounds the wait), a
-   * message waiting in a teammate's mailbox, or a teammate in a model turn. Mail is looked at
-   * before the roster: a teammate marks itself working as it takes a message, in the same
-   * step, though another process may still look in between (a window of a file write).
-   */
-  async busyAmongThemselves(pending: readonly RequestRecord[], unread: (name: string) => Promise<number>): Promise<boolean> {
-    const running = new Set(this.supervisor.running());
-    if (pending.some((r) => running.has(r.from) || running.has(r.to))) return true;
-    for (const name of running) if ((await unread(name)) > 0) return true;
-    return ((await this.store.roster.load())?.members ?? []).some((m) => running.has(m.name) && m.status === 'working');
+  /** Work among running teammates the lead takes no part in (team-quiet.ts). */
+  busyAmongThemselves(pending: readonly RequestRecord[], unread: (name: string) => Promise<number>): Promise<boolean> {
+    return busyAmongThemselves(new Set(this.supervisor.running()), pending, unread, this.store.roster);
   }
 
   /** The shutdown handshake with every teammate, then the process groups of any that did not go. */
   async stopAll(reason: string, graceMs: number): Promise<void> {
+    this.stopping = true;
     const running = this.supervisor.running();
     for (const name of running) await this.requestShutdown(name, reason).catch((error: unknown) => this.problem(`asking ${name} to shut down`, error));
     const left = await this.supervisor.waitForExit(running, graceMs);

@@ -218,7 +218,7 @@ export class LeadRuntime {
     // Recorded before it is announced: the event's subscribers (the run's "are we done?"
     // check) read whether the sender is idle, and an idle notification with no summary
     // causes no other event that would make them look again.
-    if (!late) this.teammates.heard(envelope.from, envelope.type === 'idle_notification');
+    if (!late) this.teammates.heard(envelope.from, envelope.type === 'idle_notification', envelope.timestamp);
     this.events.emit({ type: 'message', envelope });
     const route = routeForLead(envelope, this.options.planReviewer);
     if (route.expectExit) this.teammates.expectExit(route.expectExit);

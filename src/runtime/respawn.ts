@@ -3,8 +3,8 @@ import { Refused } from '../lib/refused.js';
 import { modeAfterPlan } from '../protocol/kinds/plan.js';
 import type { PermissionMode } from '../protocol/messages.js';
 import { agentNameProblem, LEAD } from '../protocol/names.js';
-import { didYouMean } from '../protocol/suggest.js';
-import { memberNames, type Member } from '../store/roster.js';
+import type { Member } from '../store/roster.js';
+import { noSuchTeammate } from './running-teammate.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { TeamBus } from '../team/bus.js';
 import type { RequestRecord } from '../tracker/records.js';
@@ -60,10 +60,7 @@ export async function respawnPlan(
   if (name === LEAD) throw new Refused(`'${LEAD}' is the lead itself: resume its session with --continue or --resume <id>`);
   const team = await store.roster.load();
   const member = team?.members.find((m) => m.name === name);
-  if (!member) {
-    const hint = didYouMean(name, team ? memberNames(team).filter((m) => m !== LEAD) : []);
-    throw new Refused(`no teammate '${name}' in team '${store.team}'${hint ? `; ${hint}` : ''}`);
-  }
+  if (!member) throw noSuchTeammate(name, team, store.team);
   if (member.pid && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
   const last = (await store.sessions.read(deps.session, name)).entries.at(-1);
   if (!last) throw new Refused(`${name} has no conversation journaled in session ${deps.session}: spawn it afresh (with a role and a task)`);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { settingsPath } from '../../src/runtime/project-settings.js';
+import { MAX_HOOK_REFUSALS } from '../../src/runtime/lead-hooks.js';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { TeamSession, taskNotifications } from './session.js';
@@ -110,12 +111,29 @@ describe('hooks, end to end', () => {
     assert.ok(feedback[0]?.event === 'message' && feedback[0].to === one?.owner && feedback[0].from === 'lead', JSON.stringify(feedback));
     assert.ok(session.events().some((e) => e.type === 'notice' && String(e.text).startsWith(`task 1 stays in progress: a task_completed hook refused ${one?.owner}'s completion`)));
     // The lead's side hears each completion once: the refused report is not passed on as one.
-    const completions = taskNotifications(session).flatMap((n) => (n.status === 'completed' ? [n.task_id] : []));
-    assert.deepEqual(completions.filter((id) => id === '1' || id === '2').sort(), ['1', '2']);
+    // (Heard once the board has recorded it, so the notification of the last may still be on its way.)
+    const completions = () => taskNotifications(session).flatMap((n) => (n.status === 'completed' && (n.task_id === '1' || n.task_id === '2') ? [n.task_id] : []));
+    await waitFor(() => completions().length >= 2, 'the lead to hear both completions');
+    assert.deepEqual(completions().sort(), ['1', '2']);
 
     // Every task the lead saw appear on the board went through the task_created hook: the two of the job and the two spawn tasks.
     const created = readFileSync(join(session.workdir, 'created.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; task: { id: string } });
     assert.deepEqual(created.map((c) => [c.event, c.task.id]).sort(), [['task_created', '1'], ['task_created', '2'], ['task_created', '3'], ['task_created', '4']]);
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
+  });
+
+  test(`a task_completed hook that always refuses: no completion is recorded, however often it is reported; after ${MAX_HOOK_REFUSALS} refusals the reports are dropped and the run ends`, async (t) => {
+    const prepared = TeamSession.prepare({ prompt: 'Use the task board: notes about our build cache' });
+    writeFileSync(settingsPath(prepared.home), JSON.stringify({ hooks: { task_completed: [{ command: 'echo "never done" >&2; exit 2' }] } }));
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    const outcomes = (await session.audit()).flatMap((e) => (e.event === 'hook' && e.hook_event === 'task_completed' ? [e.outcome] : []));
+    assert.deepEqual(outcomes, Array<string>(MAX_HOOK_REFUSALS).fill('blocked'));
+    const board = await session.store.tasks.list();
+    assert.deepEqual(board.filter((task) => task.status === 'completed').map((task) => task.id), [], 'nothing completed past the hook');
+    assert.ok(session.events().some((e) => e.type === 'problem' && new RegExp(`refused \\w+'s completion of task 1 ${MAX_HOOK_REFUSALS} times in a row`).test(String(e.text))));
+    assert.ok(session.events().some((e) => e.type === 'notice' && /completed again, after 5 refusals in a row: dropped unchecked/.test(String(e.text))));
+    assert.equal(taskNotifications(session).filter((n) => n.status === 'completed').length, 0, "the lead's model heard of no completion");
   });
 });

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStream } from '../../src/lib/event-stream.js';
 import { HOOK_OUTPUT_BYTES, runHookProcess } from '../../src/runtime/hook-process.js';
-import { LeadHooks } from '../../src/runtime/lead-hooks.js';
+import { LeadHooks, MAX_HOOK_REFUSALS } from '../../src/runtime/lead-hooks.js';
 import type { LeadEvent } from '../../src/runtime/lead-events.js';
 import { settingsPath } from '../../src/runtime/project-settings.js';
 import type { Draft, Envelope } from '../../src/protocol/messages.js';
@@ -48,6 +48,16 @@ describe('a hook as a real shell command', () => {
     assert.deepEqual(leftBehind.exit, { kind: 'exited', code: 0, signal: null });
     assert.equal(leftBehind.stdout, 'started\n');
     await waitFor(() => processesWith(marker).length === 0, `the background sleep to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
+  });
+
+  test('a hook that exits 0 leaving a setsid child holding its output open: its exit stands (not a timeout), with the output so far', async (t) => {
+    const marker = sleepMarker();
+    t.after(() => {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    });
+    const run = await runHookProcess(`setsid sleep ${marker} & echo started; exit 0`, { cwd: '/', input: '', timeoutS: 20 });
+    assert.deepEqual(run.exit, { kind: 'exited', code: 0, signal: null });
+    assert.equal(run.stdout, 'started\n');
   });
 
   test('cancelled (the lead stops): its group is killed at once', async (t) => {
@@ -189,6 +199,61 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     writeFileSync(join(s.home, 'go'), '');
     await waitFor(() => routed.length === 2, 'the second idle to be handled');
     assert.deepEqual(routed, ['route m1', 'working alice']);
+  });
+
+  test(`a hook that always refuses sends a teammate back at most ${MAX_HOOK_REFUSALS} times in a row: then its stop goes through, and a completion's further reports are dropped unchecked`, async (t) => {
+    const s = await setUp({ teammate_idle: [{ command: 'echo no >&2; exit 2' }], task_completed: [{ command: 'echo >> ran; echo never >&2; exit 2' }] });
+    t.after(s.cleanup);
+    const at = new Date().toISOString();
+    const seen: string[] = [];
+    const lead = { route: (e: Envelope) => void seen.push(`route ${e.id}`), working: (name: string) => void seen.push(`working ${name}`) };
+    const notices: string[] = [];
+    s.events.subscribe((e) => void (e.type === 'notice' && notices.push(e.text)));
+    for (let i = 1; i <= MAX_HOOK_REFUSALS + 1; i++) {
+      s.hooks.receive({ type: 'idle_notification', id: `i${i}`, from: 'alice', to: 'lead', timestamp: at, reason: 'waiting' } as Envelope, lead);
+      await waitFor(() => seen.length === i, `idle ${i} to be handled`);
+    }
+    assert.deepEqual(seen, [...Array<string>(MAX_HOOK_REFUSALS).fill('working alice'), `route i${MAX_HOOK_REFUSALS + 1}`]);
+    assert.equal(s.sent.length, MAX_HOOK_REFUSALS);
+    assert.deepEqual(s.problems, [`hook on teammate_idle \`echo no >&2; exit 2\`: it refused alice's stop ${MAX_HOOK_REFUSALS} times in a row, so this stop goes through (fix the hook, or tell alice what to do)`]);
+
+    const task = await s.store.tasks.create({ subject: 'parser', owner: 'bob' }, 'lead');
+    await s.store.tasks.claim('bob', task.id);
+    const report = (id: string) => ({ type: 'task_notification', id, from: 'bob', to: 'lead', timestamp: at, task_id: task.id, status: 'completed', summary: 'done' }) as Envelope;
+    seen.length = 0;
+    for (let i = 1; i <= MAX_HOOK_REFUSALS; i++) {
+      s.hooks.receive(report(`c${i}`), lead);
+      await waitFor(() => seen.length === i && !s.hooks.busy(), `report ${i} to be refused`);
+    }
+    const last = s.sent.at(-1);
+    assert.ok(last?.type === 'hook_feedback' && last.feedback.endsWith(`That is ${MAX_HOOK_REFUSALS} refusals in a row: do not report task ${task.id} completed again. Tell the lead what stands in the way, then wait.`), JSON.stringify(last));
+    assert.match(s.problems.at(-1) ?? '', new RegExp(`refused bob's completion of task ${task.id} ${MAX_HOOK_REFUSALS} times in a row; further reports of it are dropped`));
+    s.hooks.receive(report('c-more'), lead);
+    assert.match(notices.at(-1) ?? '', /bob reported task 1 completed again, after 5 refusals in a row: dropped unchecked/);
+    assert.equal(readFileSync(join(s.home, 'ran'), 'utf8').split('\n').length - 1, MAX_HOOK_REFUSALS, 'the hook ran once per refusal, not for the dropped report');
+    assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
+  });
+
+  test('once the lead stops, a completion its hooks did not pass is not recorded; with no task_completed hook there is nothing to skip', async (t) => {
+    const s = await setUp({ task_completed: [{ command: 'exit 0' }] });
+    t.after(s.cleanup);
+    const task = await s.store.tasks.create({ subject: 'parser', owner: 'bob' }, 'lead');
+    await s.store.tasks.claim('bob', task.id);
+    const seen: string[] = [];
+    const lead = { route: (e: Envelope) => void seen.push(`route ${e.id}`), working: (name: string) => void seen.push(`working ${name}`) };
+    const notices: string[] = [];
+    s.events.subscribe((e) => void (e.type === 'notice' && notices.push(e.text)));
+    s.hooks.close();
+    s.hooks.receive({ type: 'task_notification', id: 'c1', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done' } as Envelope, lead);
+    await waitFor(() => seen.length === 1, 'the report to be settled');
+    assert.deepEqual(seen, ['working bob']);
+    assert.deepEqual(notices, [`task ${task.id} stays in progress: the team is stopping, so its task_completed hooks did not run`]);
+    assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
+
+    writeFileSync(settingsPath(s.home), JSON.stringify({ hooks: {} }));
+    s.hooks.receive({ type: 'task_notification', id: 'c2', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done' } as Envelope, lead);
+    await waitFor(() => seen.length === 2, 'the second report to be settled');
+    assert.equal((await s.store.tasks.get(task.id))?.status, 'completed');
   });
 
   test('a failing hook is audited and reported, and does not block; the next hook still runs', async (t) => {
