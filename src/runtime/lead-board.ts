@@ -29,6 +29,8 @@ export class LeadBoard {
   private seen: Map<string, Seen> | undefined;
   /** "<name>:<id>": tasks a teammate was sent or told of (a spawn's own task included), never twice. */
   private readonly told = new Set<string>();
+  /** The board's set-aside records already reported, by ref and reason: each is reported once. */
+  private readonly reported = new Set<string>();
   /** Each task new on the board since the lead started, whoever made it (the task_created hooks run on it). */
   readonly created = new EventStream<Task>();
 
@@ -96,6 +98,7 @@ export class LeadBoard {
   }
 
   private async look(tasks: Task[]): Promise<void> {
+    await this.reportProblems();
     const before = this.seen;
     this.seen = new Map(tasks.map((task) => [task.id, { status: task.status, owner: task.owner }]));
     // The first look is the board as the lead found it: assignments are news only after it.
@@ -111,6 +114,16 @@ export class LeadBoard {
       }
     }
     for (const name of this.team.idle()) await this.offer(name, tasks);
+  }
+
+  /** Records of the board that could not be read, each reported (shown and audited) once, the first look's too. */
+  private async reportProblems(): Promise<void> {
+    for (const problem of await this.store.tasks.problems()) {
+      const key = `${problem.ref}\n${problem.reason}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.team.problem(`set aside ${problem.ref}`, problem.reason);
+    }
   }
 
   /** A teammate just went idle: tell it of any task it may claim that it has not been told of. */

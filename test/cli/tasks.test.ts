@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
@@ -58,5 +58,18 @@ describe('teams tasks / task add|assign|cancel', () => {
       assert.equal(result.stdout, '', args.join(' '));
     }
     assert.equal(journal(), before, 'nothing was written');
+  });
+
+  test('a corrupt line of the journal is reported on stderr, by file and line and why; the board is still shown, exit 0', async () => {
+    const path = join(home, 'default', 'tasks.jsonl');
+    appendFileSync(path, 'garbage not json\n');
+    const line = journal().split('\n').length - 1;
+    const listed = await runCli(home, ['tasks']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^#1 \[pending\] @alice: design the schema\n/);
+    assert.equal(listed.stderr, `teams: set aside ${path} line ${line}: not valid JSON (torn or corrupt line)\n`);
+    const json = await runCli(home, ['tasks', '--json']);
+    assert.equal((JSON.parse(json.stdout) as unknown[]).length, 2, 'the JSON on stdout stays whole');
+    assert.match(json.stderr, /set aside .* line \d+: not valid JSON/);
   });
 });

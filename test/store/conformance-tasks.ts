@@ -26,6 +26,22 @@ export function taskCases(kit: Kit): void {
     assert.equal(await store.tasks.get('7'), undefined);
   });
 
+  test('tasks: a stored task that cannot be read is set aside and reported by problems(), the same each time; the board goes on', async () => {
+    const { descriptor, store } = await kit.team();
+    await store.tasks.create({ subject: 'first' }, 'lead');
+    await store.tasks.create({ subject: 'second' }, 'lead');
+    assert.deepEqual(await store.tasks.problems(), [], 'a sound board has none');
+    await kit.factory.damageTask(descriptor, '1');
+    const reader = await kit.reopen(descriptor);
+    assert.deepEqual((await reader.tasks.list()).map((t) => t.subject), ['second']);
+    const problems = await reader.tasks.problems();
+    assert.equal(problems.length, 1, JSON.stringify(problems));
+    assert.ok(problems.every((p) => p.ref !== '' && p.reason !== ''), JSON.stringify(problems));
+    assert.deepEqual(await reader.tasks.problems(), problems, 'a watcher tells new problems from old by ref');
+    const claimed = await reader.tasks.claim('alice');
+    assert.ok(claimed.ok && claimed.task.subject === 'second');
+  });
+
   test('tasks: a blocked task cannot be claimed until its blockers finish; a claimed task names its owner to others', async () => {
     const { descriptor, store } = await kit.team();
     await store.tasks.create({ subject: 'first' }, 'lead');

@@ -3,7 +3,7 @@ import { newMessageId } from '../../protocol/ids.js';
 import { appendLines, readLines } from '../../files/jsonl.js';
 import { describeIssues } from '../../lib/zod-issues.js';
 import { applyTaskChange, blockersProblem, claimableFor, Task, TaskChange, TaskDraft, type TaskResult } from '../tasks.js';
-import type { TaskFilter } from '../team-store.js';
+import type { StoredProblem, TaskFilter } from '../team-store.js';
 
 /**
  * The file store's task board: a fold of an append-only journal (tasks.jsonl) that every
@@ -21,17 +21,17 @@ const JournalEvent = z.discriminatedUnion('event', [
 ]);
 type JournalEvent = z.infer<typeof JournalEvent>;
 
-export type TaskJournalProblem = { offset?: number; reason: string };
-
 /** How many times a creator tries the next id when other creators keep taking it first. */
 const CREATE_ATTEMPTS = 1000;
 
 export class TaskJournal {
   private offset = 0;
+  /** How many lines the fold has read: the next read's first line is the one after. */
+  private line = 0;
   private tasks = new Map<string, Task>();
   /** Which event made each task what it is now: a writer's way to tell whether it won. */
   private lastEvent = new Map<string, string>();
-  private setAside: TaskJournalProblem[] = [];
+  private setAside: StoredProblem[] = [];
 
   constructor(readonly path: string) {}
 
@@ -41,14 +41,16 @@ export class TaskJournal {
     if (read.nextOffset < this.offset) {
       // The journal shrank (replaced by hand): the fold starts over.
       this.offset = 0;
+      this.line = 0;
       this.tasks = new Map();
       this.lastEvent = new Map();
       this.setAside = [];
       read = readLines(this.path, JournalEvent, 0);
     }
-    for (const problem of read.problems) this.setAside.push({ offset: problem.offset, reason: problem.reason });
+    for (const problem of read.problems) this.setAside.push({ ref: this.ref(this.line + problem.line), reason: problem.reason });
     for (const event of read.records) this.apply(event);
     this.offset = read.nextOffset;
+    this.line += read.lines;
   }
 
   private apply(event: JournalEvent): void {
@@ -68,8 +70,12 @@ export class TaskJournal {
     this.lastEvent.set(task.id, event.event_id);
   }
 
-  /** Lines set aside (torn, corrupt, or not a journal event): reported, never fatal. */
-  problems(): TaskJournalProblem[] {
+  private ref(line: number): string {
+    return `${this.path} line ${line}`;
+  }
+
+  /** Lines set aside (torn, corrupt, or not a journal event), in the order found: reported, never fatal. */
+  problems(): StoredProblem[] {
     this.refresh();
     return [...this.setAside];
   }
