@@ -127,6 +127,9 @@ export function claimProblem(task: Task, by: string, tasks: ReadonlyMap<string, 
   if (task.status !== 'pending') return `task ${task.id} is already ${task.status} and cannot be claimed`;
   if (task.owner !== undefined && task.owner !== by) return `task ${task.id} is assigned to ${task.owner}`;
   const waiting = unfinishedBlockers(task, tasks);
+  // A blocker whose record was set aside never finishes: the task waits until its blockers change.
+  const unknown = waiting.filter((id) => !tasks.has(id));
+  if (unknown.length > 0) return `task ${task.id} is blocked by task${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which ${unknown.length > 1 ? 'are' : 'is'} not on the board: change its blockers first`;
   if (waiting.length > 0) return `task ${task.id} is blocked by unfinished task${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')}`;
   return undefined;
 }

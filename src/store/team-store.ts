@@ -174,6 +174,8 @@ export interface TaskStore {
    * The board's stored records that could not be read (torn, corrupt, foreign), each with where
    * it is (`ref`, opaque) and why, in the order found. Never fatal: the board goes on without
    * them. A record found bad stays in the list, so a watcher can tell the new ones by `ref`.
+   * A task read back blocked by a task not on the board (its record set aside) is kept, still
+   * blocked, and reported here too, naming both.
    */
   problems(): Promise<StoredProblem[]>;
   /** Every task once the watch is ready, then again after every change, in order (possibly unchanged). */
