@@ -1,7 +1,8 @@
 import { LEAD } from '../protocol/names.js';
 import { summarize } from '../protocol/messages.js';
 import type { Subscription, TeamStore } from '../store/team-store.js';
-import { claimProblem, type Task, type TaskBoardStatus } from '../store/tasks.js';
+import { claimProblem, Task, type TaskBoardStatus } from '../store/tasks.js';
+import { inertLine, oneLine } from '../lib/terminal-text.js';
 import type { TeamBus } from '../team/bus.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { Refused } from '../lib/refused.js';
@@ -45,7 +46,8 @@ export class LeadBoard {
    * lead sends its task_assignment itself, before the process starts, so the watch does not.
    */
   async spawnTask(name: string, subject: string, description: string): Promise<Task> {
-    const task = await this.store.tasks.create({ subject, description, owner: name }, LEAD);
+    // A subject is one line: the prompt's first line may still hold a tab or a CR.
+    const task = await this.store.tasks.create({ subject: oneLine(subject, Task.shape.subject.maxLength ?? 200), description, owner: name }, LEAD);
     this.told.add(`${name}:${task.id}`);
     const taken = await this.store.tasks.update(task.id, { op: 'set', status: 'in_progress' }, LEAD);
     if (!taken.ok) throw new Refused(`the task for ${name} could not be put on the board: ${taken.error}`);
@@ -70,7 +72,7 @@ export class LeadBoard {
     const note = crashed === undefined ? `${name} shut down; back to pending` : `${name} crashed (${crashed}); back to pending`;
     const released = await this.store.tasks.releaseAllOf(name, note, LEAD);
     for (const task of released) {
-      const result = `Task ${task.id} "${task.subject}" is back to pending on the board, unowned: another teammate may claim it${crashed === undefined ? '' : `, or respawn ${name}`}.`;
+      const result = `Task ${task.id} "${inertLine(task.subject)}" is back to pending on the board, unowned: another teammate may claim it${crashed === undefined ? '' : `, or respawn ${name}`}.`;
       const status = crashed === undefined ? 'stopped' : 'failed';
       await this.bus.send({ type: 'task_notification', from: name, to: LEAD, task_id: task.id, status, summary: taskNotificationSummary(status, name, crashed), result });
     }
@@ -148,7 +150,7 @@ export class LeadBoard {
     const fresh = tasks.filter((task) => claimProblem(task, name, board) === undefined && !this.told.has(`${name}:${task.id}`));
     if (fresh.length === 0) return;
     for (const task of fresh) this.told.add(`${name}:${task.id}`);
-    const list = fresh.map((task) => `${task.id} "${task.subject}"`).join(', ');
+    const list = fresh.map((task) => `${task.id} "${inertLine(task.subject)}"`).join(', ');
     const text = `Work is available on the task board: ${list}. Claim one with task_claim (task_list shows the board).`;
     await this.bus.send({ type: 'message', from: LEAD, to: name, text, summary: summarize(text) });
   }

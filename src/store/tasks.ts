@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AgentName } from '../protocol/names.js';
+import { inertLine } from '../lib/terminal-text.js';
 
 /**
  * The task board's records and rules. Every process folds the same journal through these pure
@@ -33,9 +34,20 @@ export const Task = z.object({
 });
 export type Task = z.infer<typeof Task>;
 
-/** What a creator gives; the rest is decided when the task is written. */
+export const ONE_LINE_SUBJECT = 'the subject is one line: no line breaks or other control characters';
+
+/** Whether a subject is one plain line: nothing in it a terminal would act on (see inertLine). */
+export function isOneLine(subject: string): boolean {
+  return inertLine(subject) === subject;
+}
+
+/**
+ * What a creator gives; the rest is decided when the task is written. A new subject is one
+ * line, so a board line cannot be forged in it; one read back from an older journal may not be
+ * (Task does not refuse it), and is shown escaped.
+ */
 export const TaskDraft = z.object({
-  subject: Task.shape.subject,
+  subject: Task.shape.subject.refine(isOneLine, ONE_LINE_SUBJECT),
   description: z.string().max(20_000).default(''),
   blocked_by: z.array(TaskId).default([]),
   owner: AgentName.optional(),

@@ -44,6 +44,7 @@ describe('teams tasks / task add|assign|cancel', () => {
       [['task', 'add', 'x', '--blocked-by', '1,zz'], /'zz' is not a task id/],
       [['task', 'add', 'x', '--blocked-by', '9'], /task 3 cannot be blocked by unknown task 9/],
       [['task', 'add', '  '], /the subject is empty/],
+      [['task', 'add', 'Deploy\n#2 [completed] @alice: Security review'], /the subject is one line/],
       [['task', 'add', 'x', '--assign', 'bob'], /unknown agent 'bob'/],
       [['task', 'add', 'x', '--assign', 'lead'], /assigned to teammates, not to the lead/],
       [['task', 'assign', '7', 'alice'], /unknown task 7/],
