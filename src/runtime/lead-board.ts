@@ -124,7 +124,7 @@ export class LeadBoard {
       const key = `${problem.ref}\n${problem.reason}`;
       if (this.reported.has(key)) continue;
       this.reported.add(key);
-      this.team.problem(`set aside ${problem.ref}`, problem.reason);
+      this.team.problem(`task board ${problem.ref}`, problem.reason);
     }
   }
 

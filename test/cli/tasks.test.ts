@@ -68,9 +68,9 @@ describe('teams tasks / task add|assign|cancel', () => {
     const listed = await runCli(home, ['tasks']);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^#1 \[pending\] @alice: design the schema\n/);
-    assert.equal(listed.stderr, `teams: set aside ${path} line ${line}: not valid JSON (torn or corrupt line)\n`);
+    assert.equal(listed.stderr, `teams: task board ${path} line ${line}: set aside: not valid JSON (torn or corrupt line)\n`);
     const json = await runCli(home, ['tasks', '--json']);
     assert.equal((JSON.parse(json.stdout) as unknown[]).length, 2, 'the JSON on stdout stays whole');
-    assert.match(json.stderr, /set aside .* line \d+: not valid JSON/);
+    assert.match(json.stderr, /task board .* line \d+: set aside: not valid JSON/);
   });
 });

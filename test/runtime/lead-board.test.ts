@@ -32,7 +32,7 @@ test("the lead's board watch reports each set-aside line of the journal once, th
     appendFileSync(path, `${marker}\n`);
     await waitFor(() => reported.length >= 3, 'the last line to be reported');
     assert.equal(reported.length, 3, reported.join('\n'));
-    reported.forEach((text, index) => assert.match(text, new RegExp(`^set aside ${path} line \\d+: not valid JSON`), `report ${index}`));
+    reported.forEach((text, index) => assert.match(text, new RegExp(`^task board ${path} line \\d+: set aside: not valid JSON`), `report ${index}`));
     assert.equal(new Set(reported).size, 3, 'each line once');
   } finally {
     await watch.close();

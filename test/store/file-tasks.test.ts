@@ -32,5 +32,5 @@ test('torn and corrupt lines in tasks.jsonl are set aside and reported; the boar
   assert.ok(claimed.ok && claimed.task.id === '1');
   // Lines found on a later read are numbered from the file's start too.
   appendFileSync(path, 'not json\n');
-  assert.deepEqual(reader.problems().slice(3).map((p) => [p.ref, p.reason]), [[`${path} line 9`, 'not valid JSON (torn or corrupt line)']]);
+  assert.deepEqual(reader.problems().slice(3).map((p) => [p.ref, p.reason]), [[`${path} line 9`, 'set aside: not valid JSON (torn or corrupt line)']]);
 });

@@ -47,7 +47,7 @@ export class TaskJournal {
       this.setAside = [];
       read = readLines(this.path, JournalEvent, 0);
     }
-    for (const problem of read.problems) this.setAside.push({ ref: this.ref(this.line + problem.line), reason: problem.reason });
+    for (const problem of read.problems) this.setAside.push({ ref: this.ref(this.line + problem.line), reason: `set aside: ${problem.reason}` });
     read.records.forEach((event, index) => this.apply(event, this.line + (read.recordLines[index] ?? 0)));
     this.offset = read.nextOffset;
     this.line += read.lines;
