@@ -32,6 +32,10 @@ export type LineProblem = { line: number; offset: number; reason: string };
 
 export type ReadResult<T> = {
   records: T[];
+  /** The line of each record, counted from 1 at `offset`: for reporting where a record was. */
+  recordLines: number[];
+  /** How many complete lines the read covered (blank ones too): where the next read's line 1 is. */
+  lines: number;
   /** Lines that were not valid JSON or not valid records: reported, never fatal. */
   problems: LineProblem[];
   /** Byte offset just past the last complete line: where the next incremental read starts. */
@@ -45,12 +49,12 @@ export type ReadResult<T> = {
  * Reading stops at the last newline, so a line still being written is never half-read.
  */
 export function readLines<T>(path: string, schema: z.ZodType<T>, offset = 0): ReadResult<T> {
-  if (!existsSync(path)) return { records: [], problems: [], nextOffset: 0, tornTail: false };
+  if (!existsSync(path)) return { records: [], recordLines: [], lines: 0, problems: [], nextOffset: 0, tornTail: false };
   const fd = openSync(path, 'r');
   let buffer: Buffer;
   try {
     const size = fstatSync(fd).size;
-    if (size <= offset) return { records: [], problems: [], nextOffset: Math.min(offset, size), tornTail: false };
+    if (size <= offset) return { records: [], recordLines: [], lines: 0, problems: [], nextOffset: Math.min(offset, size), tornTail: false };
     buffer = Buffer.alloc(size - offset);
     let got = 0;
     while (got < buffer.length) {
@@ -65,10 +69,14 @@ export function readLines<T>(path: string, schema: z.ZodType<T>, offset = 0): Re
   const end = buffer.lastIndexOf(0x0a);
   const complete = end < 0 ? '' : buffer.subarray(0, end).toString('utf8');
   const records: T[] = [];
+  const recordLines: number[] = [];
   const problems: LineProblem[] = [];
+  let lines = 0;
   if (end >= 0) {
     let lineOffset = offset;
-    complete.split('\n').forEach((line, index) => {
+    const all = complete.split('\n');
+    lines = all.length;
+    all.forEach((line, index) => {
       const here = lineOffset;
       lineOffset += Buffer.byteLength(line, 'utf8') + 1;
       if (line.trim() === '') return;
@@ -80,11 +88,13 @@ export function readLines<T>(path: string, schema: z.ZodType<T>, offset = 0): Re
         return;
       }
       const parsed = schema.safeParse(value);
-      if (parsed.success) records.push(parsed.data);
-      else problems.push({ line: index + 1, offset: here, reason: describeIssues(parsed.error, 'record') });
+      if (parsed.success) {
+        records.push(parsed.data);
+        recordLines.push(index + 1);
+      } else problems.push({ line: index + 1, offset: here, reason: describeIssues(parsed.error, 'record') });
     });
   }
-  return { records, problems, nextOffset: offset + end + 1, tornTail: end + 1 < buffer.length };
+  return { records, recordLines, lines, problems, nextOffset: offset + end + 1, tornTail: end + 1 < buffer.length };
 }
 
 /**

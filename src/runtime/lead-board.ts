@@ -1,7 +1,8 @@
 import { LEAD } from '../protocol/names.js';
 import { summarize } from '../protocol/messages.js';
 import type { Subscription, TeamStore } from '../store/team-store.js';
-import { claimProblem, type Task, type TaskBoardStatus } from '../store/tasks.js';
+import { claimProblem, Task, type TaskBoardStatus } from '../store/tasks.js';
+import { inertLine, oneLine } from '../lib/terminal-text.js';
 import type { TeamBus } from '../team/bus.js';
 import { taskNotificationSummary } from '../protocol/notices.js';
 import { Refused } from '../lib/refused.js';
@@ -29,6 +30,8 @@ export class LeadBoard {
   private seen: Map<string, Seen> | undefined;
   /** "<name>:<id>": tasks a teammate was sent or told of (a spawn's own task included), never twice. */
   private readonly told = new Set<string>();
+  /** The board's set-aside records already reported, by ref and reason: each is reported once. */
+  private readonly reported = new Set<string>();
   /** Each task new on the board since the lead started, whoever made it (the task_created hooks run on it). */
   readonly created = new EventStream<Task>();
 
@@ -43,7 +46,8 @@ export class LeadBoard {
    * lead sends its task_assignment itself, before the process starts, so the watch does not.
    */
   async spawnTask(name: string, subject: string, description: string): Promise<Task> {
-    const task = await this.store.tasks.create({ subject, description, owner: name }, LEAD);
+    // A subject is one line: the prompt's first line may still hold a tab or a CR.
+    const task = await this.store.tasks.create({ subject: oneLine(subject, Task.shape.subject.maxLength ?? 200), description, owner: name }, LEAD);
     this.told.add(`${name}:${task.id}`);
     const taken = await this.store.tasks.update(task.id, { op: 'set', status: 'in_progress' }, LEAD);
     if (!taken.ok) throw new Refused(`the task for ${name} could not be put on the board: ${taken.error}`);
@@ -68,7 +72,7 @@ export class LeadBoard {
     const note = crashed === undefined ? `${name} shut down; back to pending` : `${name} crashed (${crashed}); back to pending`;
     const released = await this.store.tasks.releaseAllOf(name, note, LEAD);
     for (const task of released) {
-      const result = `Task ${task.id} "${task.subject}" is back to pending on the board, unowned: another teammate may claim it${crashed === undefined ? '' : `, or respawn ${name}`}.`;
+      const result = `Task ${task.id} "${inertLine(task.subject)}" is back to pending on the board, unowned: another teammate may claim it${crashed === undefined ? '' : `, or respawn ${name}`}.`;
       const status = crashed === undefined ? 'stopped' : 'failed';
       await this.bus.send({ type: 'task_notification', from: name, to: LEAD, task_id: task.id, status, summary: taskNotificationSummary(status, name, crashed), result });
     }
@@ -96,6 +100,7 @@ export class LeadBoard {
   }
 
   private async look(tasks: Task[]): Promise<void> {
+    await this.reportProblems();
     const before = this.seen;
     this.seen = new Map(tasks.map((task) => [task.id, { status: task.status, owner: task.owner }]));
     // The first look is the board as the lead found it: assignments are news only after it.
@@ -111,6 +116,16 @@ export class LeadBoard {
       }
     }
     for (const name of this.team.idle()) await this.offer(name, tasks);
+  }
+
+  /** Records of the board that could not be read, each reported (shown and audited) once, the first look's too. */
+  private async reportProblems(): Promise<void> {
+    for (const problem of await this.store.tasks.problems()) {
+      const key = `${problem.ref}\n${problem.reason}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.team.problem(`task board ${problem.ref}`, problem.reason);
+    }
   }
 
   /** A teammate just went idle: tell it of any task it may claim that it has not been told of. */
@@ -135,7 +150,7 @@ export class LeadBoard {
     const fresh = tasks.filter((task) => claimProblem(task, name, board) === undefined && !this.told.has(`${name}:${task.id}`));
     if (fresh.length === 0) return;
     for (const task of fresh) this.told.add(`${name}:${task.id}`);
-    const list = fresh.map((task) => `${task.id} "${task.subject}"`).join(', ');
+    const list = fresh.map((task) => `${task.id} "${inertLine(task.subject)}"`).join(', ');
     const text = `Work is available on the task board: ${list}. Claim one with task_claim (task_list shows the board).`;
     await this.bus.send({ type: 'message', from: LEAD, to: name, text, summary: summarize(text) });
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AgentName } from '../protocol/names.js';
+import { inertLine } from '../lib/terminal-text.js';
 
 /**
  * The task board's records and rules. Every process folds the same journal through these pure
@@ -33,9 +34,20 @@ export const Task = z.object({
 });
 export type Task = z.infer<typeof Task>;
 
-/** What a creator gives; the rest is decided when the task is written. */
+export const ONE_LINE_SUBJECT = 'the subject is one line: no line breaks or other control characters';
+
+/** Whether a subject is one plain line: nothing in it a terminal would act on (see inertLine). */
+export function isOneLine(subject: string): boolean {
+  return inertLine(subject) === subject;
+}
+
+/**
+ * What a creator gives; the rest is decided when the task is written. A new subject is one
+ * line, so a board line cannot be forged in it; one read back from an older journal may not be
+ * (Task does not refuse it), and is shown escaped.
+ */
 export const TaskDraft = z.object({
-  subject: Task.shape.subject,
+  subject: Task.shape.subject.refine(isOneLine, ONE_LINE_SUBJECT),
   description: z.string().max(20_000).default(''),
   blocked_by: z.array(TaskId).default([]),
   owner: AgentName.optional(),
@@ -127,6 +139,9 @@ export function claimProblem(task: Task, by: string, tasks: ReadonlyMap<string, 
   if (task.status !== 'pending') return `task ${task.id} is already ${task.status} and cannot be claimed`;
   if (task.owner !== undefined && task.owner !== by) return `task ${task.id} is assigned to ${task.owner}`;
   const waiting = unfinishedBlockers(task, tasks);
+  // A blocker whose record was set aside never finishes: the task waits until its blockers change.
+  const unknown = waiting.filter((id) => !tasks.has(id));
+  if (unknown.length > 0) return `task ${task.id} is blocked by task${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which ${unknown.length > 1 ? 'are' : 'is'} not on the board: change its blockers first`;
   if (waiting.length > 0) return `task ${task.id} is blocked by unfinished task${waiting.length > 1 ? 's' : ''} ${waiting.join(', ')}`;
   return undefined;
 }

@@ -170,6 +170,14 @@ export interface TaskStore {
   list(filter?: TaskFilter): Promise<Task[]>;
   /** Put every in_progress task of `owner` back to pending, unowned, with `note`: it crashed or left. The tasks released. */
   releaseAllOf(owner: string, note: string, by: string): Promise<Task[]>;
+  /**
+   * The board's stored records that could not be read (torn, corrupt, foreign), each with where
+   * it is (`ref`, opaque) and why, in the order found. Never fatal: the board goes on without
+   * them. A record found bad stays in the list, so a watcher can tell the new ones by `ref`.
+   * A task read back blocked by a task not on the board (its record set aside) is kept, still
+   * blocked, and reported here too, naming both.
+   */
+  problems(): Promise<StoredProblem[]>;
   /** Every task once the watch is ready, then again after every change, in order (possibly unchanged). */
   watch(listener: (tasks: Task[]) => void, onProblem: WatchProblem): Promise<Subscription>;
 }

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { AgentName } from '../protocol/names.js';
-import { TaskId } from '../store/tasks.js';
+import { isOneLine, ONE_LINE_SUBJECT, TaskId } from '../store/tasks.js';
 import type { ToolIO } from './io.js';
 import type { LeadTeamIO } from './team-io.js';
 import { taskDetail } from './task-format.js';
 import { defineTool } from './tool.js';
 
 const Input = z.strictObject({
-  subject: z.string().trim().min(1, 'subject is empty').max(200).describe('A short title, e.g. "Write the parser".'),
+  subject: z.string().trim().min(1, 'subject is empty').max(200).refine(isOneLine, ONE_LINE_SUBJECT).describe('A short title, e.g. "Write the parser".'),
   description: z.string().trim().min(1, 'description is empty').describe('Everything whoever takes the task needs to know: teammates see nothing of your conversation.'),
   blocked_by: z.array(TaskId).optional().describe('Ids of tasks that must finish first; the task cannot be claimed until they have.'),
   assign_to: AgentName.optional().describe('The teammate who is to do it; left out, any teammate may claim it.'),

@@ -1,12 +1,13 @@
+import { inertLine } from '../lib/terminal-text.js';
 import type { Task, TaskResult } from '../store/tasks.js';
-
 import type { ToolResult } from './tool.js';
 
-/** One task as a line for a model (and the CLI): id, status, owner, what blocks it, subject. */
+/** One task as one line for a model (and the CLI): id, status, owner, what blocks it, subject. */
 export function taskLine(task: Task): string {
   const owner = task.owner === undefined ? '' : ` @${task.owner}`;
   const blocked = task.blocked_by.length === 0 ? '' : ` blocked by ${task.blocked_by.join(', ')}`;
-  return `#${task.id} [${task.status}]${owner}${blocked}: ${task.subject}`;
+  // One line whatever the subject holds: one written before subjects were checked may hold a newline.
+  return `#${task.id} [${task.status}]${owner}${blocked}: ${inertLine(task.subject)}`;
 }
 
 /** A task in full: its line, description, result and notes. */

@@ -1,6 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.js';
+import { storeOf } from '../helpers/store.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
 
@@ -59,6 +60,31 @@ describe('teams member / status', () => {
     assert.equal(removed.code, 0, removed.stderr);
     const status = JSON.parse((await runCli(home, ['status', '--json'])).stdout) as { members: { name: string }[] };
     assert.deepEqual(status.members.map((m) => m.name), ['lead', 'alice']);
+  });
+
+  test("member remove frees the member's tasks: in progress back to pending, assigned ones unassigned, each with a note, and says so", async () => {
+    for (const name of ['carol', 'dave']) assert.equal((await runCli(home, ['member', 'add', name, '--role', 'coder'])).code, 0);
+    for (const [subject, who] of [['assigned', 'carol'], ['claimed', 'carol'], ['another', 'dave']] as const) {
+      assert.equal((await runCli(home, ['task', 'add', subject, '--assign', who])).code, 0);
+    }
+    const store = storeOf(home);
+    try {
+      const claimed = await store.tasks.claim('carol', '2');
+      assert.ok(claimed.ok, JSON.stringify(claimed));
+      const removed = await runCli(home, ['member', 'remove', 'carol']);
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.equal(removed.stdout, 'removed carol from team default\ntask 2 was in progress with carol: back to pending, unowned\ntask 1 was assigned to carol: unassigned\n');
+      const board = await store.tasks.list();
+      assert.deepEqual(board.map((t) => [t.id, t.status, t.owner ?? null, t.notes?.at(-1)?.text ?? null]), [
+        ['1', 'pending', null, 'carol was removed from the team; unassigned'],
+        ['2', 'pending', null, 'carol was removed from the team; back to pending'],
+        ['3', 'pending', 'dave', null],
+      ]);
+      const next = await store.tasks.claim('dave', '1');
+      assert.ok(next.ok, 'another teammate may claim it now');
+    } finally {
+      await store.close();
+    }
   });
 
   test('--help and --version exit 0; no arguments without a terminal: a one-line message, exit 2', async () => {

@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
@@ -44,6 +44,7 @@ describe('teams tasks / task add|assign|cancel', () => {
       [['task', 'add', 'x', '--blocked-by', '1,zz'], /'zz' is not a task id/],
       [['task', 'add', 'x', '--blocked-by', '9'], /task 3 cannot be blocked by unknown task 9/],
       [['task', 'add', '  '], /the subject is empty/],
+      [['task', 'add', 'Deploy\n#2 [completed] @alice: Security review'], /the subject is one line/],
       [['task', 'add', 'x', '--assign', 'bob'], /unknown agent 'bob'/],
       [['task', 'add', 'x', '--assign', 'lead'], /assigned to teammates, not to the lead/],
       [['task', 'assign', '7', 'alice'], /unknown task 7/],
@@ -58,5 +59,18 @@ describe('teams tasks / task add|assign|cancel', () => {
       assert.equal(result.stdout, '', args.join(' '));
     }
     assert.equal(journal(), before, 'nothing was written');
+  });
+
+  test('a corrupt line of the journal is reported on stderr, by file and line and why; the board is still shown, exit 0', async () => {
+    const path = join(home, 'default', 'tasks.jsonl');
+    appendFileSync(path, 'garbage not json\n');
+    const line = journal().split('\n').length - 1;
+    const listed = await runCli(home, ['tasks']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^#1 \[pending\] @alice: design the schema\n/);
+    assert.equal(listed.stderr, `teams: task board ${path} line ${line}: set aside: not valid JSON (torn or corrupt line)\n`);
+    const json = await runCli(home, ['tasks', '--json']);
+    assert.equal((JSON.parse(json.stdout) as unknown[]).length, 2, 'the JSON on stdout stays whole');
+    assert.match(json.stderr, /task board .* line \d+: set aside: not valid JSON/);
   });
 });

@@ -19,11 +19,64 @@ export function taskCases(kit: Kit): void {
     assert.deepEqual([second.id, second.blocked_by, second.owner, second.description], ['2', ['1'], 'alice', '']);
     await assert.rejects(store.tasks.create({ subject: 'x', blocked_by: ['9'] }, 'lead'), /cannot create task: task 3 cannot be blocked by unknown task 9/);
     await assert.rejects(store.tasks.create({ subject: '  ' }, 'lead'), /cannot create task: .*subject/);
+    await assert.rejects(store.tasks.create({ subject: 'Deploy\n#2 [completed] @alice: Security review' }, 'lead'), /cannot create task: subject: the subject is one line/);
+    await assert.rejects(store.tasks.create({ subject: 'Deploy\u001b[2J' }, 'lead'), /the subject is one line/);
     await assert.rejects(store.tasks.create({ subject: 'x', owner: 'Bad/Name' }, 'lead'), /agent name/);
     assert.deepEqual((await store.tasks.list()).map((t) => t.id), ['1', '2']);
     assert.deepEqual((await store.tasks.list({ owner: 'alice' })).map((t) => t.id), ['2']);
     assert.deepEqual(await store.tasks.get('2'), second);
     assert.equal(await store.tasks.get('7'), undefined);
+  });
+
+  test('tasks: a stored task that cannot be read is set aside and reported by problems(), the same each time; the board goes on', async () => {
+    const { descriptor, store } = await kit.team();
+    await store.tasks.create({ subject: 'first' }, 'lead');
+    await store.tasks.create({ subject: 'second' }, 'lead');
+    assert.deepEqual(await store.tasks.problems(), [], 'a sound board has none');
+    await kit.factory.damageTask(descriptor, '1');
+    const reader = await kit.reopen(descriptor);
+    assert.deepEqual((await reader.tasks.list()).map((t) => t.subject), ['second']);
+    const problems = await reader.tasks.problems();
+    assert.equal(problems.length, 1, JSON.stringify(problems));
+    assert.ok(problems.every((p) => p.ref !== '' && p.reason !== ''), JSON.stringify(problems));
+    assert.deepEqual(await reader.tasks.problems(), problems, 'a watcher tells new problems from old by ref');
+    const claimed = await reader.tasks.claim('alice');
+    assert.ok(claimed.ok && claimed.task.subject === 'second');
+  });
+
+  test('tasks: a task whose blocker cannot be read is kept, still blocked, and reported; the lead can re-block it', async () => {
+    const { descriptor, store } = await kit.team();
+    await store.tasks.create({ subject: 'first' }, 'lead');
+    await store.tasks.create({ subject: 'second', blocked_by: ['1'] }, 'lead');
+    await store.tasks.create({ subject: 'third', blocked_by: ['1', '2'] }, 'lead');
+    await store.tasks.create({ subject: 'fourth' }, 'lead');
+    assert.ok((await store.tasks.update('4', { op: 'set', blocked_by: ['1'] }, 'lead')).ok);
+    await kit.factory.damageTask(descriptor, '1');
+    const reader = await kit.reopen(descriptor);
+    const board = await reader.tasks.list();
+    assert.deepEqual(board.map((t) => [t.id, t.status, t.blocked_by]), [['2', 'pending', ['1']], ['3', 'pending', ['1', '2']], ['4', 'pending', ['1']]], 'nothing lost, a change of blockers neither');
+    assert.deepEqual(await reader.tasks.claim('bob', '2'), { ok: false, error: 'task 2 is blocked by task 1, which is not on the board: change its blockers first' });
+    assert.deepEqual(await reader.tasks.claim('bob'), { ok: false, error: 'no task is ready for bob to claim' });
+    const reasons = (await reader.tasks.problems()).map((p) => p.reason);
+    assert.equal(reasons.length, 4, reasons.join('\n'));
+    for (const id of ['2', '3', '4']) assert.ok(reasons.some((r) => r.startsWith(`task ${id} is blocked by task 1,`)), `task ${id} is reported: ${reasons.join('\n')}`);
+    await assert.rejects(reader.tasks.create({ subject: 'fifth', blocked_by: ['1'] }, 'lead'), /unknown task 1/, 'a new task still names only tasks on the board');
+    const reblocked = await reader.tasks.update('2', { op: 'set', blocked_by: [] }, 'lead');
+    assert.ok(reblocked.ok && reblocked.task.blocked_by.length === 0);
+    const claimed = await reader.tasks.claim('bob');
+    assert.ok(claimed.ok && claimed.task.id === '2', JSON.stringify(claimed));
+  });
+
+  test('tasks: an id named only as a blocker is not given to a new task', async () => {
+    const { descriptor, store } = await kit.team();
+    await store.tasks.create({ subject: 'first' }, 'lead');
+    await store.tasks.create({ subject: 'second' }, 'lead');
+    assert.ok((await store.tasks.update('1', { op: 'set', blocked_by: ['2'] }, 'lead')).ok);
+    await kit.factory.damageTask(descriptor, '2');
+    const reader = await kit.reopen(descriptor);
+    const created = await reader.tasks.create({ subject: 'new' }, 'lead');
+    assert.equal(created.id, '3', 'task 1 still waits on the 2 it named, not on this one');
+    assert.deepEqual((await reader.tasks.get('1'))?.blocked_by, ['2']);
   });
 
   test('tasks: a blocked task cannot be claimed until its blockers finish; a claimed task names its owner to others', async () => {

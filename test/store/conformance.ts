@@ -21,6 +21,8 @@ export type StoreFactory = {
   opener: string;
   /** The backend's own hook: put an entry in `agent`'s mailbox that it cannot read as a message. */
   injectUnreadable(descriptor: string, agent: string): Promise<void>;
+  /** The backend's own hook: make the stored creation of board task `id` unreadable, as a torn or corrupt record would be. */
+  damageTask(descriptor: string, id: string): Promise<void>;
 };
 
 const CHILD = join(DIST, 'test', 'fixtures', 'store-child.js');

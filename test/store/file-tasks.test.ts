@@ -24,10 +24,13 @@ test('torn and corrupt lines in tasks.jsonl are set aside and reported; the boar
   const reader = new TaskJournal(path);
   assert.deepEqual(reader.list().map((t) => [t.id, t.subject, t.status]), [['1', 'first', 'pending'], ['2', 'second', 'pending']]);
   const problems = reader.problems();
-  assert.equal(problems.length, 3, JSON.stringify(problems));
+  assert.deepEqual(problems.map((p) => p.ref), [3, 4, 5].map((line) => `${path} line ${line}`), 'each by its line in the file (line 1 is the first append\'s leading newline)');
   assert.match(problems[0]?.reason ?? '', /not valid JSON/);
   assert.match(problems[1]?.reason ?? '', /at/, 'a change with no valid time is not a change');
   assert.match(problems[2]?.reason ?? '', /not valid JSON/);
   const claimed = reader.claim('alice');
   assert.ok(claimed.ok && claimed.task.id === '1');
+  // Lines found on a later read are numbered from the file's start too.
+  appendFileSync(path, 'not json\n');
+  assert.deepEqual(reader.problems().slice(3).map((p) => [p.ref, p.reason]), [[`${path} line 9`, 'set aside: not valid JSON (torn or corrupt line)']]);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyTaskChange, blockersProblem, claimableFor, claimProblem, transitionProblem, unblockedBy, type Task, type TaskBoardStatus } from '../../src/store/tasks.js';
+import { applyTaskChange, blockersProblem, claimableFor, claimProblem, Task, TaskDraft, transitionProblem, unblockedBy, type TaskBoardStatus } from '../../src/store/tasks.js';
 
 // The board's rules, as pure functions: every process folds the journal through them.
 
@@ -96,4 +96,13 @@ test('a change made for an owner (owned_by) lands only while that agent still ow
   assert.deepEqual(applyTaskChange(theirs, { op: 'set', status: 'completed', owned_by: 'bob' }, 'bob', LATER, board(theirs)), { ok: false, error: 'task 1 is already claimed by carol' });
   const released = task('1');
   assert.deepEqual(applyTaskChange(released, { op: 'set', status: 'failed', owned_by: 'bob' }, 'bob', LATER, board(released)), { ok: false, error: "task 1 is nobody's now, not bob's" });
+});
+
+test('a new subject is one line (no line break, tab or other control character); a task read back with one still parses', () => {
+  for (const subject of ['Deploy\n#2 [completed] @alice: x', 'a\rb', 'a\tb', 'a\u001b[2Jb', 'a\u202eb']) {
+    const parsed = TaskDraft.safeParse({ subject });
+    assert.ok(!parsed.success && parsed.error.issues[0]?.message.startsWith('the subject is one line'), JSON.stringify(subject));
+  }
+  assert.ok(TaskDraft.safeParse({ subject: 'C:\\build cache — fix it' }).success, 'backslashes and other text are fine');
+  assert.ok(Task.safeParse(task('1', { subject: 'Deploy\n#2 [completed]' })).success, 'an older journal line is still read');
 });

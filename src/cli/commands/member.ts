@@ -3,8 +3,29 @@ import { agentNameProblem } from '../../protocol/names.js';
 import { addMember, removeMember } from '../../store/roster-changes.js';
 import { UsageError } from '../errors.js';
 import { inertLine } from '../../lib/terminal-text.js';
-import type { ContextFor } from '../context.js';
+import type { CliContext, ContextFor } from '../context.js';
+import { HUMAN_ACTOR } from '../../store/task-input.js';
 import { describeSettled, settleWorktree } from '../../team/worktree.js';
+
+/**
+ * A member taken off the roster holds no task: nobody else could claim one it held. Its tasks in
+ * progress go back to pending, unowned, and its assigned pending ones are unassigned, each with a
+ * note. What was done, a line per task, audited too.
+ */
+async function freeTasksOf(context: CliContext, name: string): Promise<string[]> {
+  const { tasks, audit } = context.store;
+  const lines: string[] = [];
+  for (const task of await tasks.releaseAllOf(name, `${name} was removed from the team; back to pending`, HUMAN_ACTOR)) {
+    lines.push(`task ${task.id} was in progress with ${name}: back to pending, unowned`);
+  }
+  for (const task of await tasks.list({ status: 'pending', owner: name })) {
+    // owned_by: a change of hands since the list is left alone.
+    const result = await tasks.update(task.id, { op: 'set', owner: null, owned_by: name, note: `${name} was removed from the team; unassigned` }, HUMAN_ACTOR);
+    if (result.ok) lines.push(`task ${task.id} was assigned to ${name}: unassigned`);
+  }
+  if (lines.length > 0) await audit.append({ event: 'member', name, change: `its tasks freed: ${lines.join('; ')}` });
+  return lines;
+}
 
 export function registerMemberCommands(program: Command, contextFor: ContextFor): void {
   const member = program.command('member').description('put members on the roster, or take them off, without starting a process');
@@ -27,7 +48,7 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
 
   member
     .command('remove <name>')
-    .description('take a member off the roster; its pending requests are cancelled')
+    .description('take a member off the roster; its pending requests are cancelled and its tasks freed')
     .action(async (name: string, _options: unknown, command: Command) => {
       const context = contextFor(command);
       await context.requireTeam();
@@ -35,6 +56,7 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
       await context.bus.cancelPending(name, `${name} was removed from the team`);
       await context.store.audit.append({ event: 'member', name, change: 'removed' });
       process.stdout.write(`removed ${name} from team ${context.paths.team}\n`);
+      for (const line of await freeTasksOf(context, name)) process.stdout.write(`${line}\n`);
       // Its worktree goes too, unless its branch holds work not merged: that is kept, and said.
       const settled = removed.worktree && (await settleWorktree(removed.worktree, name));
       if (removed.worktree && settled) {

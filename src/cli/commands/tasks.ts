@@ -54,6 +54,8 @@ export function registerTaskCommands(program: Command, contextFor: ContextFor): 
       if (options.json) process.stdout.write(`${inertJson(tasks)}\n`);
       else if (tasks.length === 0) process.stdout.write(status ? `no ${status.data} task on the board\n` : 'the task board is empty\n');
       else process.stdout.write(`${tasks.map((task) => inertText(taskDetail(task))).join('\n')}\n`);
+      // What the board could not read is said, never fatal: the board above is what it could.
+      for (const problem of await context.store.tasks.problems()) process.stderr.write(`teams: task board ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
     });
 
   const task = program.command('task').description('put a task on the board, assign it, or cancel it');

@@ -3,7 +3,7 @@ import { newMessageId } from '../../protocol/ids.js';
 import { appendLines, readLines } from '../../files/jsonl.js';
 import { describeIssues } from '../../lib/zod-issues.js';
 import { applyTaskChange, blockersProblem, claimableFor, Task, TaskChange, TaskDraft, type TaskResult } from '../tasks.js';
-import type { TaskFilter } from '../team-store.js';
+import type { StoredProblem, TaskFilter } from '../team-store.js';
 
 /**
  * The file store's task board: a fold of an append-only journal (tasks.jsonl) that every
@@ -21,17 +21,17 @@ const JournalEvent = z.discriminatedUnion('event', [
 ]);
 type JournalEvent = z.infer<typeof JournalEvent>;
 
-export type TaskJournalProblem = { offset?: number; reason: string };
-
 /** How many times a creator tries the next id when other creators keep taking it first. */
 const CREATE_ATTEMPTS = 1000;
 
 export class TaskJournal {
   private offset = 0;
+  /** How many lines the fold has read: the next read's first line is the one after. */
+  private line = 0;
   private tasks = new Map<string, Task>();
   /** Which event made each task what it is now: a writer's way to tell whether it won. */
   private lastEvent = new Map<string, string>();
-  private setAside: TaskJournalProblem[] = [];
+  private setAside: StoredProblem[] = [];
 
   constructor(readonly path: string) {}
 
@@ -41,35 +41,71 @@ export class TaskJournal {
     if (read.nextOffset < this.offset) {
       // The journal shrank (replaced by hand): the fold starts over.
       this.offset = 0;
+      this.line = 0;
       this.tasks = new Map();
       this.lastEvent = new Map();
       this.setAside = [];
       read = readLines(this.path, JournalEvent, 0);
     }
-    for (const problem of read.problems) this.setAside.push({ offset: problem.offset, reason: problem.reason });
-    for (const event of read.records) this.apply(event);
+    for (const problem of read.problems) this.setAside.push({ ref: this.ref(this.line + problem.line), reason: `set aside: ${problem.reason}` });
+    read.records.forEach((event, index) => this.apply(event, this.line + (read.recordLines[index] ?? 0)));
     this.offset = read.nextOffset;
+    this.line += read.lines;
   }
 
-  private apply(event: JournalEvent): void {
+  private apply(event: JournalEvent, line: number): void {
     if (event.event === 'created') {
       const { task } = event;
-      // A second creation of one id lost the race; so did one naming blockers nobody made.
-      if (this.tasks.has(task.id) || blockersProblem(task.id, task.blocked_by, this.tasks) !== undefined) return;
+      // A second creation of one id lost the race: its writer tries the next id.
+      if (this.tasks.has(task.id)) return;
+      const unknown = this.unknownBlockers(task.id, task.blocked_by);
+      const problem = blockersProblem(task.id, task.blocked_by.filter((id) => !unknown.includes(id)), this.tasks);
+      if (problem !== undefined) {
+        // No writer makes such a line (it checks first): a hand edit. Said, not guessed at.
+        this.setAside.push({ ref: this.ref(line), reason: `${problem}; the task is left out` });
+        return;
+      }
       this.tasks.set(task.id, task);
       this.lastEvent.set(task.id, event.event_id);
+      this.reportUnknown(task.id, unknown, line);
       return;
     }
     const task = this.tasks.get(event.task_id);
     if (!task) return;
-    const result = applyTaskChange(task, event.change, event.by, event.at, this.tasks);
+    const { change } = event;
+    // New blockers not on the board: the rules judge the change on those that are, and the
+    // unknown ones are kept, so the task still waits on them.
+    const unknown = change.op === 'set' && change.blocked_by !== undefined ? this.unknownBlockers(task.id, change.blocked_by) : [];
+    const judged = unknown.length === 0 || change.op !== 'set' ? change : { ...change, blocked_by: change.blocked_by?.filter((id) => !unknown.includes(id)) };
+    const result = applyTaskChange(task, judged, event.by, event.at, this.tasks);
     if (!result.ok) return;
-    this.tasks.set(task.id, result.task);
+    const next = unknown.length === 0 ? result.task : { ...result.task, blocked_by: [...new Set([...result.task.blocked_by, ...unknown])] };
+    this.tasks.set(task.id, next);
     this.lastEvent.set(task.id, event.event_id);
+    this.reportUnknown(task.id, unknown, line);
   }
 
-  /** Lines set aside (torn, corrupt, or not a journal event): reported, never fatal. */
-  problems(): TaskJournalProblem[] {
+  /**
+   * Blockers named by a line read back that are not on the board. A writer names only tasks
+   * on its board, so such a blocker's own line was set aside: the task is kept, blocked (an
+   * unknown blocker never counts as finished), rather than lost with it.
+   */
+  private unknownBlockers(id: string, blockedBy: readonly string[]): string[] {
+    return [...new Set(blockedBy)].filter((blocker) => blocker !== id && !this.tasks.has(blocker));
+  }
+
+  private reportUnknown(id: string, unknown: readonly string[], line: number): void {
+    if (unknown.length === 0) return;
+    const which = `task${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`;
+    this.setAside.push({ ref: this.ref(line), reason: `task ${id} is blocked by ${which}, not on the board (set aside?): it stays blocked until its blockers are changed` });
+  }
+
+  private ref(line: number): string {
+    return `${this.path} line ${line}`;
+  }
+
+  /** Lines set aside (torn, corrupt, or not a journal event), in the order found: reported, never fatal. */
+  problems(): StoredProblem[] {
     this.refresh();
     return [...this.setAside];
   }
@@ -85,7 +121,9 @@ export class TaskJournal {
     const draft = parsed.data;
     for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
       this.refresh();
-      const id = String(Math.max(0, ...[...this.tasks.keys()].map(Number)) + 1);
+      // An id named only as a blocker (its own line set aside) is taken too: a new task must not become it.
+      const taken = [...this.tasks.values()].flatMap((task) => [task.id, ...task.blocked_by]);
+      const id = String(Math.max(0, ...taken.map(Number)) + 1);
       const problem = blockersProblem(id, draft.blocked_by, this.tasks);
       if (problem) throw new Error(`cannot create task: ${problem}`);
       const at = new Date().toISOString();

@@ -1,4 +1,4 @@
-import type { Subscription, TaskFilter, TaskStore, WatchProblem } from '../team-store.js';
+import type { StoredProblem, Subscription, TaskFilter, TaskStore, WatchProblem } from '../team-store.js';
 import type { Task, TaskChange, TaskDraft, TaskResult } from '../tasks.js';
 import { fileLayout, type FileLocation } from './layout.js';
 import { asError } from '../../lib/as-error.js';
@@ -35,6 +35,10 @@ export class FileTasks implements TaskStore {
 
   async releaseAllOf(owner: string, note: string, by: string): Promise<Task[]> {
     return this.journal.releaseAllOf(owner, note, by);
+  }
+
+  async problems(): Promise<StoredProblem[]> {
+    return this.journal.problems();
   }
 
   async watch(listener: (tasks: Task[]) => void, onProblem: WatchProblem): Promise<Subscription> {
