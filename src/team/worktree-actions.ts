@@ -3,7 +3,8 @@ import { Refused } from '../lib/refused.js';
 import { findMember, requireMember, type Member, type WorktreeRecord } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { TeamPaths } from './paths.js';
-import { leftoverRecord, mergeWorktree, requireWorktree, worktreeDiff } from './worktree-land.js';
+import { leftoverRecord, requireWorktree, worktreeDiff } from './worktree-land.js';
+import { mergeWorktree } from './worktree-merge.js';
 import { removeWorktree, worktreeExists } from './worktree.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, HARNESS_IDENTITY } from '../lib/git.js';
+import { git } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { Member, WorktreeRecord } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
@@ -34,33 +34,6 @@ export async function worktreeDiff(record: WorktreeRecord): Promise<string> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/**
- * Merge the teammate's branch (its leftovers committed first) into the repository's current
- * branch. Refused when the lead's tree has uncommitted changes (an aborted merge could not
- * give them back whole); a conflict aborts the merge, leaving the tree as it was, and names
- * the files. Once merged, the worktree and branch go: nothing of them is left unmerged.
- */
-export async function mergeWorktree(record: WorktreeRecord, name: string): Promise<{ merged: number }> {
-  if (existsSync(record.path)) await commitLeftovers(record, name);
-  const dirty = await git(record.repo, ['status', '--porcelain', '--untracked-files=no']);
-  if (dirty.stdout.trim() !== '') throw new Refused(`the lead's tree (${record.repo}) has uncommitted changes: commit or stash them before merging ${name}'s work`);
-  const merged = await unmergedCommits(record);
-  if (merged > 0) {
-    const named = await git(record.repo, ['config', 'user.email'], [0, 1]);
-    const identity = named.code === 0 ? [] : HARNESS_IDENTITY;
-    const message = `Merge ${name}'s work (${record.branch})`;
-    const result = await git(record.repo, [...identity, 'merge', '--no-ff', '--no-edit', '--no-verify', '-m', message, `refs/heads/${record.branch}`], [0, 1]);
-    if (result.code !== 0) {
-      const conflicted = (await git(record.repo, ['diff', '--name-only', '--diff-filter=U'])).stdout.trim().split('\n').filter(Boolean);
-      await git(record.repo, ['merge', '--abort'], [0, 128]);
-      const where = conflicted.length > 0 ? `conflicts in ${conflicted.join(', ')}` : (result.stdout + result.stderr).trim();
-      throw new Refused(`merging ${name}'s work failed (${where}): nothing was merged, your tree is as it was; resolve it by hand (git merge ${record.branch}) or discard it`);
-    }
-  }
-  await removeWorktree(record);
-  return { merged };
 }
 
 /**

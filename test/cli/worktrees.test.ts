@@ -57,6 +57,24 @@ describe('teams and worktrees, from the command line', () => {
     assert.equal(sh(repo, 'branch', '--list', 'teams/default/bob'), '');
   });
 
+  test("a merge git refuses over an untracked file in the lead's tree is a clear refusal (exit 2) and merges nothing", async () => {
+    const { repo, home, path } = await teamWithWorktree('erin');
+    writeFileSync(join(path, 'checklist.md'), 'from erin\n');
+    sh(path, 'add', 'checklist.md');
+    sh(path, 'commit', '-q', '-m', 'checklist');
+    writeFileSync(join(repo, 'checklist.md'), 'the human\'s own\n');
+    const head = sh(repo, 'rev-parse', 'HEAD');
+    const merge = await runCli(home, ['merge', 'erin']);
+    assert.equal(merge.code, 2, merge.stderr);
+    assert.equal(merge.stderr, "teams: merging erin's work was refused by git: untracked files in your tree would be overwritten: checklist.md; move or remove them, then merge again. Nothing was merged.\n");
+    assert.equal(sh(repo, 'rev-parse', 'HEAD'), head);
+    assert.equal(readFileSync(join(repo, 'checklist.md'), 'utf8'), "the human's own\n");
+    assert.equal(sh(repo, 'status', '--porcelain', '--untracked-files=no'), '');
+    assert.equal(existsSync(join(repo, '.git', 'MERGE_HEAD')), false);
+    assert.ok(existsSync(path), 'her worktree is kept');
+    assert.notEqual(sh(repo, 'branch', '--list', 'teams/default/erin'), '');
+  });
+
   test('a member without a worktree, an unknown name, a bad name: exit 2 with the reason', async () => {
     const { home } = await teamWithWorktree('carol');
     await runCli(home, ['member', 'add', 'dave', '--role', 'tester']);

@@ -8,7 +8,8 @@ import { git, GitError, repositoryRoot } from '../../src/lib/git.js';
 import { Refused } from '../../src/lib/refused.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { commitLeftovers, createWorktree, settleWorktree } from '../../src/team/worktree.js';
-import { collectWorktrees, leftoverWorktrees, mergeWorktree, worktreeDiff } from '../../src/team/worktree-land.js';
+import { collectWorktrees, leftoverWorktrees, worktreeDiff } from '../../src/team/worktree-land.js';
+import { mergeWorktree, refusalReason } from '../../src/team/worktree-merge.js';
 
 /** The git module and a teammate's worktree's life, on real repositories in a temp directory. */
 const base = mkdtempSync(join(tmpdir(), 'teams-worktree-'));
@@ -139,6 +140,15 @@ describe("a teammate's worktree", () => {
     assert.deepEqual(await mergeWorktree(bob, 'bob'), { merged: 1 });
     assert.equal(readFileSync(join(repo, 'bob.txt'), 'utf8'), 'bob\n');
     assert.equal(existsSync(bob.path), false);
+  });
+
+  test("git's refusals of a merge are put in words: files in the way named, anything else its first line", () => {
+    const untracked = 'error: The following untracked working tree files would be overwritten by merge:\n\ta.md\n\tdocs/b.md\nPlease move or remove them before you merge.\nAborting\n';
+    assert.equal(refusalReason(untracked), 'untracked files in your tree would be overwritten: a.md, docs/b.md; move or remove them, then merge again');
+    const local = 'error: Your local changes to the following files would be overwritten by merge:\n\tREADME\nPlease commit your changes or stash them before you merge.\nAborting\n';
+    assert.equal(refusalReason(local), 'uncommitted changes in your tree would be overwritten: README; commit or stash them, then merge again');
+    assert.equal(refusalReason('\nfatal: refusing to merge unrelated histories\n'), 'fatal: refusing to merge unrelated histories; your tree is as it was');
+    assert.equal(refusalReason(''), 'git gave no reason');
   });
 
   test('gc removes merged leftovers, keeps unmerged and running ones, and says why', async () => {
