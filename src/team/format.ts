@@ -2,7 +2,7 @@ import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../store/roster.js';
 import type { AuditEntry } from '../store/audit.js';
-import type { Leftover } from './worktree-land.js';
+import type { Leftover } from './worktree-leftovers.js';
 import { humanLine, shownSender } from '../protocol/notices.js';
 import { describeUsage } from './budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
@@ -89,6 +89,6 @@ function auditLine(entry: AuditEntry): string {
 /** Teammates' worktrees still on disk, one a line: name, branch, what it holds unmerged, where. */
 export function formatWorktrees(worktrees: readonly Leftover[]): string {
   return worktrees
-    .map((w) => `  ${inertLine(w.name)}  ${inertLine(w.branch)}  ${w.unmerged === 0 ? 'merged' : `${w.unmerged} unmerged commit${w.unmerged === 1 ? '' : 's'}`}  ${inertLine(w.path)}`)
+    .map((w) => `  ${inertLine(w.name)}  ${inertLine(w.branch)}  ${w.unmerged === 0 ? 'merged' : `${w.unmerged} unmerged commit${w.unmerged === 1 ? '' : 's'}`}${w.directory ? '' : ', its directory gone'}  ${inertLine(w.path)}`)
     .join('\n');
 }

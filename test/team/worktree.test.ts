@@ -8,7 +8,8 @@ import { git, GitError, repositoryRoot } from '../../src/lib/git.js';
 import { Refused } from '../../src/lib/refused.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { commitLeftovers, createWorktree, settleWorktree } from '../../src/team/worktree.js';
-import { collectWorktrees, leftoverWorktrees, worktreeDiff } from '../../src/team/worktree-land.js';
+import { worktreeDiff } from '../../src/team/worktree-land.js';
+import { collectWorktrees, leftoverWorktrees } from '../../src/team/worktree-leftovers.js';
 import { mergeWorktree, refusalReason } from '../../src/team/worktree-merge.js';
 
 /** The git module and a teammate's worktree's life, on real repositories in a temp directory. */
