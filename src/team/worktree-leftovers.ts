@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRunning } from '../files/proc-start.js';
 import { git, repositoryRoot } from '../lib/git.js';
 import type { Member, WorktreeRecord } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
@@ -58,27 +59,36 @@ export async function leftoverRecord(paths: TeamPaths, name: string, members: re
 
 /**
  * A worktree of the team's, whoever it belonged to (a member removed since included): `directory`
- * false when only its branch is left.
+ * false when only its branch is left; `uncommitted` when its directory holds changes not yet
+ * committed (a running teammate's work in progress); `running` when its teammate runs.
  */
-export type Leftover = { name: string; path: string; branch: string; repo: string; unmerged: number; directory: boolean };
+export type Leftover = { name: string; path: string; branch: string; repo: string; unmerged: number; directory: boolean; uncommitted: boolean; running: boolean };
+
+/** Whether the worktree holds changes not committed, new files included; read without taking git's optional locks, the teammate may be at work. */
+async function hasUncommitted(path: string): Promise<boolean> {
+  const status = await git(path, ['--no-optional-locks', 'status', '--porcelain', '--untracked-files=all']).catch(() => undefined);
+  return status !== undefined && status.stdout.trim() !== '';
+}
 
 /** Every worktree directory under the team's state, every branch of the team's whose directory is gone, and what each holds unmerged. */
 export async function leftoverWorktrees(paths: TeamPaths, members: readonly Member[] = []): Promise<Leftover[]> {
   const found: Leftover[] = [];
+  const running = new Set(members.filter((m) => m.pid !== null && isRunning(m.pid, m.pid_start)).map((m) => m.name));
   const named = new Set(worktreeNames(paths));
   for (const name of named) {
     const path = worktreeDir(paths, name);
     const repo = await repositoryOf(path).catch(() => undefined);
     const branch = worktreeBranch(paths.team, name);
     const unmerged = repo === undefined ? 0 : await unmergedCommits({ path, repo, branch, base: '0'.repeat(40) }).catch(() => 0);
-    found.push({ name, path, branch, repo: repo ?? '(not a git worktree)', unmerged, directory: true });
+    const uncommitted = repo !== undefined && (await hasUncommitted(path));
+    found.push({ name, path, branch, repo: repo ?? '(not a git worktree)', unmerged, directory: true, uncommitted, running: running.has(name) });
   }
   for (const repo of await teamRepositories(paths, members)) {
     for (const name of await teamBranches(paths, repo)) {
       if (named.has(name)) continue;
       named.add(name);
       const record = { path: worktreeDir(paths, name), branch: worktreeBranch(paths.team, name), repo, base: '0'.repeat(40) };
-      found.push({ ...record, name, unmerged: await unmergedCommits(record), directory: false });
+      found.push({ ...record, name, unmerged: await unmergedCommits(record), directory: false, uncommitted: false, running: running.has(name) });
     }
   }
   return found.sort((a, b) => a.name.localeCompare(b.name));

@@ -10,6 +10,9 @@ import { teamPaths } from '../../src/team/paths.js';
 import { commitLeftovers, createWorktree, settleWorktree } from '../../src/team/worktree.js';
 import { worktreeDiff } from '../../src/team/worktree-land.js';
 import { collectWorktrees, leftoverWorktrees } from '../../src/team/worktree-leftovers.js';
+import { formatWorktrees } from '../../src/team/format.js';
+import { processStartTime } from '../../src/files/proc-start.js';
+import { Member } from '../../src/store/roster.js';
 import { mergeWorktree, refusalReason } from '../../src/team/worktree-merge.js';
 
 /** The git module and a teammate's worktree's life, on real repositories in a temp directory. */
@@ -150,6 +153,20 @@ describe("a teammate's worktree", () => {
     assert.equal(refusalReason(local), 'uncommitted changes in your tree would be overwritten: README; commit or stash them, then merge again');
     assert.equal(refusalReason('\nfatal: refusing to merge unrelated histories\n'), 'fatal: refusing to merge unrelated histories; your tree is as it was');
     assert.equal(refusalReason(''), 'git gave no reason');
+  });
+
+  test("a running teammate's worktree with only uncommitted changes is not called merged", async () => {
+    const { repo, paths } = project();
+    const record = await createWorktree(repo, paths, 'busy');
+    await createWorktree(repo, paths, 'done');
+    writeFileSync(join(record.path, 'draft.md'), 'draft\n');
+    // This test's own process stands in for the running teammate.
+    const now = new Date().toISOString();
+    const busy = Member.parse({ name: 'busy', role: 'coder', status: 'working', model: null, created_at: now, status_since: now, pid: process.pid, pid_start: processStartTime(process.pid), worktree: record });
+    const listed = formatWorktrees(await leftoverWorktrees(paths, [busy]));
+    assert.match(listed, /^ {2}busy {2}teams\/crew\/busy {2}no commits to merge yet, uncommitted changes, running {2}/m);
+    assert.match(listed, /^ {2}done {2}teams\/crew\/done {2}merged {2}/m);
+    assert.match(formatWorktrees(await leftoverWorktrees(paths)), /^ {2}busy {2}teams\/crew\/busy {2}no commits to merge yet, uncommitted changes {2}/m);
   });
 
   test('gc removes merged leftovers, keeps unmerged and running ones, and says why', async () => {
