@@ -49,8 +49,9 @@ export async function worktreeAction(store: WorktreeStore, name: string, action:
     return `discarded ${name}'s work: its worktree and ${record.branch} are gone`;
   }
   if (!there) throw new Refused(`${name}'s worktree is gone: nothing to merge`);
-  const { merged } = await mergeWorktree(record, name);
+  const { merged, kept } = await mergeWorktree(record, name);
   const what = merged === 0 ? 'nothing to merge (its branch had no new commits)' : `merged ${merged} commit${merged === 1 ? '' : 's'} of ${record.branch} into your branch`;
-  await store.audit.append({ event: 'member', name, change: `worktree ${merged === 0 ? 'removed, nothing to merge' : `merged (${merged} commits)`}` });
+  await store.audit.append({ event: 'member', name, change: `worktree ${merged === 0 ? 'removed, nothing to merge' : `merged (${merged} commits)`}${kept === undefined ? '' : '; git would not remove it'}` });
+  if (kept !== undefined) return `${name}: ${what}; its worktree and branch are kept, git would not remove them (${kept})`;
   return `${name}: ${what}; its worktree and branch are removed`;
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { git, HARNESS_IDENTITY, type GitResult } from '../lib/git.js';
+import { git, GitError, HARNESS_IDENTITY, type GitResult } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { WorktreeRecord } from '../store/roster.js';
 import { commitLeftovers, removeWorktree, unmergedCommits } from './worktree.js';
@@ -15,9 +15,9 @@ import { commitLeftovers, removeWorktree, unmergedCommits } from './worktree.js'
  * into the repository's current branch. Refused when the lead's tree has uncommitted changes or
  * a merge of its own under way (an aborted merge could not give them back whole); a conflict or
  * any other refusal by git aborts the merge and says why. Once merged, the worktree and branch
- * go: nothing of them is left unmerged.
+ * go (nothing of them is left unmerged); `kept` says why, should git refuse to remove them.
  */
-export async function mergeWorktree(record: WorktreeRecord, name: string): Promise<{ merged: number }> {
+export async function mergeWorktree(record: WorktreeRecord, name: string): Promise<{ merged: number; kept?: string }> {
   if (existsSync(record.path)) await commitLeftovers(record, name);
   const dirty = await git(record.repo, ['status', '--porcelain', '--untracked-files=no']);
   if (dirty.stdout.trim() !== '') throw new Refused(`the lead's tree (${record.repo}) has uncommitted changes: commit or stash them before merging ${name}'s work`);
@@ -34,8 +34,12 @@ export async function mergeWorktree(record: WorktreeRecord, name: string): Promi
     const result = await git(record.repo, [...identity, 'merge', '--no-ff', '--no-edit', '--no-verify', '-m', message, `refs/heads/${record.branch}`], [0, 1, 2, 128]);
     if (result.code !== 0) throw new Refused(await undoMerge(record, name, head, mergeHead, result));
   }
-  await removeWorktree(record);
-  return { merged };
+  // Merged by now: a worktree git will not remove (locked, say) is said, not a failure of the merge.
+  const kept = await removeWorktree(record).then(
+    () => undefined,
+    (error: unknown) => (error instanceof GitError ? error.said.replace(/\s*\n\s*/g, '; ') : String(error)),
+  );
+  return kept === undefined ? { merged } : { merged, kept };
 }
 
 /** Undo a merge git did not complete, and say why it did not (and, should the undoing fail, what is left to do). */

@@ -75,6 +75,18 @@ describe('teams and worktrees, from the command line', () => {
     assert.notEqual(sh(repo, 'branch', '--list', 'teams/default/erin'), '');
   });
 
+  test('merged, a worktree git will not remove (locked) is kept and said, exit 0, not a raw git error', async () => {
+    const { repo, home, path } = await teamWithWorktree('ivy');
+    writeFileSync(join(path, 'ivy.md'), 'from ivy\n');
+    sh(repo, 'worktree', 'lock', path);
+    const merged = await runCli(home, ['merge', 'ivy']);
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.match(merged.stdout, /^ivy: merged 1 commit of teams\/default\/ivy into your branch; its worktree and branch are kept, git would not remove them \(.*locked.*\)\n$/s);
+    assert.doesNotMatch(merged.stdout, /failed in|--force/, "git's words, not its command line");
+    assert.equal(readFileSync(join(repo, 'ivy.md'), 'utf8'), 'from ivy\n');
+    assert.ok(existsSync(path));
+  });
+
   test('its directory removed by hand, its branch is still its work: status lists it, diff shows it, gc keeps it, merge lands it and prunes the entry', async () => {
     const { repo, home, path } = await teamWithWorktree('fay');
     writeFileSync(join(path, 'fay.md'), 'from fay\n');
