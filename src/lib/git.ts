@@ -8,6 +8,13 @@ import { execFile } from 'node:child_process';
  */
 export class GitError extends Error {
   override name = 'GitError';
+  /** Git's own words alone, without the command line (for a message to a person). */
+  constructor(
+    message: string,
+    readonly said = message,
+  ) {
+    super(message);
+  }
 }
 
 /** The identity of commits the harness makes itself (a teammate's leftovers, a merge). */
@@ -34,7 +41,7 @@ export function git(cwd: string, args: readonly string[], ok: readonly number[] 
         if (code !== undefined && ok.includes(code)) return resolve({ stdout, stderr, code });
         if (error !== null && error.code === 'ENOENT') return reject(new GitError('git is not installed (or not on the PATH): worktrees need git'));
         const said = stderr.trim() || stdout.trim() || error?.message || 'no output';
-        reject(new GitError(`git ${args.join(' ')} failed in ${cwd}: ${said}`));
+        reject(new GitError(`git ${args.join(' ')} failed in ${cwd}: ${said}`, said));
       },
     );
   });

@@ -2,7 +2,7 @@ import type { Envelope } from '../protocol/messages.js';
 import type { RequestRecord } from '../tracker/records.js';
 import type { Member } from '../store/roster.js';
 import type { AuditEntry } from '../store/audit.js';
-import type { Leftover } from './worktree-land.js';
+import type { Leftover } from './worktree-leftovers.js';
 import { humanLine, shownSender } from '../protocol/notices.js';
 import { describeUsage } from './budget.js';
 import { inertLine, inertText, oneLine } from '../lib/terminal-text.js';
@@ -88,7 +88,15 @@ function auditLine(entry: AuditEntry): string {
 
 /** Teammates' worktrees still on disk, one a line: name, branch, what it holds unmerged, where. */
 export function formatWorktrees(worktrees: readonly Leftover[]): string {
-  return worktrees
-    .map((w) => `  ${inertLine(w.name)}  ${inertLine(w.branch)}  ${w.unmerged === 0 ? 'merged' : `${w.unmerged} unmerged commit${w.unmerged === 1 ? '' : 's'}`}  ${inertLine(w.path)}`)
-    .join('\n');
+  return worktrees.map((w) => `  ${inertLine(w.name)}  ${inertLine(w.branch)}  ${worktreeState(w)}  ${inertLine(w.path)}`).join('\n');
+}
+
+/**
+ * What a worktree holds, truthfully: "merged" only when its branch has nothing your branch lacks
+ * and nothing is left uncommitted or still being written (a running teammate's first changes are
+ * not merged work).
+ */
+function worktreeState(w: Leftover): string {
+  const commits = w.unmerged > 0 ? `${w.unmerged} unmerged commit${w.unmerged === 1 ? '' : 's'}` : w.uncommitted || w.running ? 'no commits to merge yet' : 'merged';
+  return [commits, ...(w.uncommitted ? ['uncommitted changes'] : []), ...(w.running ? ['running'] : []), ...(w.directory ? [] : ['its directory gone'])].join(', ');
 }

@@ -3,8 +3,10 @@ import { Refused } from '../lib/refused.js';
 import { findMember, requireMember, type Member, type WorktreeRecord } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { TeamPaths } from './paths.js';
-import { leftoverRecord, mergeWorktree, requireWorktree, worktreeDiff } from './worktree-land.js';
-import { removeWorktree, worktreeExists } from './worktree.js';
+import { requireWorktree, worktreeDiff } from './worktree-land.js';
+import { leftoverRecord } from './worktree-leftovers.js';
+import { mergeWorktree } from './worktree-merge.js';
+import { branchExists, removeWorktree, worktreeExists } from './worktree.js';
 
 /**
  * /diff, /merge and /discard, and `teams diff|merge|discard`: one implementation for the REPL
@@ -24,7 +26,7 @@ async function worktreeOf(store: WorktreeStore, name: string, paths: TeamPaths |
   const member = findMember(team, name);
   if (member?.worktree) return { record: member.worktree, member };
   // Off the roster, or spawned since without one: a worktree kept from before is still its own.
-  const left = paths === undefined ? undefined : await leftoverRecord(paths, name);
+  const left = paths === undefined ? undefined : await leftoverRecord(paths, name, team.members);
   if (left) return member ? { record: left, member } : { record: left };
   return { record: requireWorktree(member ?? requireMember(team, name)) };
 }
@@ -32,22 +34,24 @@ async function worktreeOf(store: WorktreeStore, name: string, paths: TeamPaths |
 export async function worktreeAction(store: WorktreeStore, name: string, action: WorktreeAction, paths?: TeamPaths): Promise<string> {
   const { record, member } = await worktreeOf(store, name, paths);
   const running = member !== undefined && member.pid !== null && isRunning(member.pid, member.pid_start);
+  // A directory removed by hand leaves its branch, and the work on it: that is still there to act on.
+  const there = (await worktreeExists(record)) || (await branchExists(record));
   if (action === 'diff') {
-    if (!(await worktreeExists(record))) throw new Refused(`${name}'s worktree is gone (merged, discarded or removed with nothing unmerged)`);
+    if (!there) throw new Refused(`${name}'s worktree is gone (merged, discarded or removed with nothing unmerged)`);
     const diff = await worktreeDiff(record);
     return diff === '' ? `${name} changed nothing since ${record.base.slice(0, 12)}` : diff.replace(/\n$/, '');
   }
   if (running) throw new Refused(`${name} is running: shut it down first (its leftovers are committed as it stops), then ${action}`);
-  const exists = await worktreeExists(record);
   if (action === 'discard') {
-    if (!exists) throw new Refused(`${name}'s worktree is gone already`);
+    if (!there) throw new Refused(`${name}'s worktree is gone already`);
     await removeWorktree(record);
     await store.audit.append({ event: 'member', name, change: `worktree discarded (${record.branch} deleted)` });
     return `discarded ${name}'s work: its worktree and ${record.branch} are gone`;
   }
-  if (!exists) throw new Refused(`${name}'s worktree is gone: nothing to merge`);
-  const { merged } = await mergeWorktree(record, name);
+  if (!there) throw new Refused(`${name}'s worktree is gone: nothing to merge`);
+  const { merged, kept } = await mergeWorktree(record, name);
   const what = merged === 0 ? 'nothing to merge (its branch had no new commits)' : `merged ${merged} commit${merged === 1 ? '' : 's'} of ${record.branch} into your branch`;
-  await store.audit.append({ event: 'member', name, change: `worktree ${merged === 0 ? 'removed, nothing to merge' : `merged (${merged} commits)`}` });
+  await store.audit.append({ event: 'member', name, change: `worktree ${merged === 0 ? 'removed, nothing to merge' : `merged (${merged} commits)`}${kept === undefined ? '' : '; git would not remove it'}` });
+  if (kept !== undefined) return `${name}: ${what}; its worktree and branch are kept, git would not remove them (${kept})`;
   return `${name}: ${what}; its worktree and branch are removed`;
 }

@@ -1,15 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, HARNESS_IDENTITY } from '../lib/git.js';
+import { git } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { Member, WorktreeRecord } from '../store/roster.js';
-import type { TeamPaths } from './paths.js';
-import { commitLeftovers, removeWorktree, repositoryOf, unmergedCommits, worktreeBranch } from './worktree.js';
 
 /**
- * Seeing and landing a teammate's work: its diff, merging its branch into the lead's, throwing
- * it away, and clearing worktrees left behind. What the human asks for (/diff, teams merge…).
+ * Seeing a teammate's work: which worktree a member has, and what it changed. What the human
+ * asks for with /diff and teams diff (merging is worktree-merge.ts, leftovers worktree-leftovers.ts).
  */
 
 /** The member's worktree, or why there is none to act on. */
@@ -21,103 +19,19 @@ export function requireWorktree(member: Member): WorktreeRecord {
 /**
  * What the teammate changed since it started: its commits and whatever it has not committed,
  * new files included, as one diff against its base. Read through a temporary index, so the
- * teammate's own index is never touched (it may be running).
+ * teammate's own index is never touched (it may be running). With its directory gone, what its
+ * branch holds is all there is.
  */
 export async function worktreeDiff(record: WorktreeRecord): Promise<string> {
-  if (!existsSync(record.path)) throw new Refused(`${record.path} is gone: nothing to show`);
+  const options = ['--no-color', '--no-ext-diff', '--no-textconv'];
+  if (!existsSync(record.path)) return (await git(record.repo, ['diff', ...options, record.base, `refs/heads/${record.branch}`, '--'])).stdout;
   const scratch = mkdtempSync(join(tmpdir(), 'teams-diff-'));
   const env = { GIT_INDEX_FILE: join(scratch, 'index') };
   try {
     await git(record.path, ['read-tree', 'HEAD'], [0], env);
     await git(record.path, ['add', '--all'], [0], env);
-    return (await git(record.path, ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', record.base], [0], env)).stdout;
+    return (await git(record.path, ['diff', '--cached', ...options, record.base], [0], env)).stdout;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/**
- * Merge the teammate's branch (its leftovers committed first) into the repository's current
- * branch. Refused when the lead's tree has uncommitted changes (an aborted merge could not
- * give them back whole); a conflict aborts the merge, leaving the tree as it was, and names
- * the files. Once merged, the worktree and branch go: nothing of them is left unmerged.
- */
-export async function mergeWorktree(record: WorktreeRecord, name: string): Promise<{ merged: number }> {
-  if (existsSync(record.path)) await commitLeftovers(record, name);
-  const dirty = await git(record.repo, ['status', '--porcelain', '--untracked-files=no']);
-  if (dirty.stdout.trim() !== '') throw new Refused(`the lead's tree (${record.repo}) has uncommitted changes: commit or stash them before merging ${name}'s work`);
-  const merged = await unmergedCommits(record);
-  if (merged > 0) {
-    const named = await git(record.repo, ['config', 'user.email'], [0, 1]);
-    const identity = named.code === 0 ? [] : HARNESS_IDENTITY;
-    const message = `Merge ${name}'s work (${record.branch})`;
-    const result = await git(record.repo, [...identity, 'merge', '--no-ff', '--no-edit', '--no-verify', '-m', message, `refs/heads/${record.branch}`], [0, 1]);
-    if (result.code !== 0) {
-      const conflicted = (await git(record.repo, ['diff', '--name-only', '--diff-filter=U'])).stdout.trim().split('\n').filter(Boolean);
-      await git(record.repo, ['merge', '--abort'], [0, 128]);
-      const where = conflicted.length > 0 ? `conflicts in ${conflicted.join(', ')}` : (result.stdout + result.stderr).trim();
-      throw new Refused(`merging ${name}'s work failed (${where}): nothing was merged, your tree is as it was; resolve it by hand (git merge ${record.branch}) or discard it`);
-    }
-  }
-  await removeWorktree(record);
-  return { merged };
-}
-
-/**
- * The worktree left under the team's state for `name` once it is off the roster (`teams member
- * remove` kept it, its branch being unmerged): its base is where its branch left the repository's.
- */
-export async function leftoverRecord(paths: TeamPaths, name: string): Promise<WorktreeRecord | undefined> {
-  const path = join(paths.root, 'worktrees', name);
-  if (!existsSync(path)) return undefined;
-  const repo = await repositoryOf(path);
-  const branch = worktreeBranch(paths.team, name);
-  const base = (await git(repo, ['merge-base', 'HEAD', `refs/heads/${branch}`])).stdout.trim();
-  return { path, branch, base, repo };
-}
-
-/** A worktree under the team's state, whoever it belonged to (a member removed since included). */
-export type Leftover = { name: string; path: string; branch: string; repo: string; unmerged: number };
-
-/** Every worktree directory under the team's state, and what its branch holds unmerged. */
-export async function leftoverWorktrees(paths: TeamPaths): Promise<Leftover[]> {
-  const dir = join(paths.root, 'worktrees');
-  const names = existsSync(dir) ? readdirSync(dir).sort() : [];
-  const found: Leftover[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    const repo = await repositoryOf(path).catch(() => undefined);
-    const branch = worktreeBranch(paths.team, name);
-    const unmerged = repo === undefined ? 0 : await unmergedCommits({ path, repo, branch, base: '0'.repeat(40) }).catch(() => 0);
-    found.push({ name, path, branch, repo: repo ?? '(not a git worktree)', unmerged });
-  }
-  return found;
-}
-
-/**
- * Remove the leftover worktrees whose branches are merged, skipping `running` members'; say
- * which were kept and why. Leftovers are committed first, so a kept one loses nothing either.
- */
-export async function collectWorktrees(paths: TeamPaths, running: ReadonlySet<string>): Promise<{ removed: string[]; kept: string[] }> {
-  const removed: string[] = [];
-  const kept: string[] = [];
-  for (const leftover of await leftoverWorktrees(paths)) {
-    if (running.has(leftover.name)) {
-      kept.push(`${leftover.name}: it is running`);
-      continue;
-    }
-    if (leftover.repo.startsWith('(')) {
-      kept.push(`${leftover.name}: ${leftover.path} is not a git worktree; remove it by hand`);
-      continue;
-    }
-    const record = { path: leftover.path, branch: leftover.branch, repo: leftover.repo, base: '0'.repeat(40) };
-    await commitLeftovers(record, leftover.name);
-    const unmerged = await unmergedCommits(record);
-    if (unmerged > 0) kept.push(`${leftover.name}: ${leftover.branch} has ${unmerged} unmerged commit${unmerged === 1 ? '' : 's'} (teams merge/discard ${leftover.name})`);
-    else {
-      await removeWorktree(record);
-      removed.push(leftover.name);
-    }
-  }
-  return { removed, kept };
 }

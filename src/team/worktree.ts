@@ -59,9 +59,27 @@ export async function sealWorktreeConfig(path: string): Promise<void> {
 
 /** Whether the worktree is still there, a working tree of its repository. */
 export async function worktreeExists(record: WorktreeRecord): Promise<boolean> {
-  if (!existsSync(record.path)) return false;
+  return existsSync(record.path) && (await worktreeRegistered(record));
+}
+
+/** Whether the repository lists the worktree, its directory there or not (a stale entry, `prunable`). */
+async function worktreeRegistered(record: WorktreeRecord): Promise<boolean> {
   const list = await git(record.repo, ['worktree', 'list', '--porcelain']).catch(() => undefined);
   return list?.stdout.split('\n').includes(`worktree ${record.path}`) ?? false;
+}
+
+/** Whether its branch is still there: its work outlives a worktree directory removed by hand. */
+export async function branchExists(record: Pick<WorktreeRecord, 'repo' | 'branch'>): Promise<boolean> {
+  return (await git(record.repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${record.branch}`], [0, 1])).code === 0;
+}
+
+/**
+ * Forget the worktree's entry in the repository once its directory is gone (git lists it as
+ * prunable and will not delete a branch it still counts as checked out there). Only this entry:
+ * `git worktree prune` would clear the human's own stale worktrees too.
+ */
+export async function forgetStaleWorktree(record: WorktreeRecord): Promise<void> {
+  if (!existsSync(record.path) && (await worktreeRegistered(record))) await git(record.repo, ['worktree', 'remove', '--force', record.path]);
 }
 
 /**
@@ -86,12 +104,10 @@ export async function unmergedCommits(record: WorktreeRecord): Promise<number> {
 /** Remove the worktree and its branch (forced: the caller decided its work is merged or unwanted). */
 export async function removeWorktree(record: WorktreeRecord): Promise<void> {
   if (existsSync(record.path)) await git(record.repo, ['worktree', 'remove', '--force', record.path]);
-  else await git(record.repo, ['worktree', 'prune']);
-  const branch = await git(record.repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${record.branch}`], [0, 1]);
-  if (branch.code === 0) await git(record.repo, ['branch', '--quiet', '-D', record.branch]);
+  else await forgetStaleWorktree(record);
+  if (await branchExists(record)) await git(record.repo, ['branch', '--quiet', '-D', record.branch]);
 }
 
-/** What became of a worktree when its teammate stopped. */
 /** What a teammate spawned into a worktree is told with its task: where its work goes, and what becomes of it. */
 export function worktreeBrief(record: WorktreeRecord): string {
   return (

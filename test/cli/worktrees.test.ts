@@ -57,6 +57,81 @@ describe('teams and worktrees, from the command line', () => {
     assert.equal(sh(repo, 'branch', '--list', 'teams/default/bob'), '');
   });
 
+  test("a merge git refuses over an untracked file in the lead's tree is a clear refusal (exit 2) and merges nothing", async () => {
+    const { repo, home, path } = await teamWithWorktree('erin');
+    writeFileSync(join(path, 'checklist.md'), 'from erin\n');
+    sh(path, 'add', 'checklist.md');
+    sh(path, 'commit', '-q', '-m', 'checklist');
+    writeFileSync(join(repo, 'checklist.md'), 'the human\'s own\n');
+    const head = sh(repo, 'rev-parse', 'HEAD');
+    const merge = await runCli(home, ['merge', 'erin']);
+    assert.equal(merge.code, 2, merge.stderr);
+    assert.equal(merge.stderr, "teams: merging erin's work was refused by git: untracked files in your tree would be overwritten: checklist.md; move or remove them, then merge again. Nothing was merged.\n");
+    assert.equal(sh(repo, 'rev-parse', 'HEAD'), head);
+    assert.equal(readFileSync(join(repo, 'checklist.md'), 'utf8'), "the human's own\n");
+    assert.equal(sh(repo, 'status', '--porcelain', '--untracked-files=no'), '');
+    assert.equal(existsSync(join(repo, '.git', 'MERGE_HEAD')), false);
+    assert.ok(existsSync(path), 'her worktree is kept');
+    assert.notEqual(sh(repo, 'branch', '--list', 'teams/default/erin'), '');
+  });
+
+  test('merged, a worktree git will not remove (locked) is kept and said, exit 0, not a raw git error', async () => {
+    const { repo, home, path } = await teamWithWorktree('ivy');
+    writeFileSync(join(path, 'ivy.md'), 'from ivy\n');
+    sh(repo, 'worktree', 'lock', path);
+    const merged = await runCli(home, ['merge', 'ivy']);
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.match(merged.stdout, /^ivy: merged 1 commit of teams\/default\/ivy into your branch; its worktree and branch are kept, git would not remove them \(.*locked.*\)\n$/s);
+    assert.doesNotMatch(merged.stdout, /failed in|--force/, "git's words, not its command line");
+    assert.equal(readFileSync(join(repo, 'ivy.md'), 'utf8'), 'from ivy\n');
+    assert.ok(existsSync(path));
+  });
+
+  test('its directory removed by hand, its branch is still its work: status lists it, diff shows it, gc keeps it, merge lands it and prunes the entry', async () => {
+    const { repo, home, path } = await teamWithWorktree('fay');
+    writeFileSync(join(path, 'fay.md'), 'from fay\n');
+    sh(path, 'add', 'fay.md');
+    sh(path, 'commit', '-q', '-m', 'fay');
+    rmSync(path, { recursive: true, force: true });
+    assert.match(sh(repo, 'worktree', 'list'), /prunable/);
+    assert.match((await runCli(home, ['status'])).stdout, /worktrees:\n {2}fay {2}teams\/default\/fay {2}1 unmerged commit, its directory gone/);
+    const diff = await runCli(home, ['diff', 'fay']);
+    assert.equal(diff.code, 0, diff.stderr);
+    assert.match(diff.stdout, /\+\+\+ b\/fay\.md\n@@ -0,0 \+1 @@\n\+from fay/);
+    const gc = await runCli(home, ['gc']);
+    assert.equal(gc.stdout, 'no worktree removed\nkept fay: its worktree directory is gone, but teams/default/fay has 1 unmerged commit (teams merge/discard fay)\n', gc.stderr);
+    assert.doesNotMatch(sh(repo, 'worktree', 'list'), /prunable/, 'gc forgot the stale entry');
+    const merged = await runCli(home, ['merge', 'fay']);
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.match(merged.stdout, /fay: merged 1 commit of teams\/default\/fay into your branch/);
+    assert.equal(readFileSync(join(repo, 'fay.md'), 'utf8'), 'from fay\n');
+    assert.equal(sh(repo, 'branch', '--list', 'teams/default/fay'), '');
+    assert.doesNotMatch((await runCli(home, ['status'])).stdout, /worktrees:/);
+  });
+
+  test('its directory gone and it off the roster: status still lists its branch, discard deletes it and the stale entry, gc then removes a merged one', async () => {
+    const { repo, home, path } = await teamWithWorktree('gus');
+    writeFileSync(join(path, 'gus.md'), 'from gus\n');
+    sh(path, 'add', 'gus.md');
+    sh(path, 'commit', '-q', '-m', 'gus');
+    rmSync(path, { recursive: true, force: true });
+    assert.equal((await runCli(home, ['member', 'remove', 'gus'])).code, 0);
+    assert.match((await runCli(home, ['status'])).stdout, /gus {2}teams\/default\/gus {2}1 unmerged commit, its directory gone/);
+    const discard = await runCli(home, ['discard', 'gus']);
+    assert.equal(discard.code, 0, discard.stderr);
+    assert.match(discard.stdout, /discarded gus's work/);
+    assert.equal(sh(repo, 'branch', '--list', 'teams/default/gus'), '');
+    assert.equal(sh(repo, 'worktree', 'list', '--porcelain').includes(path), false);
+    assert.equal((await runCli(home, ['discard', 'gus'])).code, 2, 'gone now');
+
+    // A merged branch whose directory is gone: gc deletes it.
+    const { path: again } = await teamWithWorktree('hal');
+    rmSync(again, { recursive: true, force: true });
+    const gc = await runCli(join(base, 'hal', '.teams'), ['gc']);
+    assert.equal(gc.stdout, 'removed: hal\n', gc.stderr);
+    assert.equal(sh(join(base, 'hal'), 'branch', '--list', 'teams/default/hal'), '');
+  });
+
   test('a member without a worktree, an unknown name, a bad name: exit 2 with the reason', async () => {
     const { home } = await teamWithWorktree('carol');
     await runCli(home, ['member', 'add', 'dave', '--role', 'tester']);

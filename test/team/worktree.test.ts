@@ -8,7 +8,12 @@ import { git, GitError, repositoryRoot } from '../../src/lib/git.js';
 import { Refused } from '../../src/lib/refused.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { commitLeftovers, createWorktree, settleWorktree } from '../../src/team/worktree.js';
-import { collectWorktrees, leftoverWorktrees, mergeWorktree, worktreeDiff } from '../../src/team/worktree-land.js';
+import { worktreeDiff } from '../../src/team/worktree-land.js';
+import { collectWorktrees, leftoverWorktrees } from '../../src/team/worktree-leftovers.js';
+import { formatWorktrees } from '../../src/team/format.js';
+import { processStartTime } from '../../src/files/proc-start.js';
+import { Member } from '../../src/store/roster.js';
+import { mergeWorktree, refusalReason } from '../../src/team/worktree-merge.js';
 
 /** The git module and a teammate's worktree's life, on real repositories in a temp directory. */
 const base = mkdtempSync(join(tmpdir(), 'teams-worktree-'));
@@ -139,6 +144,29 @@ describe("a teammate's worktree", () => {
     assert.deepEqual(await mergeWorktree(bob, 'bob'), { merged: 1 });
     assert.equal(readFileSync(join(repo, 'bob.txt'), 'utf8'), 'bob\n');
     assert.equal(existsSync(bob.path), false);
+  });
+
+  test("git's refusals of a merge are put in words: files in the way named, anything else its first line", () => {
+    const untracked = 'error: The following untracked working tree files would be overwritten by merge:\n\ta.md\n\tdocs/b.md\nPlease move or remove them before you merge.\nAborting\n';
+    assert.equal(refusalReason(untracked), 'untracked files in your tree would be overwritten: a.md, docs/b.md; move or remove them, then merge again');
+    const local = 'error: Your local changes to the following files would be overwritten by merge:\n\tREADME\nPlease commit your changes or stash them before you merge.\nAborting\n';
+    assert.equal(refusalReason(local), 'uncommitted changes in your tree would be overwritten: README; commit or stash them, then merge again');
+    assert.equal(refusalReason('\nfatal: refusing to merge unrelated histories\n'), 'fatal: refusing to merge unrelated histories; your tree is as it was');
+    assert.equal(refusalReason(''), 'git gave no reason');
+  });
+
+  test("a running teammate's worktree with only uncommitted changes is not called merged", async () => {
+    const { repo, paths } = project();
+    const record = await createWorktree(repo, paths, 'busy');
+    await createWorktree(repo, paths, 'done');
+    writeFileSync(join(record.path, 'draft.md'), 'draft\n');
+    // This test's own process stands in for the running teammate.
+    const now = new Date().toISOString();
+    const busy = Member.parse({ name: 'busy', role: 'coder', status: 'working', model: null, created_at: now, status_since: now, pid: process.pid, pid_start: processStartTime(process.pid), worktree: record });
+    const listed = formatWorktrees(await leftoverWorktrees(paths, [busy]));
+    assert.match(listed, /^ {2}busy {2}teams\/crew\/busy {2}no commits to merge yet, uncommitted changes, running {2}/m);
+    assert.match(listed, /^ {2}done {2}teams\/crew\/done {2}merged {2}/m);
+    assert.match(formatWorktrees(await leftoverWorktrees(paths)), /^ {2}busy {2}teams\/crew\/busy {2}no commits to merge yet, uncommitted changes {2}/m);
   });
 
   test('gc removes merged leftovers, keeps unmerged and running ones, and says why', async () => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { formatMembers, formatRequests, formatWorktrees } from '../../team/format.js';
 import type { ContextFor } from '../context.js';
 import { inertJson } from '../../lib/terminal-text.js';
-import { leftoverWorktrees } from '../../team/worktree-land.js';
+import { leftoverWorktrees } from '../../team/worktree-leftovers.js';
 
 export function registerStatusCommand(program: Command, contextFor: ContextFor): void {
   program
@@ -13,7 +13,7 @@ export function registerStatusCommand(program: Command, contextFor: ContextFor):
       const context = contextFor(command);
       const team = await context.requireTeam();
       const pending = await context.store.requests.list({ state: 'pending' });
-      const worktrees = await leftoverWorktrees(context.paths);
+      const worktrees = await leftoverWorktrees(context.paths, team.members);
       if (options.json) {
         process.stdout.write(`${inertJson({ team: team.name, sandbox: team.sandbox ?? null, members: team.members, pending, worktrees })}\n`);
         return;

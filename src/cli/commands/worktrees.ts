@@ -3,7 +3,7 @@ import { agentNameProblem } from '../../protocol/names.js';
 import { inertText } from '../../lib/terminal-text.js';
 import { isRunning } from '../../files/proc-start.js';
 import { worktreeAction, type WorktreeAction } from '../../team/worktree-actions.js';
-import { collectWorktrees } from '../../team/worktree-land.js';
+import { collectWorktrees } from '../../team/worktree-leftovers.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
 
@@ -36,7 +36,7 @@ export function registerWorktreeCommands(program: Command, contextFor: ContextFo
       const context = contextFor(command);
       const team = await context.requireTeam();
       const running = new Set(team.members.filter((m) => m.pid !== null && isRunning(m.pid, m.pid_start)).map((m) => m.name));
-      const { removed, kept } = await collectWorktrees(context.paths, running);
+      const { removed, kept } = await collectWorktrees(context.paths, running, team.members);
       for (const name of removed) await context.store.audit.append({ event: 'member', name, change: 'worktree removed by teams gc (merged)' });
       const lines = [
         removed.length === 0 ? 'no worktree removed' : `removed: ${removed.join(', ')}`,
