@@ -87,12 +87,18 @@ describe('teams and worktrees, from the command line', () => {
     assert.ok(existsSync(path));
   });
 
+  /** A teammate's worktree with one commit on its branch, whose directory is then removed by hand. */
+  const committedThenGone = async (name: string) => {
+    const made = await teamWithWorktree(name);
+    writeFileSync(join(made.path, `${name}.md`), `from ${name}\n`);
+    sh(made.path, 'add', `${name}.md`);
+    sh(made.path, 'commit', '-q', '-m', name);
+    rmSync(made.path, { recursive: true, force: true });
+    return made;
+  };
+
   test('its directory removed by hand, its branch is still its work: status lists it, diff shows it, gc keeps it, merge lands it and prunes the entry', async () => {
-    const { repo, home, path } = await teamWithWorktree('fay');
-    writeFileSync(join(path, 'fay.md'), 'from fay\n');
-    sh(path, 'add', 'fay.md');
-    sh(path, 'commit', '-q', '-m', 'fay');
-    rmSync(path, { recursive: true, force: true });
+    const { repo, home } = await committedThenGone('fay');
     assert.match(sh(repo, 'worktree', 'list'), /prunable/);
     assert.match((await runCli(home, ['status'])).stdout, /worktrees:\n {2}fay {2}teams\/default\/fay {2}1 unmerged commit, its directory gone/);
     const diff = await runCli(home, ['diff', 'fay']);
@@ -110,11 +116,7 @@ describe('teams and worktrees, from the command line', () => {
   });
 
   test('its directory gone and it off the roster: status still lists its branch, discard deletes it and the stale entry, gc then removes a merged one', async () => {
-    const { repo, home, path } = await teamWithWorktree('gus');
-    writeFileSync(join(path, 'gus.md'), 'from gus\n');
-    sh(path, 'add', 'gus.md');
-    sh(path, 'commit', '-q', '-m', 'gus');
-    rmSync(path, { recursive: true, force: true });
+    const { repo, home, path } = await committedThenGone('gus');
     assert.equal((await runCli(home, ['member', 'remove', 'gus'])).code, 0);
     assert.match((await runCli(home, ['status'])).stdout, /gus {2}teams\/default\/gus {2}1 unmerged commit, its directory gone/);
     const discard = await runCli(home, ['discard', 'gus']);
