@@ -3,10 +3,12 @@ import type { TaskStore } from '../store/team-store.js';
 import { transitionProblem, type Task, type TaskResult } from '../store/tasks.js';
 import type { TaskNotification } from '../protocol/notices.js';
 import type { LeadBoardIO, TeammateBoardIO } from '../tools/team-io.js';
+import type { HookVerdict } from './hook-outcome.js';
+import { inertLine } from '../lib/terminal-text.js';
 
 /** What a finished board task's notification says in one line. */
 export function boardTaskSummary(task: Task, by: string): string {
-  return `Task ${task.id} "${task.subject}" ${task.status === 'completed' ? 'completed' : 'failed'} (${by})`;
+  return `Task ${task.id} "${inertLine(task.subject)}" ${task.status === 'completed' ? 'completed' : 'failed'} (${by})`;
 }
 
 /**
@@ -14,7 +16,7 @@ export function boardTaskSummary(task: Task, by: string): string {
  * lead's board watch (lead-board.ts). A task its model marks completed passes the project's
  * task_completed hooks first, as a teammate's does; refused, the tool says why.
  */
-export function leadBoardIO(tasks: TaskStore, checkCompletion: (task: Task) => Promise<{ blocked: false } | { blocked: true; command: string; feedback: string }>): LeadBoardIO {
+export function leadBoardIO(tasks: TaskStore, checkCompletion: (task: Task) => Promise<HookVerdict>): LeadBoardIO {
   return {
     list: (filter) => tasks.list(filter),
     async update(id, change) {

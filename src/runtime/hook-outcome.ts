@@ -13,6 +13,9 @@ export type HookExit =
  * teammate keeps working, the task stays in progress) and `feedback` goes to the teammate's
  * model. `failed`: reported as a problem, and the event goes on: a broken hook never stops the team.
  */
+/** What the event's caller does next, all of an event's hooks run: go on, or not (which hook said no, and its stderr). */
+export type HookVerdict = { blocked: false } | { blocked: true; command: string; feedback: string };
+
 export type HookOutcome = { status: 'ok' } | { status: 'blocked'; feedback: string } | { status: 'failed'; reason: string };
 
 /** Exit 2 means "no", as in Claude Code's hooks. */

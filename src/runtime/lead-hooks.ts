@@ -2,7 +2,7 @@ import type { EventStream } from '../lib/event-stream.js';
 import type { Draft, Envelope } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import type { TeamStore } from '../store/team-store.js';
-import { hookOutcome } from './hook-outcome.js';
+import { hookOutcome, type HookVerdict } from './hook-outcome.js';
 import { runHookProcess } from './hook-process.js';
 import type { HookEvent, HookSpec } from './hook-settings.js';
 import type { LeadEvent } from './lead-events.js';
@@ -18,8 +18,6 @@ import { settleCompletion } from './lead-completion.js';
  */
 export type HookedLead = { route: (envelope: Envelope, late?: boolean) => void; working: (name: string) => void };
 
-/** What the event's caller does next: go on, or not (and the teammate was told why). */
-export type HookVerdict = { blocked: false } | { blocked: true; command: string; feedback: string };
 
 /**
  * How many times in a row a blocking hook may send one teammate back to work, for its stop or

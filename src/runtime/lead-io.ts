@@ -4,6 +4,7 @@ import type { TeamBus } from '../team/bus.js';
 import { memberNames } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { Task } from '../store/tasks.js';
+import type { HookVerdict } from './hook-outcome.js';
 import type { LeadTeamIO, Spawned, SpawnSpec } from '../tools/team-io.js';
 import { leadBoardIO } from './board-io.js';
 
@@ -14,7 +15,7 @@ export type LeadActions = {
   requestShutdown(teammate: string, reason: string | undefined): Promise<{ requestId: string }>;
   decide(requestId: string, decision: { approve: boolean; note?: string }): Promise<unknown>;
   /** The project's task_completed hooks, on a task the lead's model marks completed. */
-  checkCompletion(task: Task): Promise<{ blocked: false } | { blocked: true; command: string; feedback: string }>;
+  checkCompletion(task: Task): Promise<HookVerdict>;
 };
 
 /** The team tools' view of the team, for the lead. */
