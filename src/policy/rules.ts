@@ -77,6 +77,8 @@ export type RuleVerdict = {
   allowed: boolean;
   /** A deny rule that could not be checked: a command whose name is only known when it runs (`$(echo curl) x`). */
   unchecked?: PermissionRule;
+  /** Network rules cover the whole command: it may reach the network. */
+  network?: boolean;
 };
 
 /**
