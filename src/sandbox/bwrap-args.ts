@@ -10,6 +10,8 @@ export type SandboxView = {
   writable: boolean;
   /** Directories that must not be visible at all (the team's state, the lead's socket). */
   hidden: readonly string[];
+  /** Files that must not be readable (credentials.ts): each covered by /dev/null. */
+  hiddenFiles?: readonly string[];
   network: SandboxNetwork;
   /**
    * Mounts over the writable working directory that keep its git directory from running
@@ -37,7 +39,7 @@ function depth(path: string): number {
  * Both ways the state stays covered and the working directory stays reachable.
  */
 export function bwrapArgs(view: SandboxView, command: string): string[] {
-  for (const path of [view.cwd, ...view.hidden, ...view.guarded.map((mount) => mount.target)]) {
+  for (const path of [view.cwd, ...view.hidden, ...(view.hiddenFiles ?? []), ...view.guarded.map((mount) => mount.target)]) {
     if (!isAbsolute(path)) throw new Error(`sandbox paths must be absolute: '${path}'`);
   }
   const layered: Mount[] = [
@@ -70,6 +72,7 @@ export function bwrapArgs(view: SandboxView, command: string): string[] {
     '/tmp',
     ...layered.flatMap(mount),
     ...guarded.flatMap(mount),
+    ...(view.hiddenFiles ?? []).flatMap((file) => ['--ro-bind', '/dev/null', file]),
     // Read-only last: the working directory may need mount points created inside a hidden one.
     ...[...view.hidden, ...guarded.filter((m) => m.flag === '--tmpfs').map((m) => m.target)].flatMap((target) => ['--remount-ro', target]),
     '--chdir',

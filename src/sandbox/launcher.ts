@@ -1,4 +1,6 @@
 import { bwrapArgs, type SandboxView } from './bwrap-args.js';
+import { homedir } from 'node:os';
+import { credentialPaths } from './credentials.js';
 import { gitGuard } from './git-guard.js';
 import type { CommandGrant } from '../policy/grant.js';
 import type { SandboxSettings } from './settings.js';
@@ -33,6 +35,9 @@ export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: Node
     // Looked at for each command: a read-only working directory needs no guard, and a `.git`
     // may have appeared (or changed) since the last one.
     const guarded = writable ? gitGuard(cwd) : [];
-    return { file: settings.bwrap, args: bwrapArgs({ ...ceiling, cwd, writable, network, guarded }, command), env: cleaned };
+    // Looked at for each command too: a key made since is covered as well.
+    const credentials = credentialPaths(homedir(), cwd);
+    const hidden = [...ceiling.hidden, ...credentials.dirs];
+    return { file: settings.bwrap, args: bwrapArgs({ ...ceiling, cwd, writable, network, guarded, hidden, hiddenFiles: credentials.files }, command), env: cleaned };
   };
 }

@@ -1,0 +1,54 @@
+import { realpathSync, statSync } from 'node:fs';
+import { join, relative, isAbsolute } from 'node:path';
+
+/**
+ * Where people keep credentials under their home directory. A command reads what the human can
+ * read, and a read-only, offline command can still put a private key into its output, where a
+ * hostile model reads it and carries it out later (a message, an approved command with the
+ * network). No command has any business reading these, so the sandbox covers them: a directory
+ * with an empty read-only one, a file with /dev/null. Config files that mix settings and tokens
+ * (`.npmrc`, `.pypirc`) are left visible: package managers need them.
+ */
+const CREDENTIAL_PATHS = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.kube',
+  '.docker',
+  '.config/gh',
+  '.config/hub',
+  '.password-store',
+  '.netrc',
+  '.git-credentials',
+  '.vault-token',
+  '.pgpass',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+] as const;
+
+export type HiddenPaths = { dirs: string[]; files: string[] };
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * The credential paths under `home` that exist now, split by how they are covered, as real
+ * paths (a link is covered where it leads: bubblewrap mounts there, and cannot mount on the link);
+ * none that holds the working directory.
+ */
+export function credentialPaths(home: string, cwd: string): HiddenPaths {
+  const hidden: HiddenPaths = { dirs: [], files: [] };
+  for (const name of CREDENTIAL_PATHS) {
+    const stat = statSync(join(home, name), { throwIfNoEntry: false });
+    if (stat === undefined) continue;
+    const path = realpathSync(join(home, name));
+    if (inside(cwd, path)) continue;
+    if (stat.isDirectory()) hidden.dirs.push(path);
+    else hidden.files.push(path);
+  }
+  return hidden;
+}
