@@ -5,7 +5,7 @@ import { semanticBoolean } from '../protocol/semantic-boolean.js';
 import { assessCommand, showCommand } from './dangerous.js';
 import { isGitPath, isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
-import { judgeByRules, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
+import { judgeByRules, NO_VERDICT, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
 import { isReadOnlyTool, toolClass } from './tool-classes.js';
 
 /**
@@ -70,7 +70,7 @@ export function alwaysKey(tool: string, input: unknown): string {
  */
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return ALLOW;
-  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : { allowed: false };
+  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : NO_VERDICT;
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
   if (denied) return denied;
