@@ -36,7 +36,7 @@ describe('the rule the approval queue suggests', () => {
       assert.ok(text, tool);
       const rule = parseRule(text);
       assert.notEqual(typeof rule, 'string', `${text}: ${String(rule)}`);
-      const verdict = judgeByRules({ allow: [rule as PermissionRule], deny: [] }, tool, input, CWD, typeof input.path === 'string' ? input.path : undefined);
+      const verdict = judgeByRules({ allow: [rule as PermissionRule], deny: [], network: [] }, tool, input, CWD, typeof input.path === 'string' ? input.path : undefined);
       assert.equal(verdict.allowed, true, text);
     }
   });

@@ -100,7 +100,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
     const { home, cleanup } = tempHome();
     t.after(cleanup);
     const { sync, sent, problems } = syncOver(home);
-    await sync.handedOver('alice', { allow: [rule('bash(npm test*)')], deny: [] });
+    await sync.handedOver('alice', { allow: [rule('bash(npm test*)')], deny: [], network: [] });
     assert.deepEqual(sent, [{ to: 'alice', rules: { allow: [], deny: [] } }], 'no file: no rules');
     writeFileSync(settingsPath(home), JSON.stringify({ permissions: { allow: [], deny: ['bash(curl *)', 'launch_missiles'] } }));
     await sync.sync();
@@ -128,7 +128,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
       },
       (what, reason) => problems.push(`${what}: ${reason}`),
     );
-    await sync.handedOver('alice', { allow: [rule('bash')], deny: [] });
+    await sync.handedOver('alice', { allow: [rule('bash')], deny: [], network: [] });
     assert.deepEqual(problems, ['the permission rules were not sent to alice: the mailbox is full']);
     failing = false;
     await sync.sync();
