@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import * as z from 'zod';
 import { commandDangers } from './danger-rules.js';
-import { findExecs, runsCode } from './interpreters.js';
+import { findExecs, nestedScript, runsCode } from './interpreters.js';
 import { isInside } from './places.js';
 import { parseRule, showRule } from './rules.js';
 import { invocation, type Invocation } from './shell-argv.js';
@@ -21,11 +21,10 @@ const READING = /^(<|<<|<<-|<<<|dup)$/;
  * saved: the narrowest rule that still serves again. For a command: the exact command,
  * `Bash(npm test -- --watch)`, except that trailing arguments after the program and its
  * subcommand become `:*`, `Bash(git commit -m:*)`, `Bash(npm install:*)`; a destructive
- * command (danger-rules.ts, write-targets.ts), one that runs code it is given (`sh -c`,
- * `python x.py`), or one with several parts, expansions or redirections gets the exact
- * command or nothing: never `Bash(rm:*)`. For a written or edited file: its directory,
- * `write_file(src/**)`. Undefined when no rule fits (a path outside the working directory,
- * `a && b`). Pure; the text is checked by parseRule when confirmed.
+ * command (danger-rules.ts, write-targets.ts), one that runs code it is given (`python x.py`)
+ * or one with expansions gets the exact command: never `Bash(rm:*)`. For a written or edited
+ * file: its directory, `write_file(src/**)`. Undefined when no one rule covers the call: a path
+ * outside the working directory, `a && b`, `$(…)`, `sh -c …`, `find -exec`, a write by redirection. Pure; the text is checked by parseRule when confirmed.
  */
 export function suggestRule(tool: string, input: unknown, cwd: string): string | undefined {
   const text = suggestion(tool, input, cwd);
@@ -58,7 +57,9 @@ function commandSuggestion(command: string): string | undefined {
   const words = simple.words;
   if (words.some((w) => w.subs.length > 0 || w.process !== undefined)) return undefined;
   const inv = invocation(words);
-  const exact = words[0]?.text !== inv.name || runsCode(inv) || findExecs(inv).length > 0 || destructive(inv) || words.some((w) => w.dynamic);
+  // What `sh -c` or `find -exec` runs is a part of its own, which one rule for the whole cannot cover.
+  if (nestedScript(inv) !== undefined || findExecs(inv).length > 0) return undefined;
+  const exact = words[0]?.text !== inv.name || runsCode(inv) || destructive(inv) || words.some((w) => w.dynamic);
   if (exact) return asRule(words, false);
   // Arguments after the program and its subcommand, back to the last option: the part that changes.
   const head = words.length > 1 && SUBCOMMAND.test(words[1]?.text ?? '') ? 2 : 1;
