@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import * as z from 'zod';
 import type { PermissionMode } from '../protocol/messages.js';
 import { semanticBoolean } from '../protocol/semantic-boolean.js';
+import { describeGrant, FULL_GRANT, READ_ONLY_GRANT, type CommandGrant } from './grant.js';
 import { assessCommand, showCommand } from './dangerous.js';
 import { isGitPath, isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
@@ -36,13 +37,18 @@ export type ToolUse = {
   realPath?: string;
 };
 
-export type ToolDecision = { action: 'allow' } | { action: 'ask'; reason: string } | { action: 'deny'; reason: string };
+/**
+ * `grant`: what the call's command may do when it runs (allow) or once approved (ask); the
+ * sandbox enforces it. Only a shell call's grant matters; other tools get the read-only one.
+ */
+export type ToolDecision = { action: 'allow'; grant: CommandGrant } | { action: 'ask'; reason: string; grant: CommandGrant } | { action: 'deny'; reason: string };
+type Asked = Extract<ToolDecision, { action: 'ask' }>;
 
-const ALLOW: ToolDecision = { action: 'allow' };
+const ALLOW: ToolDecision = { action: 'allow', grant: READ_ONLY_GRANT };
 
 // Looser than the tools' own schemas: input these cannot read is refused by the tool before
 // anything runs, so allowing it here lets the model see the tool's precise input error.
-const ShellInput = z.object({ command: z.string() });
+const ShellInput = z.object({ command: z.string(), write: semanticBoolean.optional(), network: semanticBoolean.optional() });
 const FileInput = z.object({ path: z.string(), content: z.string().optional() });
 const SpawnInput = z.object({ plan_mode: semanticBoolean.optional() });
 
@@ -55,8 +61,25 @@ export function alwaysKey(tool: string, input: unknown): string {
 }
 
 /**
+ * What a shell call gets once the human approves it: the working directory writable, and the
+ * network when the call asked for it. Pure, so the prompt that asks shows what it will grant.
+ */
+export function grantOnApproval(tool: string, input: unknown): CommandGrant {
+  if (toolClass(tool) !== 'shell') return READ_ONLY_GRANT;
+  const shell = ShellInput.safeParse(input);
+  return { write: true, network: shell.success && shell.data.network === true };
+}
+
+/** A question; for a command, its reason says what the command gets once approved, so the human knows what a yes grants. */
+function ask(use: ToolUse, reason: string): Asked {
+  const grant = grantOnApproval(use.tool, use.input);
+  const shown = toolClass(use.tool) === 'shell' ? `${reason} (if approved: ${describeGrant(grant)})` : reason;
+  return { action: 'ask', reason: shown, grant };
+}
+
+/**
  * The order, first that applies wins:
- * 1. `bypass` allows everything.
+ * 1. `bypass` allows everything, with write and network.
  * 2. Plan mode before its plan is approved stays read-only: no rule or grant lifts it (a deny
  *    rule may still refuse a read-only call).
  * 3. A deny rule matching any part of the call refuses it, over "always" grants and allow rules.
@@ -67,9 +90,13 @@ export function alwaysKey(tool: string, input: unknown): string {
  *    human approved exactly this call "always". Its `deny` stays a deny. A command that deny
  *    rules cannot be checked against (its program only known when it runs) asks, whatever the
  *    mode or the allow rules say, unless approved "always".
+ *
+ * A shell command that runs without anyone's approval runs read-only and offline whatever the
+ * parser thought of it (the parser only decides what to ask); approved "always" or covered by
+ * an allow rule, it may write, and reach the network only as the approval or a network rule says.
  */
 export function decideToolUse(use: ToolUse): ToolDecision {
-  if (use.mode === 'bypass') return ALLOW;
+  if (use.mode === 'bypass') return { action: 'allow', grant: FULL_GRANT };
   const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : NO_VERDICT;
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
@@ -80,13 +107,25 @@ export function decideToolUse(use: ToolUse): ToolDecision {
   // Only a question is answered by a rule or "always"; a refusal stays one.
   if (decision.action === 'deny') return decision;
   const always = use.alwaysAllowed.has(alwaysKey(use.tool, use.input));
-  if (verdict.unchecked && !always) {
+  if (always) return { action: 'allow', grant: grantOnApproval(use.tool, use.input) };
+  if (verdict.unchecked) {
     const command = ShellInput.safeParse(use.input);
     const shown = command.success ? showCommand(command.data.command) : use.tool;
-    return { action: 'ask', reason: `cannot be checked against the deny rule ${showRule(verdict.unchecked)} (the program is only known when it runs): ${shown}` };
+    return ask(use, `cannot be checked against the deny rule ${showRule(verdict.unchecked)} (the program is only known when it runs): ${shown}`);
   }
+  if (toolClass(use.tool) === 'shell') return verdict.allowed ? decideRuledShell(use, verdict) : decision;
   if (decision.action === 'allow') return decision;
-  return verdict.allowed || always ? ALLOW : decision;
+  return verdict.allowed ? ALLOW : decision;
+}
+
+/** A command the allow rules cover: it may write; the network only when network rules cover it too. */
+function decideRuledShell(use: ToolUse, verdict: RuleVerdict): ToolDecision {
+  const input = ShellInput.safeParse(use.input);
+  const network = verdict.network;
+  if (input.success && input.data.network === true && !network) {
+    return ask(use, `network for \`${showCommand(input.data.command)}\`: an allow rule covers the command, but no network rule does`);
+  }
+  return { action: 'allow', grant: { write: true, network } };
 }
 
 function decideOutsidePlan(use: ToolUse): ToolDecision {
@@ -96,7 +135,7 @@ function decideOutsidePlan(use: ToolUse): ToolDecision {
     case 'edit':
       return decideEdit(use, use.mode === 'accept-edits');
     case undefined:
-      return { action: 'ask', reason: `unknown tool '${use.tool}'` };
+      return ask(use, `unknown tool '${use.tool}'`);
     // Listed, not a default: a new tool class must be judged here before it runs unasked.
     case 'read':
     case 'message':
@@ -118,8 +157,11 @@ function decideInPlanMode(use: ToolUse): ToolDecision {
   const cls = toolClass(use.tool);
   if (cls === 'shell') {
     const input = ShellInput.safeParse(use.input);
-    if (!input.success || isReadOnlyCommand(input.data.command)) return ALLOW;
-    return planDenial(`\`${showCommand(input.data.command)}\` (not a read-only command)`);
+    if (!input.success) return ALLOW;
+    const shown = `\`${showCommand(input.data.command)}\``;
+    if (input.data.write === true || input.data.network === true) return planDenial(`${shown} with ${input.data.write === true ? 'write' : 'network'}`);
+    if (isReadOnlyCommand(input.data.command)) return ALLOW;
+    return planDenial(`${shown} (not a read-only command)`);
   }
   if (cls === 'spawn') {
     // A teammate that itself starts in plan mode changes nothing before a plan is approved.
@@ -130,11 +172,18 @@ function decideInPlanMode(use: ToolUse): ToolDecision {
   return planDenial(cls === 'edit' ? `${use.tool} (it changes files)` : `${use.tool}`);
 }
 
+/**
+ * Unasked, a command runs read-only and offline: the parser's verdict only decides whether a
+ * human looks first. One that asks for write or network asks, dangerous or not.
+ */
 function decideShell(use: ToolUse): ToolDecision {
   const input = ShellInput.safeParse(use.input);
   if (!input.success) return ALLOW;
   const assessment = assessCommand(input.data.command, { cwd: use.cwd, home: use.home });
-  return assessment.dangerous ? { action: 'ask', reason: assessment.reasons.join('; ') } : ALLOW;
+  if (assessment.dangerous) return ask(use, assessment.reasons.join('; '));
+  const wanted = [input.data.write === true ? 'write the working directory' : '', input.data.network === true ? 'reach the network' : ''].filter(Boolean);
+  if (wanted.length > 0) return ask(use, `\`${showCommand(input.data.command)}\` asks to ${wanted.join(' and ')}`);
+  return ALLOW;
 }
 
 /** The question a file write or edit into a `.git` directory gets; undefined for any other call. */
@@ -149,10 +198,10 @@ function gitDirWrite(use: ToolUse): ToolDecision | undefined {
   const linked = !named && use.realPath !== undefined && isGitPath(use.realPath);
   if (!named && !linked) return undefined;
   const through = linked ? ` (through a symbolic link to ${use.realPath})` : '';
-  return {
-    action: 'ask',
-    reason: `${use.tool === 'write_file' ? 'write' : 'edit'} ${input.data.path}${through}: it is in a .git directory, whose hooks and config git runs outside the sandbox; no mode, rule or "always" allows it unasked`,
-  };
+  return ask(
+    use,
+    `${use.tool === 'write_file' ? 'write' : 'edit'} ${input.data.path}${through}: it is in a .git directory, whose hooks and config git runs outside the sandbox; no mode, rule or "always" allows it unasked`,
+  );
 }
 
 function decideEdit(use: ToolUse, editsAccepted: boolean): ToolDecision {
@@ -164,7 +213,7 @@ function decideEdit(use: ToolUse, editsAccepted: boolean): ToolDecision {
     return { action: 'deny', reason: `path '${path}' is outside the working directory ${use.cwd}; file tools only work inside it` };
   }
   if (editsAccepted) return ALLOW;
-  if (use.tool !== 'write_file' || content === undefined) return { action: 'ask', reason: `edit ${path}` };
+  if (use.tool !== 'write_file' || content === undefined) return ask(use, `edit ${path}`);
   const lines = content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
-  return { action: 'ask', reason: `write ${path} (${lines} line${lines === 1 ? '' : 's'})` };
+  return ask(use, `write ${path} (${lines} line${lines === 1 ? '' : 's'})`);
 }

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import type { CommandGrant } from '../policy/grant.js';
+import type { Launcher } from '../sandbox/launcher.js';
 import { CappedOutput } from '../tools/capped-output.js';
 import type { HookExit } from './hook-outcome.js';
 
@@ -11,19 +13,22 @@ export type HookRun = { exit: HookExit; stdout: string; stderr: string };
 const OUTPUT_GRACE_MS = 1_000;
 
 /**
- * Run one hook: `/bin/sh -c command` in the project's directory, outside the sandbox (it is the
- * human's own command, from a file no agent can write), with `input` on stdin. It leads a
+ * Run one hook: `/bin/sh -c command` in the project's directory, with `input` on stdin. The
+ * command is the human's own, from a file no agent can write, but what it runs on (the tests,
+ * the build) a teammate wrote: so it runs in the sandbox, `launch`, with what its entry grants
+ * (read-only and offline unless it says otherwise). It leads a
  * process group of its own, so a timeout kills everything it started; and once the shell has
  * exited, whatever it left running in that group is ended too, so nothing outlives a hook and
  * its output streams close. Never rejects: how it ended is the result.
  */
-export function runHookProcess(command: string, options: { cwd: string; input: string; timeoutS: number; signal?: AbortSignal }): Promise<HookRun> {
+export function runHookProcess(command: string, options: { cwd: string; input: string; timeoutS: number; launch: Launcher; grant: CommandGrant; signal?: AbortSignal }): Promise<HookRun> {
   return new Promise((resolve) => {
     const stdout = new CappedOutput(HOOK_OUTPUT_BYTES);
     const stderr = new CappedOutput(HOOK_OUTPUT_BYTES);
     let child;
     try {
-      child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      const launch = options.launch(command, options.cwd, options.grant);
+      child = spawn(launch.file, launch.args, { cwd: options.cwd, env: launch.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       resolve({ exit: { kind: 'spawn_failed', error: (error as Error).message }, stdout: '', stderr: '' });
       return;

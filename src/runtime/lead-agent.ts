@@ -41,8 +41,11 @@ export function sandboxStatus(wanted: { kind: 'bwrap'; network: SandboxNetwork }
   return probe.ok ? { kind: 'bwrap', network, bwrap } : { kind: 'unavailable', reason: probe.reason };
 }
 
-/** The lead's own commands: sandboxed like a teammate's, or refused when they cannot be. */
-function leadLauncher(status: SandboxStatus, mode: PermissionMode, paths: TeamPaths): Launcher {
+/**
+ * The lead process's commands, its model's and the project's hooks: sandboxed like a
+ * teammate's, or refused when they cannot be (in `mode`, which only bypass may run without).
+ */
+export function leadLauncher(status: SandboxStatus, mode: PermissionMode, paths: TeamPaths): Launcher {
   const chosen = sandboxFor(status, mode);
   if (!chosen.ok) {
     return () => {
@@ -100,7 +103,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
       void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
       if (!answer.approve) return { content: `Permission denied${answer.feedback ? `: ${answer.feedback}` : ''}. Do not retry the same command; find another way or ask the human.`, isError: true };
     }
-    return runTool(tools, call.name, call.input, io, signal);
+    return runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal);
   };
   const system = renderPrompt('lead.md', {
     team: paths.team,

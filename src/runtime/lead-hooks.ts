@@ -6,6 +6,7 @@ import { hookOutcome, type HookVerdict } from './hook-outcome.js';
 import { runHookProcess } from './hook-process.js';
 import type { HookEvent, HookSpec } from './hook-settings.js';
 import type { LeadEvent } from './lead-events.js';
+import type { Launcher } from '../sandbox/launcher.js';
 import { loadProjectHooks } from './project-settings.js';
 import { reportProblem } from './report-problem.js';
 import { settleCompletion } from './lead-completion.js';
@@ -35,6 +36,8 @@ export type LeadHooksDeps = {
   team: string;
   /** The project's working directory: where hooks run. */
   cwd: string;
+  /** How a hook starts: in the sandbox the lead's own commands get (hook-process.ts). */
+  launch: Launcher;
   store: TeamStore;
   events: EventStream<LeadEvent>;
   send: (draft: Draft) => Promise<unknown>;
@@ -245,7 +248,8 @@ export class LeadHooks {
     const input = `${JSON.stringify({ event, team: this.deps.team, cwd: this.deps.cwd, ...payload })}\n`;
     for (const hook of this.hooksFor(event)) {
       if (this.stopped.signal.aborted) break;
-      const run = await runHookProcess(hook.command, { cwd: this.deps.cwd, input, timeoutS: hook.timeout, signal: this.stopped.signal });
+      const grant = { write: hook.write, network: hook.network };
+      const run = await runHookProcess(hook.command, { cwd: this.deps.cwd, input, timeoutS: hook.timeout, launch: this.deps.launch, grant, signal: this.stopped.signal });
       const outcome = hookOutcome(event, run.exit, run.stderr);
       await this.deps.store.audit
         .append({

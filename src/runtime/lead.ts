@@ -5,7 +5,7 @@ import { EventStream } from '../lib/event-stream.js';
 import { openModel, type OpenModel } from '../model/connect.js';
 import { childModelEnv, teammateModel, type ModelSettings } from '../model/settings.js';
 import { contextWindowOf } from '../model/context-window.js';
-import { createLeadLoop, sandboxStatus } from './lead-agent.js';
+import { createLeadLoop, leadLauncher, sandboxStatus } from './lead-agent.js';
 import type { Envelope, PermissionMode } from '../protocol/messages.js';
 import { LEAD } from '../protocol/names.js';
 import { createSigner, KeyRing, verifySender } from '../protocol/signing.js';
@@ -123,7 +123,9 @@ export class LeadRuntime {
     const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
     const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
-    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
+    // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
+    const hookLaunch = leadLauncher(sandbox, 'default', paths);
+    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, launch: hookLaunch, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
     const team = leadTeamIO(bus, store, {
       spawn: (spec) => teammates.spawn(spec),
       respawn: (name) => teammates.respawn(name),

@@ -85,7 +85,8 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     for (const pgid of running) killProcessGroup(pgid);
   });
   const shell = realShellIO({
-    // In plan mode, and until a plan is approved, the working directory is read-only too.
+    // Each command gets the grant its decision gave it; in plan mode, and until a plan is
+    // approved, the working directory stays read-only whatever the grant.
     launch: launcherFor(options.sandbox, () => ({ writable: harness.mode !== 'plan' && harness.planApproved, hidden })),
     onSpawn: (pgid) => {
       running.add(pgid);
@@ -125,10 +126,10 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
       // Keyed by the call this teammate itself asked about, never by anything its model says.
       if (decided.approve && decided.always) dispatch({ type: 'granted_always', call: alwaysKey(call.name, call.input) });
       result = decided.approve
-        ? await runTool(tools, call.name, call.input, io, signal)
+        ? await runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal)
         : { content: `Permission denied${decided.feedback ? `: ${decided.feedback}` : ''}. Do not retry the same command; find another way or ask the lead.`, isError: true };
     } else {
-      result = await runTool(tools, call.name, call.input, io, signal);
+      result = await runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal);
     }
     dispatch({ type: 'tool_done' });
     return result;

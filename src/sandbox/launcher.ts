@@ -1,12 +1,17 @@
 import { bwrapArgs, type SandboxView } from './bwrap-args.js';
 import { gitGuard } from './git-guard.js';
+import type { CommandGrant } from '../policy/grant.js';
 import type { SandboxSettings } from './settings.js';
 
 /** How one shell command is started: the program, its arguments and its environment. */
 export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv };
-export type Launcher = (command: string, cwd: string) => Launch;
+/** `grant`: what the policy gave this one command (grant.ts); the sandbox enforces it. */
+export type Launcher = (command: string, cwd: string, grant: CommandGrant) => Launch;
 
-/** What may change between an agent's commands: plan mode and plan approval flip `writable`. */
+/**
+ * What may change between an agent's commands: plan mode and plan approval set `writable`, a
+ * ceiling no grant lifts (a granted write in plan mode before the plan's approval stays read-only).
+ */
 export type ViewOf = (cwd: string) => Omit<SandboxView, 'cwd' | 'network' | 'guarded'>;
 
 /**
@@ -20,11 +25,14 @@ function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: NodeJS.ProcessEnv = process.env): Launcher {
   const cleaned = commandEnv(env);
   if (settings.kind === 'off') return (command) => ({ file: '/bin/sh', args: ['-c', command], env: cleaned });
-  return (command, cwd) => {
-    const view = viewOf(cwd);
+  return (command, cwd, grant) => {
+    const ceiling = viewOf(cwd);
+    const writable = ceiling.writable && grant.write;
+    // The settings' `none` is a ceiling too: no approval turns the network on then.
+    const network = settings.network === 'on' && grant.network ? 'on' : 'none';
     // Looked at for each command: a read-only working directory needs no guard, and a `.git`
     // may have appeared (or changed) since the last one.
-    const guarded = view.writable ? gitGuard(cwd) : [];
-    return { file: settings.bwrap, args: bwrapArgs({ cwd, network: settings.network, ...view, guarded }, command), env: cleaned };
+    const guarded = writable ? gitGuard(cwd) : [];
+    return { file: settings.bwrap, args: bwrapArgs({ ...ceiling, cwd, writable, network, guarded }, command), env: cleaned };
   };
 }

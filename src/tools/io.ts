@@ -1,3 +1,4 @@
+import type { CommandGrant } from '../policy/grant.js';
 import type { FileIO } from './files.js';
 import type { ShellIO } from './shell.js';
 import type { TeamIO } from './team-io.js';
@@ -13,4 +14,6 @@ export type ToolIO<Team extends TeamIO = TeamIO> = {
   team: Team;
   /** The working directory: where commands run and what file paths are relative to. */
   cwd: string;
+  /** What the policy granted this call's command (bash only): enforced by the sandbox. */
+  grant: CommandGrant;
 };

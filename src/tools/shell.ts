@@ -1,6 +1,7 @@
 import { killProcessGroup } from '../files/kill-group.js';
 import { spawn } from 'node:child_process';
 import type { Launcher } from '../sandbox/launcher.js';
+import { READ_ONLY_GRANT, type CommandGrant } from '../policy/grant.js';
 import { CappedOutput } from './capped-output.js';
 
 /** What the bash tool runs commands through; tests may swap it. */
@@ -15,6 +16,8 @@ export type ExecOptions = {
   /** Per stream: stdout and stderr are each cut to this many bytes, keeping head and tail. */
   maxOutputBytes?: number;
   signal?: AbortSignal;
+  /** What the sandbox lets this command do; read-only and offline unless the policy granted more. */
+  grant?: CommandGrant;
 };
 
 export type ExecResult = {
@@ -59,7 +62,7 @@ export function realShellIO(options: RealShellOptions = {}): ShellIO {
         return Promise.resolve({ stdout: '', stderr: '', exitCode: null, timedOut: false, aborted: true, truncated: false });
       }
       return new Promise((resolve, reject) => {
-        const launch = options.launch?.(command, exec.cwd) ?? { file: '/bin/sh', args: ['-c', command], env: options.env ?? process.env };
+        const launch = options.launch?.(command, exec.cwd, exec.grant ?? READ_ONLY_GRANT) ?? { file: '/bin/sh', args: ['-c', command], env: options.env ?? process.env };
         const child = spawn(launch.file, launch.args, { cwd: exec.cwd, env: launch.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
         const stdout = new CappedOutput(maxBytes);
         const stderr = new CappedOutput(maxBytes);

@@ -28,8 +28,8 @@ describe('hooks, end to end', () => {
       settingsPath(prepared.home),
       JSON.stringify({
         hooks: {
-          teammate_idle: [{ command: 'test -f hook-marker || { touch hook-marker; echo "run the tests first" >&2; exit 2; }' }],
-          permission_requested: [{ command: 'cat >> permission-events.jsonl' }],
+          teammate_idle: [{ command: 'test -f hook-marker || { touch hook-marker; echo "run the tests first" >&2; exit 2; }', write: true }],
+          permission_requested: [{ command: 'cat >> permission-events.jsonl', write: true }],
           plan_submitted: [{ command: 'echo "the plan hook broke" >&2; exit 7', timeout: 5 }],
         },
       }),
@@ -92,7 +92,7 @@ describe('hooks, end to end', () => {
   test('a task_completed hook blocks a completion once: the task stays in progress, its owner is told why and reports again; task_created hooks see every new task', async (t) => {
     const prepared = TeamSession.prepare({ prompt: 'Use the task board: notes about our build cache' });
     const check = 'test -f completion-checked || { touch completion-checked; echo "notes.md: 1 broken link" >&2; exit 2; }';
-    writeFileSync(settingsPath(prepared.home), JSON.stringify({ hooks: { task_completed: [{ command: check }], task_created: [{ command: 'cat >> created.jsonl' }] } }));
+    writeFileSync(settingsPath(prepared.home), JSON.stringify({ hooks: { task_completed: [{ command: check, write: true }], task_created: [{ command: 'cat >> created.jsonl', write: true }] } }));
     const session = await prepared.start();
     t.after(() => session.cleanup());
 

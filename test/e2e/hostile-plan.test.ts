@@ -35,7 +35,7 @@ const RULES: unknown[] = [
   {
     name: 'mallory writes once approved',
     when: { agent: 'mallory', last: 'Your plan was approved' },
-    reply: { text: 'Writing.', tool_uses: [{ name: 'bash', input: { command: 'echo approved > approved.txt' } }] },
+    reply: { text: 'Writing.', tool_uses: [{ name: 'bash', input: { command: 'echo approved > approved.txt', write: true } }] },
   },
   {
     name: 'mallory submits a plan',
@@ -110,8 +110,11 @@ describe('plan mode: a command the parser believes read-only cannot write', () =
       assert.equal((await session.member('mallory'))?.status, 'awaiting_approval');
       assert.equal(existsSync(join(workdir, 'approved.txt')), false);
 
-      // Approved: the sandbox is read-write now, and a write in the working directory works.
+      // Approved: a command that asks to write asks the human, and once approved it writes.
       assert.equal((await session.cli(['approve', plan.request_id])).code, 0);
+      const asked = await waitFor(async () => (await session.requests()).find((r) => r.from === 'mallory' && r.kind === 'permission' && r.state === 'pending'), "mallory's request to write", 20_000);
+      assert.match(asked.summary, /if approved: may write the working directory, no network/);
+      assert.equal((await session.cli(['approve', asked.request_id])).code, 0);
       const wrote = await waitFor(() => bashResults(session)[2], "mallory's write after approval", 20_000);
       assert.equal(wrote.isError, false, wrote.content);
       assert.equal(readFileSync(join(workdir, 'approved.txt'), 'utf8'), 'approved\n');

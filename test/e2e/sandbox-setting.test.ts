@@ -165,6 +165,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
               input: {
                 command:
                   "node -e \"require('net').connect({{last.port}}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log('FAILED ' + e.code); process.exit(3); })\"",
+                network: true,
               },
             },
           ],
@@ -183,6 +184,10 @@ describe('where agents\' commands run, as set when the lead starts', () => {
         assert.match((await session.store.roster.load())?.sandbox ?? '', network === 'none' ? /no network/ : /network on/);
         const spawned = await session.cli(['spawn', 'netcheck', '--role', 'tester', '--prompt', `PORT<<${port}>>`]);
         assert.equal(spawned.code, 0, spawned.stderr);
+        // Asking for the network asks the human; approved, the settings' `none` is still a ceiling.
+        const asked = await waitFor(async () => (await session.requests()).find((r) => r.from === 'netcheck' && r.kind === 'permission'), "netcheck's request for the network", 20_000);
+        assert.match(asked.summary, /if approved: may write the working directory, network on/);
+        assert.equal((await session.cli(['approve', asked.request_id])).code, 0);
         const result = await waitFor(() => toolResults(session, 'netcheck').find((r) => r.name === 'bash'), "netcheck's bash result", 20_000);
         if (network === 'none') {
           assert.equal(result.isError, true, result.content);

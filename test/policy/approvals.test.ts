@@ -3,9 +3,13 @@ import assert from 'node:assert/strict';
 import { alwaysKey, decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../src/protocol/messages.js';
 import { isReadOnlyTool, TOOL_CLASSES, toolClass } from '../../src/policy/tool-classes.js';
+import { FULL_GRANT, READ_ONLY_GRANT } from '../../src/policy/grant.js';
 
 const CWD = '/w/proj';
-const ALLOW: ToolDecision = { action: 'allow' };
+/** Unasked: whatever the tool, a command it runs gets neither write nor network. */
+const ALLOW: ToolDecision = { action: 'allow', grant: READ_ONLY_GRANT };
+/** What an approved command runs with, unless it asked for the network too. */
+const WRITE = { write: true, network: false };
 const PLAN_DENIAL = (what: string): ToolDecision => ({
   action: 'deny',
   reason: `plan mode: ${what} is not allowed until your plan is approved. Only read-only tools and read-only commands run now; submit your plan with plan_approval first.`,
@@ -33,10 +37,10 @@ const CALLS = {
 } as const satisfies Record<string, [string, unknown]>;
 type Call = keyof typeof CALLS;
 
-const ASK_WRITE: ToolDecision = { action: 'ask', reason: 'write src/a.ts (2 lines)' };
-const ASK_EDIT: ToolDecision = { action: 'ask', reason: 'edit src/a.ts' };
-const ASK_RM: ToolDecision = { action: 'ask', reason: 'recursive delete: rm -rf build' };
-const ASK_UNKNOWN: ToolDecision = { action: 'ask', reason: "unknown tool 'mystery_tool'" };
+const ASK_WRITE: ToolDecision = { action: 'ask', reason: 'write src/a.ts (2 lines)', grant: READ_ONLY_GRANT };
+const ASK_EDIT: ToolDecision = { action: 'ask', reason: 'edit src/a.ts', grant: READ_ONLY_GRANT };
+const ASK_RM: ToolDecision = { action: 'ask', reason: 'recursive delete: rm -rf build (if approved: may write the working directory, no network)', grant: WRITE };
+const ASK_UNKNOWN: ToolDecision = { action: 'ask', reason: "unknown tool 'mystery_tool'", grant: READ_ONLY_GRANT };
 const OUTSIDE: ToolDecision = { action: 'deny', reason: "path '../x.ts' is outside the working directory /w/proj; file tools only work inside it" };
 
 const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
@@ -85,7 +89,7 @@ const EXPECTED: Record<PermissionMode, Record<Call, ToolDecision>> = {
     dangerousBash: ASK_RM,
     unknown: ASK_UNKNOWN,
   },
-  bypass: Object.fromEntries(Object.keys(CALLS).map((call) => [call, ALLOW])) as Record<Call, ToolDecision>,
+  bypass: Object.fromEntries(Object.keys(CALLS).map((call) => [call, { action: 'allow', grant: FULL_GRANT }])) as Record<Call, ToolDecision>,
 };
 
 describe('decideToolUse: every mode × tool class', () => {
@@ -109,9 +113,9 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 
   test('a command approved "always" runs without asking, but only that exact command', () => {
     const alwaysAllowed = new Set([alwaysKey('bash', { command: 'rm -rf build' })]);
-    assert.deepEqual(decide('default', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
-    assert.deepEqual(decide('accept-edits', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), ALLOW);
-    assert.deepEqual(decide('default', 'bash', { command: 'rm -rf  build' }, { alwaysAllowed }), { action: 'ask', reason: 'recursive delete: rm -rf build' });
+    assert.deepEqual(decide('default', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), { action: 'allow', grant: WRITE });
+    assert.deepEqual(decide('accept-edits', 'bash', { command: 'rm -rf build' }, { alwaysAllowed }), { action: 'allow', grant: WRITE });
+    assert.deepEqual(decide('default', 'bash', { command: 'rm -rf  build' }, { alwaysAllowed }), ASK_RM);
     assert.equal(decide('default', 'bash', { command: 'rm -rf build', timeout_ms: 5 }, { alwaysAllowed }).action, 'ask', 'other input is another call');
   });
 
@@ -132,7 +136,8 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
   test('several dangers are all named', () => {
     assert.deepEqual(decide('default', 'bash', { command: 'sudo rm -rf /opt/x' }), {
       action: 'ask',
-      reason: 'runs as another user (sudo): sudo rm -rf /opt/x; recursive delete: sudo rm -rf /opt/x; delete outside the working directory: sudo rm -rf /opt/x',
+      grant: WRITE,
+      reason: 'runs as another user (sudo): sudo rm -rf /opt/x; recursive delete: sudo rm -rf /opt/x; delete outside the working directory: sudo rm -rf /opt/x (if approved: may write the working directory, no network)',
     });
   });
 
@@ -142,7 +147,7 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 
   test('a write says how many lines it writes', () => {
     for (const [content, lines] of [['', '0 lines'], ['x', '1 line'], ['x\n', '1 line'], ['x\n\ny', '3 lines']] as const) {
-      assert.deepEqual(decide('default', 'write_file', { path: 'a', content }), { action: 'ask', reason: `write a (${lines})` });
+      assert.deepEqual(decide('default', 'write_file', { path: 'a', content }), { action: 'ask', reason: `write a (${lines})`, grant: READ_ONLY_GRANT });
     }
   });
 
@@ -165,5 +170,43 @@ describe('tool classes', () => {
     assert.equal(isReadOnlyTool('bash'), false);
     assert.equal(isReadOnlyTool('nope'), false);
     assert.equal(toolClass('toString'), undefined);
+  });
+});
+
+describe('decideToolUse: what a command may do when it runs (its grant)', () => {
+  const ONLINE = { write: true, network: true };
+  test('asking for write or network asks, even for a command the parser calls harmless, and says what a yes grants', () => {
+    assert.deepEqual(decide('default', 'bash', { command: 'npm test', write: true }), {
+      action: 'ask',
+      reason: '`npm test` asks to write the working directory (if approved: may write the working directory, no network)',
+      grant: WRITE,
+    });
+    assert.deepEqual(decide('accept-edits', 'bash', { command: 'npm ci', write: true, network: 'true' }), {
+      action: 'ask',
+      reason: '`npm ci` asks to write the working directory and reach the network (if approved: may write the working directory, network on)',
+      grant: ONLINE,
+    });
+  });
+
+  test('plan mode refuses a command that asks for write or network, read-only as it may be', () => {
+    assert.equal(decide('plan', 'bash', { command: 'git status', network: true }).action, 'deny');
+    assert.deepEqual(decide('plan', 'bash', { command: 'git status' }), ALLOW);
+  });
+
+  test('an allow rule lets a command write; the network only with a network rule too', () => {
+    const rules = { allow: [{ tool: 'bash' as const, pattern: 'npm ci' }], deny: [], network: [] };
+    assert.deepEqual(decide('default', 'bash', { command: 'npm ci' }, { rules }), { action: 'allow', grant: WRITE });
+    const online = decide('default', 'bash', { command: 'npm ci', network: true }, { rules });
+    assert.equal(online.action, 'ask');
+    assert.match(online.action === 'ask' ? online.reason : '', /no network rule/);
+    const networked = { ...rules, network: rules.allow };
+    assert.deepEqual(decide('default', 'bash', { command: 'npm ci', network: true }, { rules: networked }), { action: 'allow', grant: ONLINE });
+    assert.deepEqual(decide('default', 'bash', { command: 'npm ci && curl x', network: true }, { rules: networked }).action, 'ask', 'every part must be covered');
+  });
+
+  test('"always" grants what the approved call asked for, and nothing more', () => {
+    const call = { command: 'npm ci', network: true };
+    assert.deepEqual(decide('default', 'bash', call, { alwaysAllowed: new Set([alwaysKey('bash', call)]) }), { action: 'allow', grant: ONLINE });
+    assert.deepEqual(decide('default', 'bash', { command: 'npm ci' }, { alwaysAllowed: new Set([alwaysKey('bash', call)]) }), ALLOW);
   });
 });

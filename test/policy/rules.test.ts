@@ -4,6 +4,10 @@ import assert from 'node:assert/strict';
 import { decideToolUse, type ToolDecision, type ToolUse } from '../../src/policy/approvals.js';
 import { globMatches, judgeByRules, parseRule, type PermissionRule, type PermissionRules } from '../../src/policy/rules.js';
 import type { PermissionMode } from '../../src/protocol/messages.js';
+import { FULL_GRANT, READ_ONLY_GRANT } from '../../src/policy/grant.js';
+
+/** What an approved command, or one an allow rule covers, runs with: write, no network. */
+const WRITE = { write: true, network: false };
 
 const CWD = '/w/proj';
 
@@ -162,10 +166,10 @@ describe('file rules', () => {
 
 describe('how rules combine with the mode (approvals.ts, in order)', () => {
   const rm = bash('rm -rf build');
-  const ASK_RM: ToolDecision = { action: 'ask', reason: 'recursive delete: rm -rf build' };
+  const ASK_RM: ToolDecision = { action: 'ask', reason: 'recursive delete: rm -rf build (if approved: may write the working directory, no network)', grant: WRITE };
 
   test('1. bypass allows everything, deny rules included', () => {
-    assert.deepEqual(decide('bypass', 'bash', rm, rules([], ['bash'])), { action: 'allow' });
+    assert.deepEqual(decide('bypass', 'bash', rm, rules([], ['bash'])), { action: 'allow', grant: FULL_GRANT });
   });
 
   test('2. plan mode before approval: an allow rule does not make a write run', () => {
@@ -177,7 +181,7 @@ describe('how rules combine with the mode (approvals.ts, in order)', () => {
 
   test('2. plan mode: a deny rule still refuses a read-only command', () => {
     assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([], ['bash(git *)'])), { action: 'deny', reason: 'bash is denied by the rule Bash(git:*)' });
-    assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([])), { action: 'allow' });
+    assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([])), { action: 'allow', grant: READ_ONLY_GRANT });
   });
 
   test('3. a deny rule beats an allow rule and an "always" grant', () => {
@@ -189,9 +193,9 @@ describe('how rules combine with the mode (approvals.ts, in order)', () => {
 
   test('4. an ask becomes allow when an allow rule covers the call', () => {
     assert.deepEqual(decide('default', 'bash', rm, rules([])), ASK_RM);
-    assert.deepEqual(decide('default', 'bash', rm, rules(['bash(rm -rf build*)'])), { action: 'allow' });
+    assert.deepEqual(decide('default', 'bash', rm, rules(['bash(rm -rf build*)'])), { action: 'allow', grant: WRITE });
     assert.deepEqual(decide('default', 'bash', bash('rm -rf build; rm -rf dist'), rules(['bash(rm -rf build*)'])).action, 'ask');
-    assert.deepEqual(decide('default', 'write_file', { path: 'src/a.ts', content: 'x' }, rules(['write_file(src/**)']), { realPath: 'src/a.ts' }), { action: 'allow' });
+    assert.deepEqual(decide('default', 'write_file', { path: 'src/a.ts', content: 'x' }, rules(['write_file(src/**)']), { realPath: 'src/a.ts' }), { action: 'allow', grant: READ_ONLY_GRANT });
   });
 
   test('4. a command deny rules cannot be checked against asks, even where the mode or an allow rule would allow it', () => {
@@ -200,13 +204,14 @@ describe('how rules combine with the mode (approvals.ts, in order)', () => {
     const decision = decide('accept-edits', 'bash', hidden, ruleSet);
     assert.deepEqual(decision, {
       action: 'ask',
-      reason: 'cannot be checked against the deny rule Bash(curl:*) (the program is only known when it runs): $(echo curl) http://x',
+      reason: 'cannot be checked against the deny rule Bash(curl:*) (the program is only known when it runs): $(echo curl) http://x (if approved: may write the working directory, no network)',
+      grant: WRITE,
     });
     assert.equal(decide('default', 'bash', bash('CMD=curl; $CMD x'), ruleSet).action, 'ask');
-    assert.deepEqual(decide('default', 'bash', hidden, ruleSet, { alwaysAllowed: new Set([`bash ${JSON.stringify(hidden)}`]) }), { action: 'allow' });
+    assert.deepEqual(decide('default', 'bash', hidden, ruleSet, { alwaysAllowed: new Set([`bash ${JSON.stringify(hidden)}`]) }), { action: 'allow', grant: WRITE });
     // Without deny rules there is nothing to check: the mode and the allow rules decide as before.
-    assert.deepEqual(decide('default', 'bash', hidden, rules(['bash(*)'])), { action: 'allow' });
-    assert.deepEqual(decide('default', 'bash', bash('echo $(date)'), ruleSet), { action: 'allow' });
+    assert.deepEqual(decide('default', 'bash', hidden, rules(['bash(*)'])), { action: 'allow', grant: WRITE });
+    assert.deepEqual(decide('default', 'bash', bash('echo $(date)'), ruleSet), { action: 'allow', grant: WRITE });
   });
 
   test("4. the mode's deny stays a deny", () => {

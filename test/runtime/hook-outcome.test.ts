@@ -55,8 +55,13 @@ describe('hooks in the settings file', () => {
     assert.deepEqual(loadProjectHooks(home), {});
     cleanup();
     withSettings({ permissions: { allow: ['Bash(ls)'] } }, (home) => assert.deepEqual(loadProjectHooks(home), {}));
-    withSettings({ hooks: { task_completed: [{ command: 'npm test', timeout: 120 }, { command: 'npm run lint' }] } }, (home) =>
-      assert.deepEqual(loadProjectHooks(home), { task_completed: [{ command: 'npm test', timeout: 120 }, { command: 'npm run lint', timeout: 60 }] }),
+    withSettings({ hooks: { task_completed: [{ command: 'npm test', timeout: 120, write: true }, { command: 'npm run lint' }] } }, (home) =>
+      assert.deepEqual(loadProjectHooks(home), {
+        task_completed: [
+          { command: 'npm test', timeout: 120, write: true, network: false },
+          { command: 'npm run lint', timeout: 60, write: false, network: false },
+        ],
+      }),
     );
   });
 

@@ -13,22 +13,31 @@ import { storeOf } from '../helpers/store.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { processesWith, sleepMarker } from '../e2e/hostile.js';
+import { launcherFor } from '../../src/sandbox/launcher.js';
+import { READ_ONLY_GRANT } from '../../src/policy/grant.js';
 
 after(killAll);
+
+/** Hooks run in the real sandbox, as the lead runs them; the grant comes from each hook's entry. */
+const sandbox = launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, () => ({ writable: true, hidden: [] }));
+const WRITE = { write: true, network: false };
+const inSandbox = { launch: sandbox, grant: READ_ONLY_GRANT };
 
 describe('a hook as a real shell command', () => {
   test('it gets the event on stdin, runs in the given directory, and its output is captured', async (t) => {
     const { home: dir, cleanup } = tempHome();
     t.after(cleanup);
-    const run = await runHookProcess('cat > got.json; pwd; echo oops >&2; exit 3', { cwd: dir, input: '{"event":"x"}\n', timeoutS: 10 });
+    const run = await runHookProcess('cat > got.json; pwd; echo oops >&2; exit 3', { cwd: dir, input: '{"event":"x"}\n', timeoutS: 10, launch: sandbox, grant: WRITE });
     assert.deepEqual(run.exit, { kind: 'exited', code: 3, signal: null });
     assert.equal(readFileSync(join(dir, 'got.json'), 'utf8'), '{"event":"x"}\n');
     assert.equal(run.stdout, `${dir}\n`);
     assert.equal(run.stderr, 'oops\n');
   });
 
-  test('a hook that ignores its stdin is fine; its long output is capped, head and tail kept', async () => {
-    const run = await runHookProcess(`head -c ${HOOK_OUTPUT_BYTES * 4} /dev/zero | tr '\\0' x; echo END`, { cwd: '/', input: 'x'.repeat(1 << 20), timeoutS: 10 });
+  test('a hook that ignores its stdin is fine; its long output is capped, head and tail kept', async (t) => {
+    const { home: dir, cleanup } = tempHome();
+    t.after(cleanup);
+    const run = await runHookProcess(`head -c ${HOOK_OUTPUT_BYTES * 4} /dev/zero | tr '\\0' x; echo END`, { cwd: dir, input: 'x'.repeat(1 << 20), timeoutS: 10, ...inSandbox });
     assert.deepEqual(run.exit, { kind: 'exited', code: 0, signal: null });
     assert.ok(run.stdout.length < HOOK_OUTPUT_BYTES + 200, `${run.stdout.length} characters kept`);
     assert.match(run.stdout, /bytes cut from the middle of this output/);
@@ -40,11 +49,11 @@ describe('a hook as a real shell command', () => {
     t.after(() => {
       for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
     });
-    const timedOut = await runHookProcess(`sleep ${marker} & sleep ${marker}`, { cwd: '/', input: '', timeoutS: 0.5 });
+    const timedOut = await runHookProcess(`sleep ${marker} & sleep ${marker}`, { cwd: '/', input: '', timeoutS: 0.5, ...inSandbox });
     assert.deepEqual(timedOut.exit, { kind: 'timed_out', afterS: 0.5 });
     await waitFor(() => processesWith(marker).length === 0, `the hook's processes to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
 
-    const leftBehind = await runHookProcess(`sleep ${marker} > /dev/null 2>&1 & echo started`, { cwd: '/', input: '', timeoutS: 30 });
+    const leftBehind = await runHookProcess(`sleep ${marker} > /dev/null 2>&1 & echo started`, { cwd: '/', input: '', timeoutS: 30, ...inSandbox });
     assert.deepEqual(leftBehind.exit, { kind: 'exited', code: 0, signal: null });
     assert.equal(leftBehind.stdout, 'started\n');
     await waitFor(() => processesWith(marker).length === 0, `the background sleep to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
@@ -55,7 +64,7 @@ describe('a hook as a real shell command', () => {
     t.after(() => {
       for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
     });
-    const run = await runHookProcess(`setsid sleep ${marker} & echo started; exit 0`, { cwd: '/', input: '', timeoutS: 20 });
+    const run = await runHookProcess(`setsid sleep ${marker} & echo started; exit 0`, { cwd: '/', input: '', timeoutS: 20, ...inSandbox });
     assert.deepEqual(run.exit, { kind: 'exited', code: 0, signal: null });
     assert.equal(run.stdout, 'started\n');
   });
@@ -66,15 +75,29 @@ describe('a hook as a real shell command', () => {
       for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
     });
     const stop = new AbortController();
-    const running = runHookProcess(`echo up; sleep ${marker}`, { cwd: '/', input: '', timeoutS: 600, signal: stop.signal });
+    const running = runHookProcess(`echo up; sleep ${marker}`, { cwd: '/', input: '', timeoutS: 600, signal: stop.signal, ...inSandbox });
     await waitFor(() => processesWith(`sleep ${marker}`).length > 0, 'the hook to be running');
     stop.abort();
     assert.deepEqual((await running).exit, { kind: 'cancelled' });
     await waitFor(() => processesWith(marker).length === 0, `the hook's processes to be gone (left: ${processesWith(marker).join(' ')})`, 5_000);
   });
 
+  test('in the sandbox: read-only and offline unless its entry grants write or network', async (t) => {
+    const { home: dir, cleanup } = tempHome();
+    t.after(cleanup);
+    const unasked = await runHookProcess('echo pwned > from-hook; echo rc=$?', { cwd: dir, input: '', timeoutS: 10, ...inSandbox });
+    assert.match(unasked.stdout + unasked.stderr, /Read-only file system/);
+    assert.throws(() => readFileSync(join(dir, 'from-hook')), /ENOENT/);
+    const granted = await runHookProcess('echo made > from-hook', { cwd: dir, input: '', timeoutS: 10, launch: sandbox, grant: WRITE });
+    assert.deepEqual(granted.exit, { kind: 'exited', code: 0, signal: null });
+    assert.equal(readFileSync(join(dir, 'from-hook'), 'utf8'), 'made\n');
+    // Its own network namespace: nothing but a loopback of its own.
+    const offline = await runHookProcess('cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "', { cwd: dir, input: '', timeoutS: 10, ...inSandbox });
+    assert.equal(offline.stdout.trim(), 'lo');
+  });
+
   test('a directory that does not exist: it could not start, and says why', async () => {
-    const run = await runHookProcess('true', { cwd: '/nonexistent/hook/dir', input: '', timeoutS: 5 });
+    const run = await runHookProcess('true', { cwd: '/nonexistent/hook/dir', input: '', timeoutS: 5, ...inSandbox });
     assert.equal(run.exit.kind, 'spawn_failed');
     assert.match(run.exit.kind === 'spawn_failed' ? run.exit.error : '', /ENOENT/);
   });
@@ -93,16 +116,16 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     });
     const sent: Draft[] = [];
     const sentStream = new EventStream<Envelope>();
-    const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, store, events, send: async (draft) => void sent.push(draft), sent: sentStream });
+    const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, launch: sandbox, store, events, send: async (draft) => void sent.push(draft), sent: sentStream });
     return { home, store, events, hooks: hooks_, problems, sent, sentStream, cleanup: async () => (await store.close(), cleanup()) };
   };
 
   test('hooks run in order with the event on stdin; the first that blocks ends the run, and its stderr is the feedback', async (t) => {
     const s = await setUp({
       teammate_idle: [
-        { command: 'cat >> seen.jsonl; echo first' },
+        { command: 'cat >> seen.jsonl; echo first', write: true },
         { command: 'echo "run the tests first" >&2; exit 2' },
-        { command: 'touch never-ran' },
+        { command: 'touch never-ran', write: true },
       ],
     });
     t.after(s.cleanup);
@@ -125,7 +148,7 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
   });
 
   test("the board's completion path: a blocking task_completed hook keeps the task, and its owner is told why", async (t) => {
-    const s = await setUp({ task_completed: [{ command: 'cat > task.json; echo "2 tests fail" >&2; exit 2' }], task_created: [{ command: 'cat > created.json' }] });
+    const s = await setUp({ task_completed: [{ command: 'cat > task.json; echo "2 tests fail" >&2; exit 2', write: true }], task_created: [{ command: 'cat > created.json', write: true }] });
     t.after(s.cleanup);
     const task = { id: 't7', subject: 'parser', status: 'in_progress' };
     const verdict = await s.hooks.taskCompleted(task, 'bob');
@@ -138,7 +161,7 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
   });
 
   test("a teammate's reported completion is recorded once the task_completed hooks pass; a blocking hook keeps the task in progress and the owner working", async (t) => {
-    const s = await setUp({ task_completed: [{ command: 'cat >> completions.jsonl; test -f passed || { touch passed; echo "2 tests fail" >&2; exit 2; }' }] });
+    const s = await setUp({ task_completed: [{ command: 'cat >> completions.jsonl; test -f passed || { touch passed; echo "2 tests fail" >&2; exit 2; }', write: true }] });
     t.after(s.cleanup);
     const task = await s.store.tasks.create({ subject: 'parser', owner: 'bob' }, 'lead');
     assert.equal((await s.store.tasks.claim('bob', task.id)).ok, true);
@@ -181,7 +204,7 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
   });
 
   test('an idle notification is routed once its hooks pass, unless the teammate was sent work meanwhile', async (t) => {
-    const s = await setUp({ teammate_idle: [{ command: 'while [ ! -f go ]; do sleep 0.02; done; rm go', timeout: 20 }] });
+    const s = await setUp({ teammate_idle: [{ command: 'while [ ! -f go ]; do sleep 0.02; done; rm go', timeout: 20, write: true }] });
     t.after(s.cleanup);
     const idle = (id: string) => ({ type: 'idle_notification', id, from: 'alice', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' }) as Envelope;
     const routed: string[] = [];
@@ -202,7 +225,7 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
   });
 
   test(`a hook that always refuses sends a teammate back at most ${MAX_HOOK_REFUSALS} times in a row: then its stop goes through, and a completion's further reports are dropped unchecked`, async (t) => {
-    const s = await setUp({ teammate_idle: [{ command: 'echo no >&2; exit 2' }], task_completed: [{ command: 'echo >> ran; echo never >&2; exit 2' }] });
+    const s = await setUp({ teammate_idle: [{ command: 'echo no >&2; exit 2' }], task_completed: [{ command: 'echo >> ran; echo never >&2; exit 2', write: true }] });
     t.after(s.cleanup);
     const at = new Date().toISOString();
     const seen: string[] = [];

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { FULL_GRANT } from '../../src/policy/grant.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ const sandboxed: ShellIO = realShellIO({
   launch: launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, () => ({ writable: true, hidden: [] })),
 });
 const plain: ShellIO = realShellIO({ timeoutMs: 20_000 });
-const run = (shell: ShellIO, cwd: string, command: string): Promise<ExecResult> => shell.exec(command, { cwd });
+const run = (shell: ShellIO, cwd: string, command: string): Promise<ExecResult> => shell.exec(command, { cwd, grant: FULL_GRANT });
 const IDENTITY = '-c user.name=teammate -c user.email=teammate@example.invalid';
 
 let count = 0;

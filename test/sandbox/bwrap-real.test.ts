@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { FULL_GRANT } from '../../src/policy/grant.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
@@ -29,7 +30,7 @@ const sandboxed: ShellIO = realShellIO({
 /** The same commands without the sandbox: what each attack does when nothing stops it. */
 const plain: ShellIO = realShellIO({ timeoutMs: 20_000 });
 
-const run = (shell: ShellIO, command: string): Promise<ExecResult> => shell.exec(command, { cwd: work });
+const run = (shell: ShellIO, command: string): Promise<ExecResult> => shell.exec(command, { cwd: work, grant: FULL_GRANT });
 
 /** A `sleep` argument no other process on this machine has: its command line is the marker. */
 const marker = (): string => `${randomInt(100_000, 999_999)}.${randomInt(100_000, 999_999)}`;
@@ -129,7 +130,7 @@ describe('a command in the real sandbox', () => {
     const timedOut = marker();
     started.push(aborted, timedOut);
     const abort = new AbortController();
-    const running = sandboxed.exec(`sleep ${aborted}`, { cwd: work, signal: abort.signal });
+    const running = sandboxed.exec(`sleep ${aborted}`, { cwd: work, signal: abort.signal, grant: FULL_GRANT });
     await waitFor(() => processesWith(`sleep ${aborted}`).length > 0, 'the command to run', 5_000);
     abort.abort();
     assert.equal((await running).aborted, true);
@@ -175,7 +176,7 @@ describe('a command in the real sandbox', () => {
         KEPT_FOR_THE_TEST: 'yes',
       }),
     });
-    const result = await shell.exec('env', { cwd: work });
+    const result = await shell.exec('env', { cwd: work, grant: FULL_GRANT });
     assert.match(result.stdout, /^KEPT_FOR_THE_TEST=yes$/m);
     assert.doesNotMatch(result.stdout, /^(ANTHROPIC_|TEAMS_)/m);
   });

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { FULL_GRANT } from '../../src/policy/grant.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,7 +49,7 @@ after(() => rmSync(base, { recursive: true, force: true }));
 describe("a sandboxed command in a teammate's linked worktree", () => {
   test('git add and git commit work, twice, on its own branch', async () => {
     const { repo, worktree, shell } = await teammateWorktree();
-    const result = await shell.exec(`echo work > a.txt && git add a.txt && git ${IDENTITY} commit -q -m first && echo more >> a.txt && git ${IDENTITY} commit -q -am second && echo committed`, { cwd: worktree });
+    const result = await shell.exec(`echo work > a.txt && git add a.txt && git ${IDENTITY} commit -q -m first && echo more >> a.txt && git ${IDENTITY} commit -q -am second && echo committed`, { cwd: worktree, grant: FULL_GRANT });
     assert.equal(result.stdout, 'committed\n', result.stderr);
     assert.equal(gitOut(repo, 'log', '--format=%s', 'teams/crew/alice'), 'second\nfirst\nstart\n');
     // The lead's own branch and tree are untouched.
@@ -79,7 +80,7 @@ describe("a sandboxed command in a teammate's linked worktree", () => {
       `mv ${gitdir} ${gitdir}-old`,
       'echo "gitdir: /var/tmp/evil" > .git',
     ];
-    const result = await shell.exec(attacks.map((attack) => `${attack}; echo rc=$?`).join('; '), { cwd: worktree });
+    const result = await shell.exec(attacks.map((attack) => `${attack}; echo rc=$?`).join('; '), { cwd: worktree, grant: FULL_GRANT });
     assert.equal(codes(result).length, attacks.length, result.stdout + result.stderr);
     codes(result).forEach((code, i) => assert.notEqual(code, 0, `${attacks[i]} succeeded: ${result.stderr}`));
     assert.equal(readFileSync(join(common, 'config'), 'utf8'), before.config);
@@ -89,7 +90,7 @@ describe("a sandboxed command in a teammate's linked worktree", () => {
     assert.equal(readFileSync(join(gitdir, 'config.worktree'), 'utf8'), before.configWorktree);
 
     // The control: without the sandbox the same writes succeed.
-    const plain = await realShellIO({ timeoutMs: 20_000 }).exec(`${attacks[0]}; echo rc=$?; echo x >> ${gitdir}/config.worktree; echo rc=$?`, { cwd: worktree });
+    const plain = await realShellIO({ timeoutMs: 20_000 }).exec(`${attacks[0]}; echo rc=$?; echo x >> ${gitdir}/config.worktree; echo rc=$?`, { cwd: worktree, grant: FULL_GRANT });
     assert.deepEqual(codes(plain), [0, 0]);
   });
 
@@ -97,7 +98,7 @@ describe("a sandboxed command in a teammate's linked worktree", () => {
     const { repo, worktree, shell } = await teammateWorktree();
     const bob = await createWorktree(repo, teamPaths(join(repo, '.teams'), 'crew'), 'bob');
     writeFileSync(join(bob.path, 'secret.txt'), 'bob\n');
-    const result = await shell.exec(`ls ${bob.path}; echo rc=$?; cat ${bob.path}/secret.txt; echo rc=$?`, { cwd: worktree });
+    const result = await shell.exec(`ls ${bob.path}; echo rc=$?; cat ${bob.path}/secret.txt; echo rc=$?`, { cwd: worktree, grant: FULL_GRANT });
     codes(result).forEach((code) => assert.notEqual(code, 0, result.stdout));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { FULL_GRANT, READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import { PERMISSION_MODES } from '../../src/protocol/messages.js';
 import { launcherFor } from '../../src/sandbox/launcher.js';
 import { bwrapProgram, describeSandbox, describeStatus, sandboxFor, type SandboxStatus } from '../../src/sandbox/settings.js';
@@ -75,7 +76,7 @@ describe('launcherFor', () => {
   const viewOf = () => ({ writable: false, hidden: ['/state'] });
 
   test('sandboxed: bwrap with the view of the moment, and no ANTHROPIC_* or TEAMS_* in the environment', () => {
-    const launch = launcherFor({ kind: 'bwrap', network: 'none', bwrap: '/usr/bin/bwrap' }, viewOf, env)('ls', '/work');
+    const launch = launcherFor({ kind: 'bwrap', network: 'none', bwrap: '/usr/bin/bwrap' }, viewOf, env)('ls', '/work', FULL_GRANT);
     assert.equal(launch.file, '/usr/bin/bwrap');
     assert.deepEqual(launch.env, kept);
     assert.ok(launch.args.includes('--unshare-net'));
@@ -85,21 +86,32 @@ describe('launcherFor', () => {
   });
 
   test('off: plain /bin/sh, still without ANTHROPIC_* or TEAMS_*', () => {
-    const launch = launcherFor({ kind: 'off' }, viewOf, env)('ls', '/work');
+    const launch = launcherFor({ kind: 'off' }, viewOf, env)('ls', '/work', FULL_GRANT);
     assert.deepEqual(launch, { file: '/bin/sh', args: ['-c', 'ls'], env: kept });
   });
 
   test('the view is asked again for each command: an approval that makes the directory writable takes effect', () => {
     let writable = false;
     const launch = launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, () => ({ writable, hidden: [] }), env);
-    assert.ok(hasRun(launch('ls', '/work').args, ['--ro-bind', '/work', '/work']));
+    assert.ok(hasRun(launch('ls', '/work', FULL_GRANT).args, ['--ro-bind', '/work', '/work']));
     writable = true;
-    assert.ok(hasRun(launch('ls', '/work').args, ['--bind', '/work', '/work']));
+    assert.ok(hasRun(launch('ls', '/work', FULL_GRANT).args, ['--bind', '/work', '/work']));
+  });
+
+  test('the grant decides write and network per command; the view and the settings are ceilings no grant lifts', () => {
+    const on = launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, () => ({ writable: true, hidden: [] }), env);
+    const unasked = on('ls', '/work', READ_ONLY_GRANT).args;
+    assert.ok(hasRun(unasked, ['--ro-bind', '/work', '/work']) && unasked.includes('--unshare-net'), 'unasked: read-only and offline');
+    const approved = on('ls', '/work', { write: true, network: false }).args;
+    assert.ok(hasRun(approved, ['--bind', '/work', '/work']) && approved.includes('--unshare-net'), 'approved: writable, still offline');
+    assert.ok(!on('ls', '/work', FULL_GRANT).args.includes('--unshare-net'), 'network only when granted');
+    const planning = launcherFor({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }, () => ({ writable: false, hidden: [] }), env)('ls', '/work', FULL_GRANT).args;
+    assert.ok(hasRun(planning, ['--ro-bind', '/work', '/work']) && planning.includes('--unshare-net'), 'plan mode and --no-network stay ceilings');
   });
 
   test('the caller\'s environment object is not changed', () => {
     const copy = { ...env };
-    launcherFor({ kind: 'off' }, viewOf, env)('ls', '/work');
+    launcherFor({ kind: 'off' }, viewOf, env)('ls', '/work', FULL_GRANT);
     assert.deepEqual(env, copy);
   });
 });

@@ -1,5 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import { appendFileSync } from 'node:fs';
 import type { TaskNotification } from '../../src/protocol/notices.js';
 import { leadBoardIO, teammateBoardIO } from '../../src/runtime/board-io.js';
@@ -28,11 +29,12 @@ async function board() {
   /** What the lead's completion check was asked, and what it answers next (let through when none is queued). */
   const checked: string[] = [];
   const verdicts: ({ blocked: false } | { blocked: true; command: string; feedback: string })[] = [];
-  const lead: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), cwd: '/w', team: { ...unused<LeadTeamIO>('team'), board: leadBoardIO(store.tasks, async (task) => (checked.push(task.id), verdicts.shift() ?? { blocked: false })) } };
+  const lead: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), cwd: '/w', grant: READ_ONLY_GRANT, team: { ...unused<LeadTeamIO>('team'), board: leadBoardIO(store.tasks, async (task) => (checked.push(task.id), verdicts.shift() ?? { blocked: false })) } };
   const mate = (name: string): TeammateToolIO => ({
     files: unused<FileIO>('files'),
     shell: unused<ShellIO>('shell'),
     cwd: '/w',
+    grant: READ_ONLY_GRANT,
     team: { ...unused<TeammateTeamIO>('team'), board: teammateBoardIO(name, store.tasks, async (n) => void told.push({ ...n, from: name })) },
   });
   return {

@@ -1,5 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatExec } from '../../src/tools/bash.js';
@@ -15,7 +16,7 @@ const cwd = join(temp.home, 'w');
 mkdirSync(cwd);
 // The file and shell tools never touch the team.
 const noTeam = new Proxy({} as TeammateTeamIO, { get: () => assert.fail('the team was used') });
-const io: TeammateToolIO = { files: realFileIO(cwd), shell: realShellIO(), team: noTeam, cwd };
+const io: TeammateToolIO = { files: realFileIO(cwd), shell: realShellIO(), team: noTeam, cwd, grant: READ_ONLY_GRANT };
 const tools = teammateTools();
 const run = (name: string, input: unknown) => runTool(tools, name, input, io);
 const file = (path: string) => readFileSync(join(cwd, path), 'utf8');

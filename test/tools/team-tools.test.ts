@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import type { Member } from '../../src/store/roster.js';
 import type { RequestRecord } from '../../src/tracker/records.js';
 import type { FileIO } from '../../src/tools/files.js';
@@ -67,7 +68,7 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
 
 function setup(self: string) {
   const team = new FakeTeam(self);
-  const io: LeadToolIO & TeammateToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w' };
+  const io: LeadToolIO & TeammateToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w', grant: READ_ONLY_GRANT };
   const run = (name: string, input: unknown) => (self === 'lead' ? runTool(leadTools({ reviewPlans: true }), name, input, io) : runTool(teammateTools(), name, input, io));
   return { team, run };
 }
@@ -198,7 +199,7 @@ describe("the lead's tools", () => {
   });
 
   test('without plan review the lead has no plan_approval tool', async () => {
-    const io: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w' };
+    const io: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w', grant: READ_ONLY_GRANT };
     const result = await runTool(leadTools({ reviewPlans: false }), 'plan_approval', { request_id: 'p', approve: true }, io);
     assert.equal(result.isError, true);
     assert.match(result.content, /^unknown tool 'plan_approval'; available tools: bash, /);

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import * as z from 'zod';
 import { toolClass } from '../../src/policy/tool-classes.js';
 import type { FileIO } from '../../src/tools/files.js';
@@ -10,7 +11,7 @@ import { leadTools, runTool, teammateTools, toolSpecs, type AnyTool, type ToolIO
 
 const names = <IO>(tools: AnyTool<IO>[]) => tools.map((t) => t.name);
 const unused = <T extends object>(what: string) => new Proxy({} as T, { get: () => assert.fail(`${what} was used`) });
-const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: unused<TeamIO>('team'), cwd: '/w' };
+const io: ToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: unused<TeamIO>('team'), cwd: '/w', grant: READ_ONLY_GRANT };
 
 const REQUIRED: Record<string, string[]> = {
   bash: ['command'],

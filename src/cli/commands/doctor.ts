@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { probeSandbox } from '../../sandbox/probe.js';
 import { bwrapProgram, INSTALL_HINT } from '../../sandbox/settings.js';
 import { readControlToken } from '../../runtime/control.js';
+import { loadProjectHooks } from '../../runtime/project-settings.js';
+import { describeHookPowers } from '../../runtime/hook-settings.js';
 import type { ContextFor } from '../context.js';
 
 /**
@@ -25,6 +27,8 @@ export function registerDoctorCommand(program: Command, contextFor: ContextFor):
       line('team', team ? `${team.name} (${context.paths.root})` : `none yet in ${context.paths.home}`);
       if (team?.sandbox) line('last lead started with', team.sandbox);
       line('lead', readControlToken(context.paths.controlToken) ? 'running (control socket ready)' : 'not running');
+      // Hooks run sandboxed, read-only and offline; the ones granted more are the human's to review.
+      for (const powered of describeHookPowers(loadProjectHooks(context.paths.home))) line('hook with more power', powered);
       if (!withNetwork.ok) throw new Error(`teammates cannot start here except in bypass mode: ${INSTALL_HINT}`);
     });
 }
