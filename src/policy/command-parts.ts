@@ -65,7 +65,7 @@ function commandParts(source: string, depth: number): Part[] | undefined {
 /** One simple command, then what it runs: its `sh -c` script, its `find -exec` commands. */
 function partsOf(words: Word[], redirects: readonly Redirect[], depth: number): Part[] | undefined {
   const inv = invocation(words);
-  const allowable = redirects.every((r) => READING_REDIRECTS.has(r.op) || HARMLESS_TARGET.test(r.target.text));
+  const allowable = redirectsAllowable(redirects);
   // The word naming the program: the one just before its arguments (none when only assignments were given).
   const name = inv.name === '' ? undefined : words[words.length - inv.args.length - 1];
   const parts: Part[] = [{ words, peeled: [literalWord(inv.name), ...inv.args], allowable, dynamicName: name?.dynamic === true }];
@@ -81,6 +81,11 @@ function partsOf(words: Word[], redirects: readonly Redirect[], depth: number): 
     parts.push(...inner);
   }
   return parts;
+}
+
+/** No redirection writes to a file (reading, `2>&1`, `> /dev/null` may stay): a rule may cover the command. */
+export function redirectsAllowable(redirects: readonly Redirect[]): boolean {
+  return redirects.every((r) => READING_REDIRECTS.has(r.op) || HARMLESS_TARGET.test(r.target.text));
 }
 
 function normalise(text: string): string {

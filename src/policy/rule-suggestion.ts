@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import * as z from 'zod';
+import { redirectsAllowable } from './command-parts.js';
 import { commandDangers } from './danger-rules.js';
 import { findExecs, nestedScript, runsCode } from './interpreters.js';
 import { isInside } from './places.js';
@@ -13,8 +14,6 @@ const BashInput = z.object({ command: z.string() });
 const FileInput = z.object({ path: z.string() });
 /** A second word read as a subcommand (`npm test`, `git commit`), not an option or a file. */
 const SUBCOMMAND = /^[a-z][a-z0-9-]*$/;
-/** Redirections that only read or copy a descriptor (`2>&1`). */
-const READING = /^(<|<<|<<-|<<<|dup)$/;
 
 /**
  * The allow rule the approval queue offers for one call, for the human to edit before it is
@@ -53,7 +52,7 @@ function suggestion(tool: string, input: unknown, cwd: string): string | undefin
 function commandSuggestion(command: string): string | undefined {
   const simple = onlySimple(command);
   // No rule covers a command that writes by redirection or runs another inside it (`$(…)`).
-  if (simple === undefined || simple.words.length === 0 || simple.redirects.some((r) => !READING.test(r.op))) return undefined;
+  if (simple === undefined || simple.words.length === 0 || !redirectsAllowable(simple.redirects)) return undefined;
   const words = simple.words;
   if (words.some((w) => w.subs.length > 0 || w.process !== undefined)) return undefined;
   const inv = invocation(words);

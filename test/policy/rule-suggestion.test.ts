@@ -17,6 +17,7 @@ describe('the rule the approval queue suggests', () => {
       ['make', 'Bash(make)'],
       ['CI=1 npm run build', 'Bash(CI=1 npm run build)'],
       ['npm test 2>&1', 'Bash(npm test)'],
+      ['npm test > /dev/null', 'Bash(npm test)'],
       ['   ', undefined],
       ['npm test && curl x', undefined],
       ['npm test > out.txt', undefined],
