@@ -6,7 +6,7 @@ import { describeGrant, FULL_GRANT, READ_ONLY_GRANT, type CommandGrant } from '.
 import { assessCommand, showCommand } from './dangerous.js';
 import { isGitPath, isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
-import { judgeByRules, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
+import { judgeByRules, NO_VERDICT, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
 import { isReadOnlyTool, toolClass } from './tool-classes.js';
 
 /**
@@ -97,7 +97,7 @@ function ask(use: ToolUse, reason: string): Asked {
  */
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return { action: 'allow', grant: FULL_GRANT };
-  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : { allowed: false };
+  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : NO_VERDICT;
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
   if (denied) return denied;
@@ -121,7 +121,7 @@ export function decideToolUse(use: ToolUse): ToolDecision {
 /** A command the allow rules cover: it may write; the network only when network rules cover it too. */
 function decideRuledShell(use: ToolUse, verdict: RuleVerdict): ToolDecision {
   const input = ShellInput.safeParse(use.input);
-  const network = verdict.network === true;
+  const network = verdict.network;
   if (input.success && input.data.network === true && !network) {
     return ask(use, `network for \`${showCommand(input.data.command)}\`: an allow rule covers the command, but no network rule does`);
   }

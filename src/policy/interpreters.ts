@@ -16,7 +16,8 @@ export function isShell(name: string): boolean {
   return SHELLS.has(name);
 }
 
-function runsCode(inv: Invocation): boolean {
+/** Shells, script interpreters, `eval` and `source`: programs whose arguments or input are code. */
+export function runsCode(inv: Invocation): boolean {
   return SHELLS.has(inv.name) || SCRIPTERS.test(inv.name) || ['eval', 'source', '.'].includes(inv.name);
 }
 

@@ -7,6 +7,7 @@ import type { Task } from '../store/tasks.js';
 import type { HookVerdict } from './hook-outcome.js';
 import type { LeadTeamIO, Spawned, SpawnSpec } from '../tools/team-io.js';
 import { leadBoardIO } from './board-io.js';
+import { Refused } from '../lib/refused.js';
 
 /** The lead runtime's actions the lead's tools may take. */
 export type LeadActions = {
@@ -39,7 +40,14 @@ export function leadTeamIO(bus: TeamBus, store: TeamStore, actions: LeadActions)
     requestShutdown: (teammate, reason) => actions.requestShutdown(teammate, reason),
     requestStatus: (requestId) => store.requests.get(requestId),
     board: leadBoardIO(store.tasks, (task) => actions.checkCompletion(task)),
+    // The lead's model decides plans, and only plans (`--plan-reviewer lead`): a permission,
+    // finish or shutdown request is the human's, whatever id a prompt-injected model passes.
     async reviewPlan(requestId, approve, feedback) {
+      const record = await store.requests.get(requestId);
+      if (!record) throw new Refused(`unknown request_id '${requestId}'`);
+      if (record.kind !== 'plan') {
+        throw new Refused(`${requestId} is a ${record.kind} request from ${record.from}, not a plan: plan_approval decides plans only, and only the human decides ${record.kind} requests`);
+      }
       await actions.decide(requestId, { approve, note: feedback });
     },
   };

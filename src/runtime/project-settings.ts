@@ -5,12 +5,13 @@ import { writeFileAtomic } from '../files/atomic-file.js';
 import { withFileLock } from '../files/file-lock.js';
 import { Refused } from '../lib/refused.js';
 import { describeIssues } from '../lib/zod-issues.js';
-import { RuleText, showRule, type PermissionRule, type PermissionRules } from '../policy/rules.js';
+import { NetworkRuleText, RuleText, showRule, type PermissionRule, type PermissionRules } from '../policy/rules.js';
 import { HooksSection, type HooksConfig } from './hook-settings.js';
 
 /**
  * The project's settings, `<home>/settings.json`: its permission rules, as Claude Code
- * writes them (`{"permissions": {"allow": [...], "deny": [...]}}`), and its hooks
+ * writes them (`{"permissions": {"allow": [...], "deny": [...]}}`), with the bash rules whose
+ * commands may reach the network (`"network": ["Bash(npm install:*)"]`), and its hooks
  * (hook-settings.ts). It lives under the state
  * root, which every agent's tools and sandbox are kept out of: a teammate cannot write it.
  * Shared by every team under that root. A malformed file is an error naming the file and
@@ -18,12 +19,15 @@ import { HooksSection, type HooksConfig } from './hook-settings.js';
  */
 const RuleList = z.array(RuleText).default([]);
 const SettingsFile = z.looseObject({
-  permissions: z.looseObject({ allow: RuleList, deny: RuleList }).default({ allow: [], deny: [] }),
+  permissions: z
+    .looseObject({ allow: RuleList, deny: RuleList, network: z.array(NetworkRuleText).default([]) })
+    .default({ allow: [], deny: [], network: [] }),
 });
 /** Read apart from the rules: a mistake in a hook must not cost the project its deny rules, nor the reverse. */
 const HooksFile = z.looseObject({ hooks: HooksSection });
 
-export type RuleKind = 'allow' | 'deny';
+export type RuleKind = 'allow' | 'deny' | 'network';
+const KINDS = ['allow', 'deny', 'network'] as const satisfies RuleKind[];
 
 export function settingsPath(home: string): string {
   return join(home, 'settings.json');
@@ -62,8 +66,8 @@ function readSettings(path: string): { rules: PermissionRules; raw: Record<strin
   const json = readJson(path);
   const parsed = SettingsFile.safeParse(json);
   if (!parsed.success) throw new Refused(`${path}: ${describeIssues(parsed.error, 'settings')}`);
-  const { allow, deny } = parsed.data.permissions;
-  return { rules: { allow, deny }, raw: json as Record<string, unknown> };
+  const { allow, deny, network } = parsed.data.permissions;
+  return { rules: { allow, deny, network }, raw: json as Record<string, unknown> };
 }
 
 /** What the file held under `key`, so that fields this version does not know are kept on a write. */
@@ -74,20 +78,28 @@ function rawObject(json: Record<string, unknown>, key: string): Record<string, u
 
 export type RuleChange = { changed: boolean; rules: PermissionRules };
 
-/** Add a rule (a no-op when it is there already), under the file's lock: several `teams allow` may run at once. */
-export function addProjectRule(home: string, kind: RuleKind, rule: PermissionRule): RuleChange {
+/**
+ * Add a rule to each of `kinds` (`allow` and `network` for `teams allow --network`) in one
+ * write, a no-op for a list that holds it already, under the file's lock: several `teams allow`
+ * may run at once. A network rule must be a bash rule: anything else is refused, nothing written.
+ */
+export function addProjectRule(home: string, kinds: RuleKind | readonly RuleKind[], rule: PermissionRule): RuleChange {
+  const lists = typeof kinds === 'string' ? [kinds] : kinds;
+  if (lists.includes('network') && rule.tool !== 'bash') throw new Refused(`${showRule(rule)} cannot be a network rule: a network rule names bash commands, e.g. Bash(npm install:*)`);
   return updateRules(home, (rules) => {
-    if (rules[kind].some((r) => showRule(r) === showRule(rule))) return undefined;
-    return { ...rules, [kind]: [...rules[kind], rule] };
+    const missing = lists.filter((kind) => !rules[kind].some((r) => showRule(r) === showRule(rule)));
+    if (missing.length === 0) return undefined;
+    return { ...rules, ...Object.fromEntries(missing.map((kind) => [kind, [...rules[kind], rule]])) };
   });
 }
 
-/** Remove a rule from whichever list holds it; `changed` is false when none did. */
-export function removeProjectRule(home: string, rule: PermissionRule): RuleChange {
+/** Remove a rule from `kind`'s list, or from every list that holds it; `changed` is false when none did. */
+export function removeProjectRule(home: string, rule: PermissionRule, kind?: RuleKind): RuleChange {
   const text = showRule(rule);
+  const lists = kind === undefined ? KINDS : [kind];
   return updateRules(home, (rules) => {
-    if (![...rules.allow, ...rules.deny].some((r) => showRule(r) === text)) return undefined;
-    return { allow: rules.allow.filter((r) => showRule(r) !== text), deny: rules.deny.filter((r) => showRule(r) !== text) };
+    if (!lists.some((k) => rules[k].some((r) => showRule(r) === text))) return undefined;
+    return { ...rules, ...Object.fromEntries(lists.map((k) => [k, rules[k].filter((r) => showRule(r) !== text)])) };
   });
 }
 
@@ -98,7 +110,10 @@ function updateRules(home: string, change: (rules: PermissionRules) => Permissio
     const { rules, raw } = readSettings(path);
     const next = change(rules);
     if (!next) return { changed: false, rules };
-    const permissions = { ...rawObject(raw, 'permissions'), allow: next.allow.map(showRule), deny: next.deny.map(showRule) };
+    // A network list is written only when it has rules or the file had one: a file stays as Claude Code writes it.
+    const before = rawObject(raw, 'permissions');
+    const network = next.network.length > 0 || 'network' in before ? { network: next.network.map(showRule) } : {};
+    const permissions = { ...before, allow: next.allow.map(showRule), deny: next.deny.map(showRule), ...network };
     writeFileAtomic(path, `${JSON.stringify({ ...raw, permissions }, null, 2)}\n`);
     return { changed: true, rules: next };
   });

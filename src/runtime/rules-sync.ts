@@ -1,9 +1,9 @@
 import { lookOnChange } from '../files/wakeup.js';
 import { createSerial, type Serial } from '../lib/serial.js';
-import { rulesAsText, type PermissionRules } from '../policy/rules.js';
+import { rulesAsText, type PermissionRules, type RulesAsText } from '../policy/rules.js';
 import { settingsPath } from './project-settings.js';
 
-export type RulesAsText = { allow: string[]; deny: string[] };
+export type { RulesAsText } from '../policy/rules.js';
 
 const keyOf = (rules: RulesAsText): string => JSON.stringify(rules);
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -158,7 +158,7 @@ function interrupted(state: HarnessState, busy: boolean): Step {
  * could drop a deny rule), and the rules held stay. The model is not told, and no turn starts.
  */
 function rulesSet(state: HarnessState, envelope: EnvelopeOf<'rules_set'>): Step {
-  const parsed = RulesText.safeParse({ allow: envelope.allow, deny: envelope.deny });
+  const parsed = RulesText.safeParse({ allow: envelope.allow, deny: envelope.deny, network: envelope.network ?? [] });
   if (!parsed.success) {
     return { state, effects: [{ type: 'problem', what: `refused rules_set ${envelope.id}; the rules held stay`, reason: describeIssues(parsed.error, 'rules') }] };
   }

@@ -1,10 +1,11 @@
 import { parseRule, showRule, type PermissionRules } from '../policy/rules.js';
-import { loadProjectRules, removeProjectRule, settingsPath } from '../runtime/project-settings.js';
+import { loadProjectRules, removeProjectRule, settingsPath, type RuleKind } from '../runtime/project-settings.js';
 import type { NewItem } from './state/types.js';
 
-/** Allow rules first, then deny, numbered on from 1 across both: the number `/permissions remove <n>` takes. */
-function numbered(rules: PermissionRules): { kind: 'allow' | 'deny'; text: string }[] {
-  return [...rules.allow.map((r) => ({ kind: 'allow' as const, text: showRule(r) })), ...rules.deny.map((r) => ({ kind: 'deny' as const, text: showRule(r) }))];
+/** Allow rules first, then deny, then network, numbered on from 1 across all: the number `/permissions remove <n>` takes. */
+function numbered(rules: PermissionRules): { kind: RuleKind; text: string }[] {
+  const kinds = ['allow', 'deny', 'network'] as const;
+  return kinds.flatMap((kind) => rules[kind].map((r) => ({ kind, text: showRule(r) })));
 }
 
 /**
@@ -21,10 +22,11 @@ export function permissionsCommand(home: string, remove: string | undefined): Ne
     const lines = list.map((r, i) => `  ${String(i + 1).padStart(2)}. ${r.kind.padEnd(5)} ${r.text}`);
     return [{ kind: 'output', text: [`permission rules in ${file}:`, ...lines].join('\n') }];
   }
-  const text = /^\d+$/.test(remove) ? list[Number(remove) - 1]?.text : remove;
-  if (text === undefined) throw new Error(`no rule number ${remove} (there ${list.length === 1 ? 'is 1 rule' : `are ${list.length} rules`}; /permissions lists them)`);
-  const rule = parseRule(text);
+  // By number: that one entry (a network entry leaves the allow rule); by text: every list's.
+  const entry = /^\d+$/.test(remove) ? list[Number(remove) - 1] : { kind: undefined, text: remove };
+  if (entry === undefined) throw new Error(`no rule number ${remove} (there ${list.length === 1 ? 'is 1 rule' : `are ${list.length} rules`}; /permissions lists them)`);
+  const rule = parseRule(entry.text);
   if (typeof rule === 'string') throw new Error(`invalid rule: ${rule}`);
-  const { changed } = removeProjectRule(home, rule);
+  const { changed } = removeProjectRule(home, rule, entry.kind);
   return [{ kind: 'info', text: changed ? `removed ${showRule(rule)} from ${file}` : `no rule ${showRule(rule)} in ${file}; nothing removed` }];
 }

@@ -15,45 +15,77 @@ function fresh(): string {
   return home;
 }
 
-async function listed(home: string): Promise<{ allow: string[]; deny: string[] }> {
+type Lists = { allow: string[]; deny: string[]; network: string[] };
+
+async function listed(home: string): Promise<Lists> {
   const result = await runCli(home, ['permissions', '--json']);
   assert.equal(result.code, 0, result.stderr);
-  const { allow, deny } = JSON.parse(result.stdout) as { allow: string[]; deny: string[] };
-  return { allow, deny };
+  const { allow, deny, network } = JSON.parse(result.stdout) as Lists;
+  return { allow, deny, network };
 }
 
 describe('teams permissions / allow / deny', () => {
   test('rules are added, listed, kept once, and removed', async () => {
     const home = fresh();
-    assert.deepEqual(await listed(home), { allow: [], deny: [] });
-    const added = await runCli(home, ['allow', 'bash(npm   test*)']);
+    assert.deepEqual(await listed(home), { allow: [], deny: [], network: [] });
+    const added = await runCli(home, ['allow', 'Bash(npm   test:*)']);
     assert.equal(added.code, 0, added.stderr);
-    assert.equal(added.stdout, 'allow bash(npm test*)\n');
+    assert.equal(added.stdout, 'allow Bash(npm test:*)\n');
     assert.equal((await runCli(home, ['allow', 'write_file(src/**)'])).code, 0);
     assert.equal((await runCli(home, ['deny', 'bash(curl *)'])).code, 0);
+    // The older spelling is the same rule.
     const again = await runCli(home, ['allow', 'bash(npm test*)']);
     assert.equal(again.code, 0);
-    assert.match(again.stdout, /already an allow rule; nothing changed/);
-    assert.deepEqual(await listed(home), { allow: ['bash(npm test*)', 'write_file(src/**)'], deny: ['bash(curl *)'] });
+    assert.match(again.stdout, /Bash\(npm test:\*\) is already an allow rule; nothing changed/);
+    assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'write_file(src/**)'], deny: ['Bash(curl:*)'], network: [] });
 
     const text = await runCli(home, ['permissions']);
-    assert.match(text.stdout, /allow:\n {2}bash\(npm test\*\)\n {2}write_file\(src\/\*\*\)\ndeny:\n {2}bash\(curl \*\)\n/);
+    assert.match(text.stdout, /allow:\n {2}Bash\(npm test:\*\)\n {2}write_file\(src\/\*\*\)\ndeny:\n {2}Bash\(curl:\*\)\nnetwork .*:\n {2}\(none\)\n/);
     // The file is Claude Code's shape.
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
-      permissions: { allow: ['bash(npm test*)', 'write_file(src/**)'], deny: ['bash(curl *)'] },
+      permissions: { allow: ['Bash(npm test:*)', 'write_file(src/**)'], deny: ['Bash(curl:*)'] },
     });
 
     const removed = await runCli(home, ['permissions', '--remove', 'bash(curl *)']);
-    assert.equal(removed.stdout, 'removed bash(curl *)\n');
-    const missing = await runCli(home, ['permissions', '--remove', 'bash(curl *)']);
-    assert.match(missing.stdout, /no rule bash\(curl \*\); nothing removed/);
-    assert.deepEqual(await listed(home), { allow: ['bash(npm test*)', 'write_file(src/**)'], deny: [] });
+    assert.equal(removed.stdout, 'removed Bash(curl:*)\n');
+    const missing = await runCli(home, ['permissions', '--remove', 'Bash(curl:*)']);
+    assert.match(missing.stdout, /no rule Bash\(curl:\*\); nothing removed/);
+    assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'write_file(src/**)'], deny: [], network: [] });
+  });
+
+  test('allow --network adds the rule to the allow and the network lists; only a Bash rule can be one', async () => {
+    const home = fresh();
+    const added = await runCli(home, ['allow', 'Bash(npm install:*)', '--network']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(added.stdout, 'allow and network Bash(npm install:*)\n');
+    assert.match((await runCli(home, ['allow', 'Bash(npm install:*)', '--network'])).stdout, /already an allow and network rule; nothing changed/);
+    assert.deepEqual(await listed(home), { allow: ['Bash(npm install:*)'], deny: [], network: ['Bash(npm install:*)'] });
+    assert.match((await runCli(home, ['permissions'])).stdout, /\nnetwork \(bash commands these cover may reach the network\):\n {2}Bash\(npm install:\*\)\n$/);
+    assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
+      permissions: { allow: ['Bash(npm install:*)'], deny: [], network: ['Bash(npm install:*)'] },
+    });
+    const refused = await runCli(home, ['allow', 'write_file(src/**)', '--network']);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /write_file\(src\/\*\*\) cannot be a network rule: a network rule names bash commands, e.g. Bash\(npm install:\*\)/);
+    assert.equal((await runCli(home, ['permissions', '--remove', 'Bash(npm install:*)'])).code, 0);
+    assert.deepEqual(await listed(home), { allow: [], deny: [], network: [] }, 'removed from every list');
+  });
+
+  test("a settings file's network list holds Bash rules only", () => {
+    const home = fresh();
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ permissions: { network: ['Bash(npm ci)', 'read_file'] } }));
+    assert.throws(() => loadProjectRules(home), /settings\.json: permissions\.network\.1: a network rule names bash commands/);
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ permissions: { network: ['bash(npm install*)'] } }));
+    assert.deepEqual(loadProjectRules(home).network, [{ tool: 'bash', pattern: 'npm install:*' }]);
   });
 
   test('a malformed rule is refused with the reason, and nothing is written', async () => {
     const home = fresh();
     const cases: [string[], RegExp][] = [
-      [['allow', 'Bash(ls)'], /invalid rule: unknown tool 'Bash'/],
+      [['allow', 'Shell(ls)'], /invalid rule: unknown tool 'Shell'/],
+      [['allow', 'Bash(git * main)'], /invalid rule: .*a '\*' matches only at the end of a bash pattern, written ':\*'/],
+      [['allow', 'Edit(src/**)'], /invalid rule: 'Edit' in Claude Code covers writing files too/],
       [['deny', 'bash(curl *'], /invalid rule: unbalanced parentheses/],
       [['allow', 'bash()'], /invalid rule: empty pattern/],
       [['allow', 'write_file(../x)'], /relative to the working directory/],
@@ -96,13 +128,13 @@ describe('teams permissions / allow / deny', () => {
     assert.equal((await runCli(home, ['deny', 'bash(rm *)'])).code, 0);
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
       theme: 'dark',
-      permissions: { allow: ['read_file'], ask: ['x'], deny: ['bash(rm *)'] },
+      permissions: { allow: ['read_file'], ask: ['x'], deny: ['Bash(rm:*)'] },
     });
   });
 
   test('concurrent writers each add their rule: none is lost', async () => {
     const home = fresh();
-    const rules = Array.from({ length: 8 }, (_, i) => `bash(task${i} *)`);
+    const rules = Array.from({ length: 8 }, (_, i) => `Bash(task${i}:*)`);
     const results = await Promise.all(rules.map((rule) => runCli(home, ['allow', rule])));
     for (const result of results) assert.equal(result.code, 0, result.stderr);
     assert.deepEqual((await listed(home)).allow.sort(), [...rules].sort());

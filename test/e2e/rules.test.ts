@@ -14,9 +14,10 @@ import { TeamSession } from './session.js';
 after(killAll);
 
 /**
- * In default mode only a risky command asks (a plain `echo` never does), so the rule here is
- * for a recursive delete: `rm -rf build*` runs unasked, `rm -rf dist` still asks, and a
- * compound whose first part matches and whose second does not still asks.
+ * In default mode only a risky command asks (a plain `echo` never does), so the rules here are
+ * for recursive deletes, each named whole (a destructive command's operands must be): `rm -rf
+ * build/cache` runs unasked, `rm -rf dist` still asks, and a compound whose first part is
+ * covered and whose second is not still asks.
  */
 describe('project rules from `teams allow`, end to end', () => {
   test("a teammate runs what an allow rule covers without asking; anything else it asks about", async (t) => {
@@ -28,7 +29,7 @@ describe('project rules from `teams allow`, end to end', () => {
       ],
     });
     for (const dir of ['build/cache', 'build/old', 'dist']) mkdirSync(join(prepared.workdir, dir), { recursive: true });
-    for (const rule of ['bash(rm -rf build*)', 'write_file(notes.md)']) {
+    for (const rule of ['Bash(rm -rf build/cache)', 'Bash(rm -rf build/old)', 'write_file(notes.md)']) {
       const added = await runCli(prepared.home, ['allow', rule]);
       assert.equal(added.code, 0, added.stderr);
     }
@@ -64,14 +65,14 @@ describe('project rules from `teams allow`, end to end', () => {
       ],
     });
     for (const dir of ['build/cache', 'dist']) mkdirSync(join(prepared.workdir, dir), { recursive: true });
-    for (const [kind, rule] of [['allow', 'bash(rm -rf build*)'], ['deny', 'bash(rm -rf dist*)']] as const) {
+    for (const [kind, rule] of [['allow', 'Bash(rm -rf build/cache)'], ['deny', 'Bash(rm -rf dist:*)']] as const) {
       const added = await runCli(prepared.home, [kind, rule]);
       assert.equal(added.code, 0, added.stderr);
     }
     const session = await prepared.start();
     t.after(() => session.cleanup());
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
-    assert.match(session.lead.stdout(), /bash is denied by the rule bash\(rm -rf dist\*\)/);
+    assert.match(session.lead.stdout(), /bash is denied by the rule Bash\(rm -rf dist:\*\)/);
     assert.match(session.lead.stdout(), /Done with the cache\./);
     assert.deepEqual(await session.requests(), [], 'nothing was asked');
     assert.equal(existsSync(join(prepared.workdir, 'build', 'cache')), false, 'the allowed command ran');
@@ -108,7 +109,7 @@ describe('rules changed while a teammate runs reach it at once (a signed rules_s
     const first = await session.pending('permission');
     assert.match(first.summary, /^bash.*rm -rf build\/cache/);
     // From another shell, as the human would: the rule, then the approval right after it.
-    const allowed = await session.cli(['allow', 'bash(rm -rf build*)']);
+    const allowed = await session.cli(['allow', 'Bash(rm -rf build/cache)']);
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal((await session.cli(['approve', first.request_id])).code, 0);
 
@@ -119,10 +120,10 @@ describe('rules changed while a teammate runs reach it at once (a signed rules_s
 
     // The deny rule reaches her by the lead's watch of the settings file alone (no decision goes
     // to her until it has arrived): only then is dist approved, and her next command made.
-    const denied = await session.cli(['deny', 'bash(rm -rf build*)']);
+    const denied = await session.cli(['deny', 'Bash(rm -rf build/cache)']);
     assert.equal(denied.code, 0, denied.stderr);
     const rulesSent = async () => (await session.audit()).filter((e) => e.event === 'message' && e.type === 'rules_set' && e.to === 'alice');
-    await waitFor(async () => (await rulesSent()).some((e) => e.event === 'message' && e.summary.includes('deny bash(rm -rf build*)')), 'the deny rule to be sent to alice');
+    await waitFor(async () => (await rulesSent()).some((e) => e.event === 'message' && e.summary.includes('deny Bash(rm -rf build/cache)')), 'the deny rule to be sent to alice');
     mkdirSync(join(session.workdir, 'build', 'cache'), { recursive: true });
     assert.equal((await session.cli(['approve', dist.request_id])).code, 0);
 
@@ -130,7 +131,7 @@ describe('rules changed while a teammate runs reach it at once (a signed rules_s
     const results = await bashResults(session);
     // build/cache twice, dist, then build/cache refused.
     assert.deepEqual(results.map((r) => r.isError), [false, false, false, true], JSON.stringify(results));
-    assert.match(results[3]?.content ?? '', /^Not allowed: .*denied by the rule bash\(rm -rf build\*\)/);
+    assert.match(results[3]?.content ?? '', /^Not allowed: .*denied by the rule Bash\(rm -rf build\/cache\)/);
     assert.equal(existsSync(join(session.workdir, 'build', 'cache')), true, 'the denied command never ran');
     assert.equal(existsSync(join(session.workdir, 'dist')), false, 'the approved one ran');
     const asked = (await session.requests()).filter((r) => r.kind === 'permission');
@@ -140,8 +141,8 @@ describe('rules changed while a teammate runs reach it at once (a signed rules_s
     const audit = await session.audit();
     const sent = audit.flatMap((e, i) => (e.event === 'message' && e.type === 'rules_set' ? [{ i, to: e.to, summary: e.summary }] : []));
     assert.deepEqual(sent.map((e) => [e.to, e.summary]), [
-      ['alice', 'sets the permission rules: allow write_file(notes.md), bash(rm -rf build*); deny none'],
-      ['alice', 'sets the permission rules: allow write_file(notes.md), bash(rm -rf build*); deny bash(rm -rf build*)'],
+      ['alice', 'sets the permission rules: allow write_file(notes.md), Bash(rm -rf build/cache); deny none'],
+      ['alice', 'sets the permission rules: allow write_file(notes.md), Bash(rm -rf build/cache); deny Bash(rm -rf build/cache)'],
     ]);
     const answered = audit.findIndex((e) => e.event === 'message' && e.type === 'permission_response' && e.request_id === first.request_id);
     assert.ok(answered > (sent[0]?.i ?? Infinity), 'the allow rule reached her before the approval');

@@ -194,11 +194,14 @@ describe('decideToolUse: what a command may do when it runs (its grant)', () => 
   });
 
   test('an allow rule lets a command write; the network only with a network rule too', () => {
-    const rules = { allow: [{ tool: 'bash' as const, pattern: 'npm ci' }], deny: [] };
+    const rules = { allow: [{ tool: 'bash' as const, pattern: 'npm ci' }], deny: [], network: [] };
     assert.deepEqual(decide('default', 'bash', { command: 'npm ci' }, { rules }), { action: 'allow', grant: WRITE });
     const online = decide('default', 'bash', { command: 'npm ci', network: true }, { rules });
     assert.equal(online.action, 'ask');
     assert.match(online.action === 'ask' ? online.reason : '', /no network rule/);
+    const networked = { ...rules, network: rules.allow };
+    assert.deepEqual(decide('default', 'bash', { command: 'npm ci', network: true }, { rules: networked }), { action: 'allow', grant: ONLINE });
+    assert.deepEqual(decide('default', 'bash', { command: 'npm ci && curl x', network: true }, { rules: networked }).action, 'ask', 'every part must be covered');
   });
 
   test('"always" grants what the approved call asked for, and nothing more', () => {

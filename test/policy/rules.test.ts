@@ -18,7 +18,7 @@ function rule(text: string): PermissionRule {
 }
 
 function rules(allow: string[], deny: string[] = []): PermissionRules {
-  return { allow: allow.map(rule), deny: deny.map(rule) };
+  return { allow: allow.map(rule), deny: deny.map(rule), network: [] };
 }
 
 function decide(mode: PermissionMode, tool: string, input: unknown, ruleSet: PermissionRules, extra: Partial<ToolUse> = {}): ToolDecision {
@@ -36,11 +36,26 @@ function unlinked(path: string): string | undefined {
 describe('parsing a rule', () => {
   const cases: [string, PermissionRule | RegExp][] = [
     ['read_file', { tool: 'read_file' }],
-    ['bash(npm test*)', { tool: 'bash', pattern: 'npm test*' }],
+    ['Bash(npm test:*)', { tool: 'bash', pattern: 'npm test:*' }],
+    ['bash(npm test:*)', { tool: 'bash', pattern: 'npm test:*' }],
+    // The older spelling, still read: the same rule, at a word boundary.
+    ['bash(npm test*)', { tool: 'bash', pattern: 'npm test:*' }],
+    ['bash(curl *)', { tool: 'bash', pattern: 'curl:*' }],
+    ['Bash(*)', { tool: 'bash', pattern: '*' }],
+    ['Bash(:*)', { tool: 'bash', pattern: '*' }],
+    ['Bash', { tool: 'bash' }],
     ['  bash(git   status) ', { tool: 'bash', pattern: 'git status' }],
+    ["Bash(git commit -m 'a  b':*)", { tool: 'bash', pattern: "git commit -m 'a b':*" }],
+    ["Bash(ls '*.ts')", { tool: 'bash', pattern: "ls '*.ts'" }],
+    ['Bash(git * main)', /a '\*' matches only at the end of a bash pattern, written ':\*'/],
+    ['Bash(ls *.ts)', /a '\*' matches only at the end/],
+    ['Bash(echo "unclosed)', /is not a command the shell can read/],
     ['write_file(src/**)', { tool: 'write_file', pattern: 'src/**' }],
+    ['Write(src/**)', { tool: 'write_file', pattern: 'src/**' }],
+    ['Read', { tool: 'read_file' }],
     ['edit_file(docs/*.md)', { tool: 'edit_file', pattern: 'docs/*.md' }],
-    ['Bash(ls)', /unknown tool 'Bash'/],
+    ['Edit(docs/*.md)', /'Edit' in Claude Code covers writing files too; here write edit_file\(…\) or write_file\(…\), or both/],
+    ['BASH(ls)', /unknown tool 'BASH'/],
     ['shell(ls)', /unknown tool 'shell'/],
     ['bash(ls', /unbalanced parentheses/],
     ['bash(ls))', /unbalanced parentheses/],
@@ -165,14 +180,14 @@ describe('how rules combine with the mode (approvals.ts, in order)', () => {
   });
 
   test('2. plan mode: a deny rule still refuses a read-only command', () => {
-    assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([], ['bash(git *)'])), { action: 'deny', reason: 'bash is denied by the rule bash(git *)' });
+    assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([], ['bash(git *)'])), { action: 'deny', reason: 'bash is denied by the rule Bash(git:*)' });
     assert.deepEqual(decide('plan', 'bash', bash('git status'), rules([])), { action: 'allow', grant: READ_ONLY_GRANT });
   });
 
   test('3. a deny rule beats an allow rule and an "always" grant', () => {
     const both = rules(['bash(rm *)'], ['bash(rm -rf *)']);
     const always = new Set([`bash ${JSON.stringify(rm)}`]);
-    assert.deepEqual(decide('default', 'bash', rm, both, { alwaysAllowed: always }), { action: 'deny', reason: 'bash is denied by the rule bash(rm -rf *)' });
+    assert.deepEqual(decide('default', 'bash', rm, both, { alwaysAllowed: always }), { action: 'deny', reason: 'bash is denied by the rule Bash(rm -rf:*)' });
     assert.equal(decide('accept-edits', 'read_file', { path: 'a' }, rules([], ['read_file'])).action, 'deny');
   });
 
@@ -189,7 +204,7 @@ describe('how rules combine with the mode (approvals.ts, in order)', () => {
     const decision = decide('accept-edits', 'bash', hidden, ruleSet);
     assert.deepEqual(decision, {
       action: 'ask',
-      reason: 'cannot be checked against the deny rule bash(curl *) (the program is only known when it runs): $(echo curl) http://x (if approved: may write the working directory, no network)',
+      reason: 'cannot be checked against the deny rule Bash(curl:*) (the program is only known when it runs): $(echo curl) http://x (if approved: may write the working directory, no network)',
       grant: WRITE,
     });
     assert.equal(decide('default', 'bash', bash('CMD=curl; $CMD x'), ruleSet).action, 'ask');

@@ -149,16 +149,25 @@ describe('protocol state kept through a compaction', () => {
 });
 
 describe("the project's rules, as the lead sends them (rules_set)", () => {
-  const rulesSet = (allow: string[], deny: string[]): Envelope => ({ ...base, type: 'rules_set', allow, deny });
+  const rulesSet = (allow: string[], deny: string[], network?: string[]): Envelope => ({ ...base, type: 'rules_set', allow, deny, ...(network ? { network } : {}) });
 
   test('a verified rules_set replaces the rules held, whole; the model is not told, so no turn starts', () => {
     const ready = run(start(), { type: 'ready' });
     const set = run(ready.state, deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)'])));
-    assert.deepEqual(set.state.rules, { allow: [{ tool: 'bash', pattern: 'npm test*' }], deny: [{ tool: 'bash', pattern: 'curl *' }] });
+    assert.deepEqual(set.state.rules, { allow: [{ tool: 'bash', pattern: 'npm test:*' }], deny: [{ tool: 'bash', pattern: 'curl:*' }], network: [] });
     assert.deepEqual(set.effects, []);
     // Removing a rule is a set without it: nothing of the old one stays.
     const removed = run(set.state, deliver(rulesSet([], ['bash(curl *)'])));
-    assert.deepEqual(removed.state.rules, { allow: [], deny: [{ tool: 'bash', pattern: 'curl *' }] });
+    assert.deepEqual(removed.state.rules, { allow: [], deny: [{ tool: 'bash', pattern: 'curl:*' }], network: [] });
+  });
+
+  test('network rules come in the same set; one that is not a bash rule refuses the set', () => {
+    const set = run(start(), deliver(rulesSet(['Bash(npm ci)'], [], ['Bash(npm ci)']))).state;
+    assert.deepEqual(set.rules.network, [{ tool: 'bash', pattern: 'npm ci' }]);
+    const bad = run(set, deliver(rulesSet([], [], ['write_file(src/**)'])));
+    assert.equal(bad.state.rules, set.rules);
+    const [effect] = bad.effects;
+    assert.match(effect?.type === 'problem' ? effect.reason : '', /network\.0: a network rule names bash commands/);
   });
 
   test('mid-turn too, and it changes nothing else: status, mode, what it waits for', () => {

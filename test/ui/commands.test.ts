@@ -123,6 +123,7 @@ describe('slash commands: parsing', () => {
   test('/permissions: alone it lists; remove takes a rule (checked by the parser) or a number', () => {
     assert.deepEqual(parsed('/permissions'), { name: 'permissions', remove: undefined });
     assert.deepEqual(parsed('/permissions remove bash(npm test*)'), { name: 'permissions', remove: 'bash(npm test*)' });
+    assert.deepEqual(parsed('/permissions remove Bash(npm test:*)'), { name: 'permissions', remove: 'Bash(npm test:*)' });
     assert.deepEqual(parsed("/permissions remove 'bash(npm test*)'"), { name: 'permissions', remove: 'bash(npm test*)' });
     assert.deepEqual(parsed('/permissions remove 2'), { name: 'permissions', remove: '2' });
     refused('/permissions remove', /^usage: \/permissions \[remove <rule\|number>\]$/);
@@ -289,16 +290,22 @@ describe('slash commands: running', () => {
     };
     const file = settingsPath(teamPaths(home, 'default').home);
     assert.equal(await run('/permissions'), `output: no permission rules in ${file} (add one with a on a permission request, or teams allow <rule>)`);
-    addProjectRule(teamPaths(home, 'default').home, 'allow', { tool: 'bash', pattern: 'npm test*' });
+    addProjectRule(teamPaths(home, 'default').home, ['allow', 'network'], { tool: 'bash', pattern: 'npm test:*' });
     addProjectRule(teamPaths(home, 'default').home, 'allow', { tool: 'write_file', pattern: 'src/**' });
-    addProjectRule(teamPaths(home, 'default').home, 'deny', { tool: 'bash', pattern: 'curl *' });
-    assert.equal(await run('/permissions'), `output: permission rules in ${file}:\n   1. allow bash(npm test*)\n   2. allow write_file(src/**)\n   3. deny  bash(curl *)`);
-    assert.equal(await run('/permissions remove 3'), `info: removed bash(curl *) from ${file}`);
-    assert.equal(await run('/permissions remove bash(npm  test*)'), `info: removed bash(npm test*) from ${file}`);
-    assert.equal(await run('/permissions remove bash(ls*)'), `info: no rule bash(ls*) in ${file}; nothing removed`);
+    addProjectRule(teamPaths(home, 'default').home, 'deny', { tool: 'bash', pattern: 'curl:*' });
+    assert.equal(
+      await run('/permissions'),
+      `output: permission rules in ${file}:\n   1. allow Bash(npm test:*)\n   2. allow write_file(src/**)\n   3. deny  Bash(curl:*)\n   4. network Bash(npm test:*)`,
+    );
+    assert.equal(await run('/permissions remove 3'), `info: removed Bash(curl:*) from ${file}`);
+    // By number, one entry: the network grant goes, the allow rule stays.
+    assert.equal(await run('/permissions remove 3'), `info: removed Bash(npm test:*) from ${file}`);
+    assert.deepEqual(loadProjectRules(teamPaths(home, 'default').home).allow.map(showRule), ['Bash(npm test:*)', 'write_file(src/**)']);
+    assert.equal(await run('/permissions remove bash(npm  test*)'), `info: removed Bash(npm test:*) from ${file}`);
+    assert.equal(await run('/permissions remove bash(ls*)'), `info: no rule Bash(ls:*) in ${file}; nothing removed`);
     assert.equal(await run('/permissions remove 7'), 'error: /permissions: no rule number 7 (there is 1 rule; /permissions lists them)');
     const left = loadProjectRules(teamPaths(home, 'default').home);
-    assert.deepEqual([left.allow.map(showRule), left.deny.map(showRule)], [['write_file(src/**)'], []]);
+    assert.deepEqual([left.allow.map(showRule), left.deny.map(showRule), left.network.map(showRule)], [['write_file(src/**)'], [], []]);
     assert.equal(await run('/permissions remove 0'), 'error: /permissions: no rule number 0 (there is 1 rule; /permissions lists them)');
     assert.equal((await runCommand({ name: 'permissions', remove: undefined }, runtime))[0]?.kind, 'error', 'no settings file without the team paths');
   });

@@ -158,6 +158,26 @@ describe('ApprovalQueue', () => {
     assert.match(inner(<ApprovalQueue {...props} preview={{ requestId: 'perm-other', lines }} />), /what it will do:\nreading…/);
   });
 
+  test('a tool call cut to fit keeps its reason and its end, so a dangerous tail shows without v', () => {
+    const command = `make build && npm test && echo "${'all good, '.repeat(6)}cleaning up" ; rm -rf ~`;
+    const tool = { name: 'bash', input: { command }, reason: 'recursive delete: rm -rf ~' };
+    const row = frame(<ApprovalQueue {...base} queue={[request('perm-3', 'permission', 'mallory', { tool, summary: `bash ${JSON.stringify({ command })} (recursive delete: rm -rf ~)` })]} />)
+      .split('\n')
+      .find((line) => line.includes('mallory'));
+    assert.ok(row, 'the row is shown');
+    assert.match(row, /⏳ 4:48\s+bash make bu[^…]*…[^…]*; rm -rf ~ \(recursive delete: rm -rf ~\) *│$/, row);
+    assert.ok(Array.from(row).length <= 100, 'within the terminal: nothing cut by its edge');
+    // A long reason is cut in the middle too, never its end, and the command keeps its end.
+    const reason = `write outside the working directory: ${'x'.repeat(80)} > /etc/profile`;
+    const cut = frame(<ApprovalQueue {...base} queue={[request('perm-4', 'permission', 'mallory', { tool: { ...tool, reason } })]} />)
+      .split('\n')
+      .find((line) => line.includes('mallory'));
+    assert.match(cut ?? '', /bash ma[^…]*…[^…]*-rf ~ \(write outside[^)]*…[^)]*xxx > \/etc\/profile\) *│$/, cut);
+    // A short one is shown whole, as it was.
+    const short = { name: 'bash', input: { command: 'rm -rf build' }, reason: 'recursive delete: rm -rf build' };
+    assert.match(frame(<ApprovalQueue {...base} queue={[request('perm-5', 'permission', 'bob', { tool: short })]} />), /bob\s+12s ago\s+⏳ 4:48\s+bash rm -rf build \(recursive delete: rm -rf build\)/);
+  });
+
   test('v: the whole plan; deciding; the reason input', () => {
     const expanded = frame(<ApprovalQueue {...base} focus="queue" expanded />);
     const lines = expanded.split('\n').map((l) => l.replace(/[│\s]+$/, '').replace(/^[│\s]+/, ''));

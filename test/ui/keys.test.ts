@@ -77,7 +77,7 @@ describe('the keyboard map: the approval queue', () => {
   test('a on a permission opens the choice with a suggested rule; on another kind it explains', () => {
     assert.deepEqual(interpretKey(inQueue({ selected: 1 }), 'a', key()), { actions: [{ type: 'open_rule', suggestion: '' }], effects: [] }, 'no call recorded: nothing to suggest');
     const withTool = request('perm-t', 'permission', 'alice', { tool: { name: 'bash', input: { command: 'npm test -- --watch' }, reason: 'r' } });
-    assert.deepEqual(interpretKey(inQueue({ queue: [withTool] }), 'a', key()).actions, [{ type: 'open_rule', suggestion: 'bash(npm test*)' }]);
+    assert.deepEqual(interpretKey(inQueue({ queue: [withTool] }), 'a', key()).actions, [{ type: 'open_rule', suggestion: 'Bash(npm test -- --watch)' }]);
     const onPlan = interpretKey(inQueue(), 'a', key());
     assert.deepEqual(onPlan.effects, []);
     assert.equal(onPlan.actions[0]?.type, 'hint');
@@ -108,9 +108,9 @@ describe('the keyboard map: allowing from the queue (a)', () => {
   test('editing: keys edit the rule; Enter on a valid rule saves it and approves; on an invalid one shows the parser error', () => {
     assert.deepEqual(interpretKey(inRule('edit'), 'x', key()).actions, [{ type: 'edit', edit: { op: 'insert', text: 'x' } }]);
     assert.deepEqual(interpretKey(inRule('edit'), 's', key()).actions, [{ type: 'edit', edit: { op: 'insert', text: 's' } }], 's types an s once editing');
-    assert.deepEqual(interpretKey(inRule('edit', ' bash(npm  test*) '), '', key({ return: true })), {
+    assert.deepEqual(interpretKey(inRule('edit', ' Bash(npm  test:*) '), '', key({ return: true })), {
       actions: [{ type: 'deciding', requestId: 'perm-1' }],
-      effects: [{ type: 'allow_rule', requestId: 'perm-1', rule: { tool: 'bash', pattern: 'npm test*' } }],
+      effects: [{ type: 'allow_rule', requestId: 'perm-1', rule: { tool: 'bash', pattern: 'npm test:*' } }],
     });
     assert.deepEqual(interpretKey(inRule('edit', 'bash(npm test*'), '', key({ return: true })), {
       actions: [{ type: 'rule_invalid', error: "unbalanced parentheses in 'bash(npm test*'" }],

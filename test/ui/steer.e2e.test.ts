@@ -83,7 +83,7 @@ describe('watching and steering a teammate in a real terminal (tmux), offline mo
     terminal.keys('a');
     await terminal.shows('this exact call, for the session');
     terminal.keys('p');
-    await terminal.shows('bash(rm*)');
+    await terminal.shows('Bash(rm -rf scratch/tmp)');
     terminal.keys('Enter');
     await waitFor(async () => (await team.requests.get(asked.request_id))?.state === 'approved', 'the approval');
     await terminal.shows('⚙ bash command=rm -rf scratch/tmp → (no output)');

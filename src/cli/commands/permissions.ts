@@ -6,16 +6,17 @@ import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 
 /**
- * `teams permissions`, `teams allow <rule>`, `teams deny <rule>`: the project's permission
- * rules in <home>/settings.json. A running lead reads the file at each call it decides, and
+ * `teams permissions`, `teams allow <rule> [--network]`, `teams deny <rule>`: the project's
+ * permission rules in <home>/settings.json; `--network` also lets the commands the rule
+ * covers reach the network. A running lead reads the file at each call it decides, and
  * follows it: a change reaches its running teammates at once, as a signed rules_set.
  */
 export function registerPermissionCommands(program: Command, contextFor: ContextFor): void {
   program
     .command('permissions')
-    .description("list the project's allow and deny rules (in <home>/settings.json)")
+    .description("list the project's allow, deny and network rules (in <home>/settings.json)")
     .option('--json', 'one JSON object')
-    .option('--remove <rule>', 'remove this rule from the allow or deny list')
+    .option('--remove <rule>', 'remove this rule from every list that holds it')
     .action((options: { json?: boolean; remove?: string }, command: Command) => {
       const { home } = contextFor(command).paths;
       if (options.remove !== undefined) {
@@ -25,25 +26,34 @@ export function registerPermissionCommands(program: Command, contextFor: Context
         return;
       }
       const rules = loadProjectRules(home);
-      const lists = { allow: rules.allow.map(showRule), deny: rules.deny.map(showRule) };
+      const lists = { allow: rules.allow.map(showRule), deny: rules.deny.map(showRule), network: rules.network.map(showRule) };
       if (options.json) {
         process.stdout.write(`${inertJson({ file: settingsPath(home), ...lists })}\n`);
         return;
       }
       const show = (list: string[]) => (list.length === 0 ? '  (none)\n' : list.map((r) => `  ${r}\n`).join(''));
-      process.stdout.write(inertText(`rules in ${settingsPath(home)}\nallow:\n${show(lists.allow)}deny:\n${show(lists.deny)}`));
+      const network = `network (bash commands these cover may reach the network):\n${show(lists.network)}`;
+      process.stdout.write(inertText(`rules in ${settingsPath(home)}\nallow:\n${show(lists.allow)}deny:\n${show(lists.deny)}${network}`));
     });
-  for (const kind of ['allow', 'deny'] as const satisfies RuleKind[]) {
-    program
-      .command(`${kind} <rule>`)
-      .description(`add a project ${kind} rule, e.g. ${kind === 'allow' ? "'bash(npm test*)' or 'write_file(src/**)'" : "'bash(curl *)'"}`)
-      .action((text: string, _options: unknown, command: Command) => {
-        const { home } = contextFor(command).paths;
-        const rule = ruleArgument(text);
-        const { changed } = addProjectRule(home, kind, rule);
-        process.stdout.write(inertText(changed ? `${kind} ${showRule(rule)}\n` : `${showRule(rule)} is already ${kind === 'allow' ? 'an allow' : 'a deny'} rule; nothing changed\n`));
-      });
-  }
+  program
+    .command('allow <rule>')
+    .description("add a project allow rule, e.g. 'Bash(npm test:*)', 'Bash(git status)' or 'write_file(src/**)'")
+    .option('--network', 'also let the commands it covers reach the network (a Bash rule only)')
+    .action((text: string, options: { network?: boolean }, command: Command) => {
+      const kinds: RuleKind[] = options.network ? ['allow', 'network'] : ['allow'];
+      addRule(contextFor(command).paths.home, kinds, text);
+    });
+  program
+    .command('deny <rule>')
+    .description("add a project deny rule, e.g. 'Bash(curl:*)'")
+    .action((text: string, _options: unknown, command: Command) => addRule(contextFor(command).paths.home, ['deny'], text));
+}
+
+function addRule(home: string, kinds: RuleKind[], text: string): void {
+  const rule = ruleArgument(text);
+  const { changed } = addProjectRule(home, kinds, rule);
+  const name = kinds.join(' and ');
+  process.stdout.write(inertText(changed ? `${name} ${showRule(rule)}\n` : `${showRule(rule)} is already ${kinds.length > 1 ? `an ${name}` : kinds[0] === 'allow' ? 'an allow' : 'a deny'} rule; nothing changed\n`));
 }
 
 function ruleArgument(text: string): PermissionRule {

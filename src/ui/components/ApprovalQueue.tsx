@@ -8,6 +8,7 @@ import type { PreviewKind, PreviewLine } from '../../team/preview.js';
 import { inertText, oneLine } from '../../lib/terminal-text.js';
 import type { Focus, LineState, RuleInput as RuleInputState } from '../state/types.js';
 import { Line } from './Line.js';
+import { callRow } from '../call-row.js';
 import { RuleInput } from './RuleInput.js';
 
 export type ApprovalQueueProps = {
@@ -42,9 +43,9 @@ function PreviewBox({ request, preview }: { request: RequestRecord; preview: Pre
 
 const KEYS_FOCUSED = '↑↓ select · y approve · n reject · v view · a allow: this call or a rule · Esc back';
 
-function Row({ request, isSelected, focused, deciding, now }: { request: RequestRecord; isSelected: boolean; focused: boolean; deciding: boolean; now: number }) {
+function Row({ request, isSelected, focused, deciding, now, columns }: { request: RequestRecord; isSelected: boolean; focused: boolean; deciding: boolean; now: number; columns: number }) {
   const highlight = isSelected && focused;
-  return (
+  const cells = (
     <Text wrap="truncate-end" inverse={highlight}>
       <Text>{highlight ? '› ' : '  '}</Text>
       <Text color="yellow" bold>{request.kind.padEnd(11)}</Text>
@@ -53,8 +54,26 @@ function Row({ request, isSelected, focused, deciding, now }: { request: Request
       <Text color="yellow">{`⏳ ${countdown(request.deadline_at, now)}`.padEnd(9)}</Text>
       <Text>{deciding ? 'deciding… ' : ''}</Text>
       {/* Cut by the terminal's width; `v` shows all of it, with the request id. */}
-      <Text>{oneLine(request.summary, 300)}</Text>
+      {request.tool ? null : <Text>{oneLine(request.summary, 300)}</Text>}
     </Text>
+  );
+  if (!request.tool) return cells;
+  // A tool call cut to fit keeps its reason and its end, each cut in the middle (ink measures
+  // the width as the terminal shows it), so a dangerous tail is never hidden without `v`.
+  const call = callRow(request.tool);
+  const reason = ` (${call.reason})`;
+  // The reason takes at most 40% of the row; the command has the rest.
+  const reasonMax = Math.floor(columns * 0.4);
+  return (
+    <Box>
+      <Box flexShrink={0}>{cells}</Box>
+      <Box flexShrink={1}>
+        <Text wrap="truncate-middle" inverse={highlight}>{call.what}</Text>
+      </Box>
+      <Box flexShrink={0} width={Array.from(reason).length > reasonMax ? reasonMax : undefined}>
+        <Text wrap="truncate-middle" inverse={highlight}>{reason}</Text>
+      </Box>
+    </Box>
   );
 }
 
@@ -71,7 +90,8 @@ export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expa
   const visible = queue.slice(first, first + VISIBLE_ROWS);
   const below = queue.length - first - visible.length;
   // Inside the border, the padding and the indent; measured once inert, as it is shown.
-  const whole = current && firstRows(inertText(current.summary), EXPANDED_ROWS, (stdout.columns || 80) - 6);
+  const columns = stdout.columns || 80;
+  const whole = current && firstRows(inertText(current.summary), EXPANDED_ROWS, columns - 6);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={focused ? 'yellow' : 'gray'} paddingX={1}>
       <Text>
@@ -81,7 +101,7 @@ export const ApprovalQueue = memo(function ApprovalQueue({ queue, selected, expa
       {queue.length === 0 ? <Text dimColor>Nothing is waiting. Esc returns to the input line.</Text> : null}
       {first > 0 ? <Text dimColor>{`  ↑ ${first} more`}</Text> : null}
       {visible.map((request, i) => (
-        <Row key={request.request_id} request={request} isSelected={first + i === selected} focused={focused} deciding={deciding.includes(request.request_id)} now={now} />
+        <Row key={request.request_id} request={request} isSelected={first + i === selected} focused={focused} deciding={deciding.includes(request.request_id)} now={now} columns={columns} />
       ))}
       {below > 0 ? <Text dimColor>{`  ↓ ${below} more`}</Text> : null}
       {expanded && current?.tool ? (

@@ -19,7 +19,7 @@ export function RuleInput({ rule }: { rule: RuleInputState }) {
     <Box flexDirection="column">
       <Box>
         <Text color="green">{`Allow rule for the project (approves ${rule.requestId}): `}</Text>
-        <Line line={rule} focused placeholder="e.g. bash(npm test*)" />
+        <Line line={rule} focused placeholder="e.g. Bash(npm test:*)" />
       </Box>
       {rule.error ? <Text color="red">{`invalid rule: ${rule.error}`}</Text> : null}
       <Text dimColor>  Enter saves it to settings.json and approves · Esc cancels</Text>
