@@ -24,7 +24,8 @@ export function bwrapProgram(env: NodeJS.ProcessEnv = process.env): string {
 /** What a person reads wherever the sandbox's state is shown (header, status, doctor, audit). */
 export function describeSandbox(settings: SandboxSettings): string {
   if (settings.kind === 'off') return 'sandbox OFF (--no-sandbox): approvals are advisory, commands can reach the team\'s state';
-  return `sandboxed (bubblewrap${settings.network === 'none' ? ', no network' : ', network on'})`;
+  // Unasked commands are read-only and offline either way; `on` lets an approval grant the network.
+  return `sandboxed (bubblewrap${settings.network === 'none' ? ', no network' : ', network only for approved commands'})`;
 }
 
 export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap), or start teams with --no-sandbox (approvals are then advisory)';

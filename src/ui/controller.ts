@@ -5,6 +5,7 @@ import { interpretKey, type Effect } from './keys.js';
 import type { ReplRuntime } from './runtime.js';
 import { showRule, type PermissionRule } from '../policy/rules.js';
 import { addProjectRule, settingsPath } from '../runtime/project-settings.js';
+import { grantOnApproval } from '../policy/approvals.js';
 import { previewRequest } from '../runtime/request-preview.js';
 import { hiddenFromAgents } from '../team/paths.js';
 import type { Store } from './store.js';
@@ -122,11 +123,14 @@ export class ReplController {
    */
   private allowRule(requestId: string, rule: PermissionRule): void {
     const { paths } = this.runtime.options;
+    const tool = this.store.getState().queue.find((r) => r.request_id === requestId)?.tool;
+    // The rule grants what approving this call grants: the network too when the call asked for it.
+    const network = tool !== undefined && rule.tool === 'bash' && grantOnApproval(tool.name, tool.input).network;
     let saved: string;
     try {
       if (!paths) throw new Error('this session has no project settings file');
-      const { changed } = addProjectRule(paths.home, 'allow', rule);
-      saved = `${changed ? 'added' : 'already had'} allow rule ${showRule(rule)} in ${settingsPath(paths.home)}`;
+      const { changed } = addProjectRule(paths.home, network ? ['allow', 'network'] : 'allow', rule);
+      saved = `${changed ? 'added' : 'already had'} ${network ? 'allow and network' : 'allow'} rule ${showRule(rule)} in ${settingsPath(paths.home)}`;
     } catch (error) {
       this.store.dispatch({ type: 'decide_failed', requestId, message: `rule not saved: ${message(error)}` });
       return;

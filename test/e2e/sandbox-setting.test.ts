@@ -181,7 +181,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
         const session = await TeamSession.start({ extraRules: NET_RULES, extraArgs: network === 'none' ? ['--sandbox-network', 'none'] : [] });
         t.after(() => session.cleanup());
         const plan = await session.pending('plan');
-        assert.match((await session.store.roster.load())?.sandbox ?? '', network === 'none' ? /no network/ : /network on/);
+        assert.match((await session.store.roster.load())?.sandbox ?? '', network === 'none' ? /no network/ : /network only for approved commands/);
         const spawned = await session.cli(['spawn', 'netcheck', '--role', 'tester', '--prompt', `PORT<<${port}>>`]);
         assert.equal(spawned.code, 0, spawned.stderr);
         // Asking for the network asks the human; approved, the settings' `none` is still a ceiling.

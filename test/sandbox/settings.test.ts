@@ -50,7 +50,7 @@ describe('describing the sandbox', () => {
   });
 
   test('bubblewrap: with the network on or off', () => {
-    assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, network on)');
+    assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, network only for approved commands)');
     assert.equal(describeStatus({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, no network)');
   });
 

@@ -26,17 +26,22 @@ const SCRIPT = {
   ],
 };
 
-test('a on the lead’s permission request, then p: an invalid rule is refused with the parser’s words; the fixed rule is saved, the call approved, and the same call later runs unasked', async () => {
+/** A lead with `script` behind a live REPL. */
+async function startRepl(script: unknown) {
   const { home, cleanup } = tempHome('teams-ui-rule-');
   const paths = teamPaths(home, 'default');
   const team = openFileStore(paths);
   await team.roster.ensure();
   mkdirSync(paths.workspace, { recursive: true });
   const scriptFile = join(home, 'script.json');
-  writeFileSync(scriptFile, JSON.stringify(SCRIPT));
+  writeFileSync(scriptFile, JSON.stringify(script));
   const settings = resolveModelSettings({ offline: true, offlineScript: scriptFile }, {});
   const runtime = await LeadRuntime.start({ store: team, paths, settings, cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 3000 });
-  const { store, disconnect, screen, type, text } = await renderLiveRepl(runtime);
+  return { paths, team, runtime, cleanup, ...(await renderLiveRepl(runtime)) };
+}
+
+test('a on the lead’s permission request, then p: an invalid rule is refused with the parser’s words; the fixed rule is saved, the call approved, and the same call later runs unasked', async () => {
+  const { paths, team, runtime, cleanup, store, disconnect, screen, type, text } = await startRepl(SCRIPT);
   const permissions = async () => (await team.requests.list()).filter((r) => r.kind === 'permission');
   const written = () => (store.getState().transcript.filter((i) => i.kind === 'lead' && i.text === 'Note written.').length);
   try {
@@ -68,6 +73,36 @@ test('a on the lead’s permission request, then p: an invalid rule is refused w
     await waitFor(() => written() === 2 || undefined, `the second write done; screen:\n${screen()}`, 20_000);
     assert.equal((await permissions()).length, 1, 'the second call was not asked about');
     assert.equal(readFileSync(join(paths.workspace, 'notes/a.md'), 'utf8'), 'one\n');
+  } finally {
+    disconnect();
+    cleanupInk();
+    await runtime.stop();
+    cleanup();
+  }
+});
+
+test('a rule saved for a command that asked for the network is a network rule too: it grants what the approval granted', async () => {
+  const online = {
+    version: 1,
+    rules: [
+      { when: { agent: 'lead', after_tool: 'bash' }, reply: { text: 'Fetched.' } },
+      { when: { agent: 'lead' }, reply: { text: 'Fetching.', tool_uses: [{ name: 'bash', input: { command: 'echo fetched', network: true } }] } },
+    ],
+  };
+  const { paths, runtime, cleanup, store, disconnect, screen, type, text } = await startRepl(online);
+  try {
+    text('Fetch it');
+    type(KEYS.enter);
+    await waitFor(() => store.getState().queue.find((r) => r.kind === 'permission'), `the lead's command in the queue; screen:\n${screen()}`, 20_000);
+    type(KEYS.tab);
+    await waitFor(() => store.getState().focus === 'queue' || undefined, 'focus on the queue');
+    type('a');
+    await waitFor(() => screen().includes('a rule for the project: Bash(echo fetched)') || undefined, `the suggestion; screen:\n${screen()}`);
+    type('p');
+    await waitFor(() => store.getState().rule?.stage === 'edit' || undefined, 'the rule editable');
+    type(KEYS.enter);
+    await waitFor(() => screen().includes('added allow and network rule Bash(echo fetched)') || undefined, `the rule saved; screen:\n${screen()}`, 20_000);
+    assert.deepEqual(JSON.parse(readFileSync(settingsPath(paths.home), 'utf8')), { permissions: { allow: ['Bash(echo fetched)'], deny: [], network: ['Bash(echo fetched)'] } });
   } finally {
     disconnect();
     cleanupInk();
