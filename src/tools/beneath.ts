@@ -61,15 +61,15 @@ async function explain(error: unknown, dir: FileHandle, name: string, walk: Walk
   const code = errnoOf(error);
   if (code !== 'ELOOP' && code !== 'ENOTDIR' && code !== 'ENXIO' && code !== 'ENODEV') return error as Error;
   const info = await lstat(below(dir, name)).catch(() => undefined);
-  if (info?.isSymbolicLink()) {
-    const at = walk.parts.slice(0, depth + 1).join('/');
-    return new SymbolicLinkInPathError(
-      `path '${walk.path}' passes through a symbolic link at '${at}' that was not there when the path was checked (a command may have just replaced it); nothing was opened. Try again, or name the link's target`,
-    );
-  }
   const last = depth === walk.parts.length - 1;
-  if (info && last && !info.isFile() && !info.isDirectory()) return notRegular(walk.path, info);
-  return error as Error;
+  if (info && last && code !== 'ELOOP' && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink()) return notRegular(walk.path, info);
+  // With O_NOFOLLOW, ELOOP is a link; so is ENOTDIR on a directory's open unless a file is
+  // there now (what is there may have been swapped again since the open failed).
+  if (code === 'ENOTDIR' && info?.isFile()) return error as Error;
+  const at = walk.parts.slice(0, depth + 1).join('/');
+  return new SymbolicLinkInPathError(
+    `path '${walk.path}' passes through a symbolic link at '${at}' that was not there when the path was checked (a command may be replacing it); nothing was read or written. Try again, or name the link's target`,
+  );
 }
 
 function notRegular(path: string, info: Stats): NotRegularFileError {

@@ -30,7 +30,11 @@ async function realPathOfPrefix(path: string): Promise<{ real: string; dangling:
     }
     // realpath fails on a symlink to nowhere too; writing through it would create its target.
     const isLink = await lstat(current).then((s) => s.isSymbolicLink(), () => false);
-    if (isLink) return { real: current, dangling: true };
+    if (isLink) {
+      // It may have appeared since realpath failed (a command swapping it): judge where it leads now.
+      const target = await realpath(current).catch(() => undefined);
+      return target === undefined ? { real: current, dangling: true } : { real: join(target, ...rest.reverse()), dangling: false };
+    }
     const parent = dirname(current);
     if (parent === current) return { real: path, dangling: false };
     rest.push(current.slice(parent.length).replace(/^[\\/]+/, ''));
