@@ -59,13 +59,15 @@ function kindOf(info: Stats): string {
 /** Why opening `name` failed, when the reason is a link or a special file there now. */
 async function explain(error: unknown, dir: FileHandle, name: string, walk: Walk, depth: number): Promise<Error> {
   const code = errnoOf(error);
-  if (code !== 'ELOOP' && code !== 'ENOTDIR' && code !== 'ENXIO' && code !== 'ENODEV') return error as Error;
+  // EEXIST: O_CREAT|O_EXCL met something, a link included, put there since the file was missing.
+  if (code !== 'ELOOP' && code !== 'ENOTDIR' && code !== 'ENXIO' && code !== 'ENODEV' && code !== 'EEXIST') return error as Error;
   const info = await lstat(below(dir, name)).catch(() => undefined);
-  const last = depth === walk.parts.length - 1;
-  if (info && last && code !== 'ELOOP' && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink()) return notRegular(walk.path, info);
-  // With O_NOFOLLOW, ELOOP is a link; so is ENOTDIR on a directory's open unless a file is
-  // there now (what is there may have been swapped again since the open failed).
-  if (code === 'ENOTDIR' && info?.isFile()) return error as Error;
+  const special = info !== undefined && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
+  if (special && code !== 'ELOOP' && depth === walk.parts.length - 1) return notRegular(walk.path, info);
+  // With O_NOFOLLOW, ELOOP is a link; so is ENOTDIR on a directory's open when a directory or
+  // nothing is there now (the link was swapped again before we looked).
+  const link = code === 'ELOOP' || info?.isSymbolicLink() === true || (code === 'ENOTDIR' && (info === undefined || info.isDirectory()));
+  if (!link) return error as Error;
   const at = walk.parts.slice(0, depth + 1).join('/');
   return new SymbolicLinkInPathError(
     `path '${walk.path}' passes through a symbolic link at '${at}' that was not there when the path was checked (a command may be replacing it); nothing was read or written. Try again, or name the link's target`,

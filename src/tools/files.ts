@@ -86,12 +86,21 @@ export function realFileIO(root: string, hidden: readonly string[] = []): FileIO
   };
 }
 
-/** The existing file, or a new one created exclusively (so a link put there meanwhile fails). */
+/**
+ * The existing file, or a new one created exclusively, so that a link put there meanwhile
+ * fails instead of being followed; a file created by someone else meanwhile is opened again.
+ */
 async function openForWrite(dir: FileHandle, name: string, walk: Walk): Promise<{ file: FileHandle; created: boolean }> {
-  try {
-    return { file: await openRegular(dir, name, constants.O_WRONLY, walk), created: false };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { file: await openRegular(dir, name, constants.O_WRONLY, walk), created: false };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    try {
+      return { file: await openRegular(dir, name, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, walk), created: true };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+    }
   }
-  return { file: await openRegular(dir, name, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, walk), created: true };
 }
