@@ -1,28 +1,22 @@
-import { stat } from 'node:fs/promises';
 import { asError } from '../lib/as-error.js';
 import { previewedPath, previewToolCall, type CurrentFile, type PreviewLine } from '../team/preview.js';
 import type { RequestRecord } from '../tracker/records.js';
-import { confinePath } from '../tools/confine.js';
-import { realFileIO } from '../tools/files.js';
+import { MissingFileError, realFileIO } from '../tools/files.js';
 
 /** Where the agents' file tools work: the preview reads a file only as they would. */
 export type PreviewPlace = { cwd: string; hidden: readonly string[] };
 
 /**
- * The file a write or an edit targets, read through the same confinement as the file tools:
- * a path outside the working directory (by `..`, absolute, or a symbolic link) or inside the
- * team's state is never opened, only named as unreadable.
+ * The file a write or an edit targets, read exactly as the file tools read it: confined to the
+ * working directory and out of the team's state, through directory descriptors that follow no
+ * link swapped in since the check, and only when it is a regular file (a FIFO, a device or a
+ * socket is refused without blocking). Anything else is only named as unreadable.
  */
 async function currentFile(path: string, place: PreviewPlace): Promise<CurrentFile> {
   try {
-    const absolute = await confinePath(place.cwd, path, place.hidden);
-    const exists = await stat(absolute).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
-    );
-    if (!exists) return { state: 'absent' };
     return { state: 'text', text: await realFileIO(place.cwd, place.hidden).readText(path) };
   } catch (error) {
+    if (error instanceof MissingFileError) return { state: 'absent' };
     return { state: 'unreadable', error: asError(error).message };
   }
 }

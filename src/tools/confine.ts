@@ -30,7 +30,11 @@ async function realPathOfPrefix(path: string): Promise<{ real: string; dangling:
     }
     // realpath fails on a symlink to nowhere too; writing through it would create its target.
     const isLink = await lstat(current).then((s) => s.isSymbolicLink(), () => false);
-    if (isLink) return { real: current, dangling: true };
+    if (isLink) {
+      // It may have appeared since realpath failed (a command swapping it): judge where it leads now.
+      const target = await realpath(current).catch(() => undefined);
+      return target === undefined ? { real: current, dangling: true } : { real: join(target, ...rest.reverse()), dangling: false };
+    }
     const parent = dirname(current);
     if (parent === current) return { real: path, dangling: false };
     rest.push(current.slice(parent.length).replace(/^[\\/]+/, ''));
@@ -56,14 +60,19 @@ export async function confinePath(root: string, path: string, hidden: readonly s
   const { real, dangling } = await realPathOfPrefix(absolute);
   if (dangling) throw new OutsideWorkingDirectoryError(`path '${path}' is a symbolic link to a file that does not exist`);
   if (!within(real, realRoot)) throw new OutsideWorkingDirectoryError(`${outside} (through a symbolic link to ${real})`);
-  for (const dir of hidden) {
-    // A working directory inside the state root (the offline workspace) is the agent's own.
-    if (within(root, resolve(dir))) continue;
-    if (within(absolute, resolve(dir)) || within(real, await realOrResolved(dir))) {
-      throw new OutsideWorkingDirectoryError(`path '${path}' is inside the team's state directory ${dir}, which tools cannot read or write`);
-    }
+  for (const dir of hiddenBelow(root, hidden)) {
+    if (within(absolute, resolve(dir)) || within(real, await realOrResolved(dir))) throw hiddenError(path, dir);
   }
   return absolute;
+}
+
+/** The hidden directories that bind in `root`: a working directory inside the state root (the offline workspace) is the agent's own. */
+export function hiddenBelow(root: string, hidden: readonly string[]): string[] {
+  return hidden.filter((dir) => !within(root, resolve(dir)));
+}
+
+export function hiddenError(path: string, dir: string): OutsideWorkingDirectoryError {
+  return new OutsideWorkingDirectoryError(`path '${path}' is inside the team's state directory ${dir}, which tools cannot read or write`);
 }
 
 /**
@@ -74,11 +83,30 @@ export async function confinePath(root: string, path: string, hidden: readonly s
  */
 export async function confineWritePath(root: string, path: string, hidden: readonly string[] = []): Promise<string> {
   const absolute = await confinePath(root, path, hidden);
-  const real = await realRelativePath(root, path);
+  refuseGitThroughLink(root, path, absolute, await realRelativePath(root, path));
+  return absolute;
+}
+
+function refuseGitThroughLink(root: string, path: string, absolute: string, real: string | undefined): void {
   if (real !== undefined && isGitPath(real) && !isGitPath(relative(root, absolute).split(sep).join('/'))) {
     throw new Error(`path '${path}' leads into a .git directory (${real}) through a symbolic link; name the .git path itself if it must be written`);
   }
-  return absolute;
+}
+
+/**
+ * The checks above for a read or a write, and where the path led when they passed: the real
+ * working directory and the components below it. The file tools open exactly these through
+ * directory descriptors (beneath.ts), so a link swapped in since cannot redirect them.
+ */
+export async function confinedTarget(root: string, path: string, hidden: readonly string[], write: boolean): Promise<{ realRoot: string; parts: string[] }> {
+  const absolute = await (write ? confineWritePath : confinePath)(root, path, hidden);
+  // Resolved again, as links may have changed since: the parts opened are the ones checked here.
+  const realRoot = await realpath(root);
+  const { real, dangling } = await realPathOfPrefix(absolute);
+  if (dangling || !within(real, realRoot)) throw new OutsideWorkingDirectoryError(`path '${path}' is outside the working directory ${root} (through a symbolic link to ${real})`);
+  const parts = relative(realRoot, real).split(sep).filter((part) => part !== '');
+  if (write) refuseGitThroughLink(root, path, absolute, parts.join('/'));
+  return { realRoot, parts };
 }
 
 /**

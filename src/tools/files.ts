@@ -1,7 +1,8 @@
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { asError } from '../lib/as-error.js';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { confinePath, confineWritePath } from './confine.js';
+import { forbiddenDirectories, inParentOf, openRegular, type Walk } from './beneath.js';
+import { confinedTarget, hiddenBelow, hiddenError } from './confine.js';
 
 /**
  * What the file tools read and write through. Paths are as the model gave them, relative
@@ -17,25 +18,47 @@ export interface FileIO {
 // A tool result this big would not fit a model's context anyway.
 export const MAX_READ_BYTES = 5 * 1024 * 1024;
 
+/** The file (or a directory on its way) does not exist: a preview shows it as absent. */
+export class MissingFileError extends Error {
+  override name = 'MissingFileError';
+}
+
 function describe(error: unknown, path: string): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new Error(`file '${path}' does not exist`);
+  if (code === 'ENOENT') return new MissingFileError(`file '${path}' does not exist`);
   if (code === 'EISDIR') return new Error(`'${path}' is a directory, not a file`);
   if (code === 'ENOTDIR') return new Error(`'${path}': a parent of it is a file, not a directory`);
   if (code === 'EACCES' || code === 'EPERM') return new Error(`permission denied: '${path}'`);
   return asError(error);
 }
 
-/** File I/O confined to `root`, with `hidden` (the team's state) out of reach inside it. */
+/**
+ * File I/O confined to `root`, with `hidden` (the team's state) out of reach inside it. The
+ * confinement checks choose the real path; the descriptor walk (beneath.ts) opens exactly
+ * that path, never following a link, so a link swapped in meanwhile fails the call instead of
+ * redirecting it outside the working directory, into `.git` or into the team's state.
+ */
 export function realFileIO(root: string, hidden: readonly string[] = []): FileIO {
+  async function walkTo(path: string, write: boolean): Promise<Walk> {
+    const { realRoot, parts } = await confinedTarget(root, path, hidden, write);
+    const forbidden = await forbiddenDirectories(hiddenBelow(root, hidden).map((dir) => ({ dir, error: () => hiddenError(path, dir) })));
+    return { root: realRoot, parts, path, forbidden };
+  }
+
   return {
     async readText(path) {
-      const absolute = await confinePath(root, path, hidden);
+      const walk = await walkTo(path, false);
       try {
-        const info = await stat(absolute);
-        if (info.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-        if (info.size > MAX_READ_BYTES) throw new Error(`file '${path}' is ${info.size} bytes, more than the ${MAX_READ_BYTES} a tool may read; use bash (head, sed -n, grep) to read parts of it`);
-        const data = await readFile(absolute);
+        const data = await inParentOf(walk, false, async (dir, name) => {
+          const file = await openRegular(dir, name, constants.O_RDONLY, walk);
+          try {
+            const { size } = await file.stat();
+            if (size > MAX_READ_BYTES) throw new Error(`file '${path}' is ${size} bytes, more than the ${MAX_READ_BYTES} a tool may read; use bash (head, sed -n, grep) to read parts of it`);
+            return await file.readFile();
+          } finally {
+            await file.close();
+          }
+        });
         if (data.includes(0)) throw new Error(`file '${path}' is binary (${data.length} bytes), not text`);
         return data.toString('utf8');
       } catch (error) {
@@ -43,21 +66,41 @@ export function realFileIO(root: string, hidden: readonly string[] = []): FileIO
       }
     },
     async writeText(path, content) {
-      const absolute = await confineWritePath(root, path, hidden);
+      const walk = await walkTo(path, true);
       try {
-        const existed = await stat(absolute).then((s) => {
-          if (s.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-          return true;
-        }, (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return false;
-          throw error;
+        return await inParentOf(walk, true, async (dir, name) => {
+          const { file, created } = await openForWrite(dir, name, walk);
+          try {
+            // Truncated only now that it is known to be a regular file, not at open.
+            await file.truncate(0);
+            await file.writeFile(content, 'utf8');
+            return { created };
+          } finally {
+            await file.close();
+          }
         });
-        await mkdir(dirname(absolute), { recursive: true });
-        await writeFile(absolute, content, 'utf8');
-        return { created: !existed };
       } catch (error) {
         throw describe(error, path);
       }
     },
   };
+}
+
+/**
+ * The existing file, or a new one created exclusively, so that a link put there meanwhile
+ * fails instead of being followed; a file created by someone else meanwhile is opened again.
+ */
+async function openForWrite(dir: FileHandle, name: string, walk: Walk): Promise<{ file: FileHandle; created: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { file: await openRegular(dir, name, constants.O_WRONLY, walk), created: false };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    try {
+      return { file: await openRegular(dir, name, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, walk), created: true };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+    }
+  }
 }
