@@ -8,19 +8,22 @@ import { GIT_DIR_GUARDED } from '../policy/places.js';
  * directory elsewhere: `<common>/worktrees/<name>`, beside the repository's own objects and refs.
  * Outside the working directory that is read-only in the sandbox, and `git commit` fails. What
  * a commit writes is bound writable again: the worktree's git directory (HEAD, index, its logs)
- * and the common directory's objects, refs and logs. What git would run or follow stays
- * read-only over it: the worktree's `commondir`, `gitdir` and `config.worktree`, and the common
- * directory's config, hooks and info are never bound writable at all.
+ * and the common directory's objects. What git would run or follow stays read-only over it: the
+ * worktree's `commondir`, `gitdir` and `config.worktree`, and the common directory's config,
+ * hooks and info are never bound writable at all.
  *
- * Known limit: refs are the whole repository's, so a teammate can move any branch (not only its
- * own); git keeps the objects, so nothing committed is lost, and nothing it writes there runs.
+ * The common directory's refs, packed-refs and logs stay read-only too: they are every branch's
+ * and tag's, the lead's `main` included. A teammate's worktree works on a detached HEAD, kept in
+ * its own git directory, and the harness moves its branch there (team/worktree-head.ts). What a
+ * hostile command can still do is add objects: any number, of any content (the disk is the
+ * limit), none of which any ref names until the harness moves the teammate's own branch.
  */
 
 /** What git reads from a linked worktree's own git directory to find config or run anything. */
 const WORKTREE_GUARDED = [...GIT_DIR_GUARDED, 'gitdir'] as const;
 
 /** What a commit writes in the common directory. */
-const COMMON_WRITTEN = ['objects', 'refs', 'logs'] as const;
+const COMMON_WRITTEN = ['objects'] as const;
 
 const OneLine = z
   .string()

@@ -30,8 +30,6 @@ describe('the git guard over a linked worktree', () => {
     assert.deepEqual(gitGuard(worktree), [
       { flag: '--ro-bind', target: join(worktree, '.git') },
       { flag: '--bind', target: join(common, 'objects') },
-      { flag: '--bind', target: join(common, 'refs') },
-      { flag: '--bind', target: join(common, 'logs') },
       { flag: '--bind', target: gitdir },
       { flag: '--ro-bind', target: join(gitdir, 'config.worktree') },
       { flag: '--ro-bind', target: join(gitdir, 'commondir') },

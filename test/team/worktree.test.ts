@@ -78,7 +78,7 @@ describe("a teammate's worktree", () => {
   test("leftovers are committed as the harness, and no hook runs (the repository's, or one core.hooksPath names)", async () => {
     const { repo, paths } = project();
     const record = await createWorktree(repo, paths, 'alice');
-    assert.equal(await commitLeftovers(record, 'alice'), false, 'nothing to commit');
+    assert.deepEqual(await commitLeftovers(record, 'alice'), { committed: false, nested: [] }, 'nothing to commit');
     const marker = join(base, `hook-ran-${count}`);
     for (const dir of [join(repo, '.git', 'hooks'), join(base, `hooks${count}`)]) {
       mkdirSync(dir, { recursive: true });
@@ -90,7 +90,7 @@ describe("a teammate's worktree", () => {
     sh(repo, 'config', 'core.hooksPath', join(base, `hooks${count}`));
     writeFileSync(join(record.path, 'new.txt'), 'new\n');
     writeFileSync(join(record.path, 'README'), 'changed\n');
-    assert.equal(await commitLeftovers(record, 'alice'), true);
+    assert.deepEqual(await commitLeftovers(record, 'alice'), { committed: true, nested: [] });
     assert.equal(existsSync(marker), false, 'a hook ran');
     assert.equal(sh(repo, 'log', '-1', '--format=%an <%ae>: %s', record.branch), 'teams <teams@localhost>: teams: what alice left uncommitted\n');
     assert.equal(sh(repo, 'show', '--format=', '--name-only', record.branch), 'README\nnew.txt\n');
@@ -99,14 +99,14 @@ describe("a teammate's worktree", () => {
   test('settled: removed with its branch when nothing is unmerged, kept when something is', async () => {
     const { repo, paths } = project();
     const idle = await createWorktree(repo, paths, 'idle');
-    assert.deepEqual(await settleWorktree(idle, 'idle'), { committed: false, kept: false, unmerged: 0 });
+    assert.deepEqual(await settleWorktree(idle, 'idle'), { committed: false, kept: false, unmerged: 0, nested: [] });
     assert.equal(existsSync(idle.path), false);
     assert.equal(sh(repo, 'branch', '--list', idle.branch), '');
     assert.equal(await settleWorktree(idle, 'idle'), undefined, 'gone already');
 
     const busy = await createWorktree(repo, paths, 'busy');
     writeFileSync(join(busy.path, 'work.txt'), 'work\n');
-    assert.deepEqual(await settleWorktree(busy, 'busy'), { committed: true, kept: true, unmerged: 1 });
+    assert.deepEqual(await settleWorktree(busy, 'busy'), { committed: true, kept: true, unmerged: 1, nested: [] });
     assert.ok(existsSync(join(busy.path, 'work.txt')));
   });
 
@@ -119,7 +119,8 @@ describe("a teammate's worktree", () => {
     writeFileSync(join(record.path, 'README'), 'edited\n');
     writeFileSync(join(record.path, 'untracked.txt'), 'u\n');
     const status = sh(record.path, 'status', '--porcelain');
-    const diff = await worktreeDiff(record);
+    const { diff, warning } = await worktreeDiff(record, 'alice');
+    assert.equal(warning, undefined);
     assert.match(diff, /\+\+\+ b\/committed\.txt/);
     assert.match(diff, /-start\n\+edited/);
     assert.match(diff, /\+\+\+ b\/untracked\.txt/);
