@@ -25,6 +25,14 @@ const WORKTREE_GUARDED = [...GIT_DIR_GUARDED, 'gitdir'] as const;
 /** What a commit writes in the common directory. */
 const COMMON_WRITTEN = ['objects'] as const;
 
+/**
+ * What git reads there, bound read-only: the worktree may lie where the sandbox shows nothing
+ * of the common directory (a private /tmp), and git takes a directory without `refs` for no
+ * repository at all. The config is the human's (the object format, the worktreeConfig
+ * extension); hooks are left out, unseen.
+ */
+const COMMON_READ = ['refs', 'packed-refs', 'logs', 'config', 'info', 'shallow'] as const;
+
 const OneLine = z
   .string()
   .regex(/^[^\n]+\n?$/, 'one line')
@@ -50,13 +58,15 @@ export function linkedWorktreeMounts(gitdir: string): GuardMount[] {
     const common = resolve(gitdir, pointer.data);
     if (realpathSync(common) !== common) return [];
     const written = COMMON_WRITTEN.map((name) => join(common, name)).filter((path) => lstatOf(path)?.isDirectory());
+    const read = COMMON_READ.map((name) => join(common, name)).filter((path) => lstatOf(path) !== undefined);
     const guarded = WORKTREE_GUARDED.map((name) => join(gitdir, name)).filter((path) => lstatOf(path) !== undefined);
     // A guarded entry that is a link, or a written directory that is one, leads where the binds cannot follow safely.
-    if ([...written, ...guarded].some((path) => lstatOf(path)?.isSymbolicLink())) return [];
+    if ([...written, ...read, ...guarded].some((path) => lstatOf(path)?.isSymbolicLink())) return [];
     // config.worktree must exist to be covered (the harness creates it empty with the worktree).
     if (!guarded.includes(join(gitdir, 'config.worktree'))) return [];
     return [
       ...written.map((target): GuardMount => ({ flag: '--bind', target })),
+      ...read.map((target): GuardMount => ({ flag: '--ro-bind', target })),
       { flag: '--bind', target: gitdir },
       ...guarded.map((target): GuardMount => ({ flag: '--ro-bind', target })),
     ];

@@ -81,7 +81,8 @@ describe("a sandboxed command in a teammate's worktree and the repository's refs
     assert.match(diff, /\+\+\+ b\/work\.txt/);
     const { merged } = await mergeWorktree(alice, 'alice');
     assert.equal(merged, 2);
-    assert.equal(gitOut(repo, 'log', '--format=%s', '-3', 'main'), "Merge alice's work (teams/crew/alice)\nwork\nevil");
+    assert.equal(gitOut(repo, 'log', '--format=%s', '-1', 'main'), "Merge alice's work (teams/crew/alice)");
+    assert.equal(gitOut(repo, 'log', '--format=%s', 'main^2'), 'work\nevil\nstart');
     await syncWorktreeBranch(bob);
     assert.equal(gitOut(repo, 'rev-parse', 'teams/crew/bob'), gitOut(repo, 'rev-parse', 'v1'), "bob's branch moved");
   });
