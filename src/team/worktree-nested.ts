@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../lib/git.js';
-import { GIT_DIR } from '../policy/places.js';
 
 /**
  * Nested repositories and submodules in a teammate's work: shown to the human, never acted on.
@@ -12,6 +11,9 @@ import { GIT_DIR } from '../policy/places.js';
  * committed. The leftover commit leaves nested repositories out; `teams diff` names them and
  * `teams merge` refuses while the branch brings any.
  */
+
+// The name git gives a repository's own directory (policy/places.ts is not the team layer's to import).
+const GIT_DIR = '.git';
 
 /**
  * The directories under `root` (relative, `/`-separated) that hold a `.git` of their own, file,
