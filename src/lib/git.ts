@@ -74,13 +74,27 @@ async function filtersOff(cwd: string, env: Env): Promise<string[]> {
   return [...names].flatMap((name) => ['clean', 'smudge', 'process'].flatMap((key) => ['-c', `filter.${name}.${key}=`]).concat(['-c', `filter.${name}.required=false`]));
 }
 
+/** Commands that read refs, config or object names only, and never run a filter: spared the look-up. */
+const UNFILTERED = new Set(['rev-parse', 'for-each-ref', 'update-ref', 'symbolic-ref', 'config', 'rev-list', 'merge-base', 'ls-tree', 'ls-files', 'branch']);
+
+/** The git command `args` name: the first word that is neither an option nor a `-c` setting. */
+function commandOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-c') i++;
+    else if (!args[i]?.startsWith('-')) return args[i];
+  }
+  return undefined;
+}
+
 /**
  * Run `git args` in `cwd`. `ok` lists exit codes that are answers rather than failures (say,
  * 1 from `diff --quiet`); any other exit is a GitError carrying git's own words. `env` adds to
  * the environment (a temporary index).
  */
 export async function git(cwd: string, args: readonly string[], ok: readonly number[] = [0], env: Env = {}): Promise<GitResult> {
-  const { error, stdout, stderr } = await run(cwd, [...(await filtersOff(cwd, env)), ...args], env);
+  const command = commandOf(args);
+  const filters = command !== undefined && UNFILTERED.has(command) ? [] : await filtersOff(cwd, env);
+  const { error, stdout, stderr } = await run(cwd, [...filters, ...args], env);
   const code = error === null ? 0 : typeof error.code === 'number' ? error.code : undefined;
   if (code !== undefined && ok.includes(code)) return { stdout, stderr, code };
   if (error !== null && error.code === 'ENOENT') throw new GitError('git is not installed (or not on the PATH): worktrees need git');

@@ -110,6 +110,21 @@ describe("a teammate's worktree", () => {
     assert.ok(existsSync(join(busy.path, 'work.txt')));
   });
 
+  test("a driver the repository's config defines runs for none of the harness's git, whatever a teammate's .gitattributes selects", async () => {
+    const { repo, paths } = project();
+    const marker = join(base, `driver-ran-${count}`);
+    const program = `sh -c 'touch ${marker}; cat'`;
+    for (const [key, value] of [['filter.x.clean', program], ['filter.x.smudge', program], ['filter.x.required', 'true'], ['diff.x.textconv', program], ['merge.x.driver', program]] as const) sh(repo, 'config', key, value);
+    const record = await createWorktree(repo, paths, 'alice');
+    writeFileSync(join(record.path, '.gitattributes'), '* filter=x diff=x\n');
+    writeFileSync(join(record.path, 'README'), 'edited\n');
+    const { diff } = await worktreeDiff(record, 'alice');
+    assert.match(diff, /\+edited/);
+    assert.deepEqual(await commitLeftovers(record, 'alice'), { committed: true, nested: [] });
+    assert.equal(sh(repo, 'show', `${record.branch}:README`), 'edited\n', 'stored as written, unfiltered');
+    assert.equal(existsSync(marker), false, 'a configured driver ran as the human');
+  });
+
   test("its diff holds commits, uncommitted changes and new files, and leaves the teammate's index alone", async () => {
     const { repo, paths } = project();
     const record = await createWorktree(repo, paths, 'alice');
