@@ -3,6 +3,7 @@ import { git, GitError, HARNESS_IDENTITY, type GitResult } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { WorktreeRecord } from '../store/roster.js';
 import { commitLeftovers, removeWorktree, unmergedCommits } from './worktree.js';
+import { requireOwnGitDir } from './repository-check.js';
 import { describeNested, submoduleChanges } from './worktree-nested.js';
 
 /**
@@ -19,6 +20,7 @@ import { describeNested, submoduleChanges } from './worktree-nested.js';
  * go (nothing of them is left unmerged); `kept` says why, should git refuse to remove them.
  */
 export async function mergeWorktree(record: WorktreeRecord, name: string): Promise<{ merged: number; kept?: string }> {
+  requireOwnGitDir(record.repo);
   const nested = existsSync(record.path) ? (await commitLeftovers(record, name)).nested : [];
   // Another repository brought in is reported, never merged: the human looks at it first.
   const submodules = await submoduleChanges(record.repo, record.base, `refs/heads/${record.branch}`);

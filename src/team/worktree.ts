@@ -4,6 +4,7 @@ import { git, HARNESS_IDENTITY, repositoryRoot } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { WorktreeRecord } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
+import { requireOwnGitDir } from './repository-check.js';
 import { detachWorktreeHead, syncWorktreeBranch } from './worktree-head.js';
 import { excluding, nestedRepositories } from './worktree-nested.js';
 
@@ -36,6 +37,7 @@ export async function repositoryOf(worktree: string): Promise<string> {
 export async function createWorktree(cwd: string, paths: TeamPaths, name: string): Promise<WorktreeRecord> {
   const repo = await repositoryRoot(cwd);
   if (repo === undefined) throw new Refused(`cannot give ${name} a worktree: ${cwd} is not in a git repository (spawn it without --worktree, or run git init and commit first)`);
+  requireOwnGitDir(repo);
   const head = await git(repo, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [0, 1]);
   if (head.code !== 0) throw new Refused(`cannot give ${name} a worktree: the repository ${repo} has no commit yet to start it from`);
   const base = head.stdout.trim();

@@ -110,6 +110,19 @@ describe("a teammate's worktree", () => {
     assert.ok(existsSync(join(busy.path, 'work.txt')));
   });
 
+  test("a .git/commondir in the lead's repository (a command wrote it) is refused before any worktree is made or merged", async () => {
+    const { repo, paths } = project();
+    const record = await createWorktree(repo, paths, 'alice');
+    writeFileSync(join(record.path, 'work.txt'), 'work\n');
+    const elsewhere = join(base, `elsewhere-${count}`);
+    // A git directory of the command's making, config and hooks its own.
+    execFileSync('git', ['init', '-q', '--bare', elsewhere]);
+    writeFileSync(join(repo, '.git', 'commondir'), `${elsewhere}\n`);
+    await assert.rejects(createWorktree(repo, paths, 'bob'), (error: unknown) => error instanceof Refused && /\.git\/commondir exists/.test(error.message));
+    await assert.rejects(mergeWorktree(record, 'alice'), (error: unknown) => error instanceof Refused && /\.git\/commondir exists/.test(error.message));
+    assert.equal(existsSync(join(repo, 'work.txt')), false);
+  });
+
   test("a driver the repository's config defines runs for none of the harness's git, whatever a teammate's .gitattributes selects", async () => {
     const { repo, paths } = project();
     const marker = join(base, `driver-ran-${count}`);
