@@ -4,6 +4,7 @@ import type { Member, WorktreeRecord } from '../store/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { TeamPaths } from '../team/paths.js';
 import { createWorktree, describeSettled, sealWorktreeConfig, settleWorktree, worktreeExists } from '../team/worktree.js';
+import { detachWorktreeHead } from '../team/worktree-head.js';
 import type { LeadEvent } from './lead-events.js';
 
 /**
@@ -31,6 +32,8 @@ export class TeammateWorktrees {
     if (!wanted && !resume) return undefined;
     if (earlier !== undefined && (await worktreeExists(earlier))) {
       await sealWorktreeConfig(earlier.path);
+      // One made before HEADs were detached: its commands could no longer commit on the branch.
+      await detachWorktreeHead(earlier);
       return earlier;
     }
     if (!wanted && earlier === undefined) return undefined;

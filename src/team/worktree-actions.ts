@@ -5,6 +5,7 @@ import type { TeamStore } from '../store/team-store.js';
 import type { TeamPaths } from './paths.js';
 import { requireWorktree, worktreeDiff } from './worktree-land.js';
 import { leftoverRecord } from './worktree-leftovers.js';
+import { syncWorktreeBranch } from './worktree-head.js';
 import { mergeWorktree } from './worktree-merge.js';
 import { branchExists, removeWorktree, worktreeExists } from './worktree.js';
 
@@ -36,10 +37,14 @@ export async function worktreeAction(store: WorktreeStore, name: string, action:
   const running = member !== undefined && member.pid !== null && isRunning(member.pid, member.pid_start);
   // A directory removed by hand leaves its branch, and the work on it: that is still there to act on.
   const there = (await worktreeExists(record)) || (await branchExists(record));
+  // Its commits moved its worktree's HEAD only: its branch follows before anything reads it.
+  if (there) await syncWorktreeBranch(record);
   if (action === 'diff') {
     if (!there) throw new Refused(`${name}'s worktree is gone (merged, discarded or removed with nothing unmerged)`);
-    const diff = await worktreeDiff(record);
-    return diff === '' ? `${name} changed nothing since ${record.base.slice(0, 12)}` : diff.replace(/\n$/, '');
+    const { diff, warning } = await worktreeDiff(record, name);
+    const shown = diff === '' ? `${name} changed nothing since ${record.base.slice(0, 12)}` : diff.replace(/\n$/, '');
+    // First and last: a long diff must not scroll the warning out of sight.
+    return warning === undefined ? shown : `${warning}\n\n${shown}\n\n${warning}`;
   }
   if (running) throw new Refused(`${name} is running: shut it down first (its leftovers are committed as it stops), then ${action}`);
   if (action === 'discard') {

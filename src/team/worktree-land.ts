@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { git } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { Member, WorktreeRecord } from '../store/roster.js';
+import { describeNested, excluding, nestedRepositories, submoduleChanges } from './worktree-nested.js';
 
 /**
  * Seeing a teammate's work: which worktree a member has, and what it changed. What the human
@@ -22,15 +23,23 @@ export function requireWorktree(member: Member): WorktreeRecord {
  * teammate's own index is never touched (it may be running). With its directory gone, what its
  * branch holds is all there is.
  */
-export async function worktreeDiff(record: WorktreeRecord): Promise<string> {
-  const options = ['--no-color', '--no-ext-diff', '--no-textconv'];
-  if (!existsSync(record.path)) return (await git(record.repo, ['diff', ...options, record.base, `refs/heads/${record.branch}`, '--'])).stdout;
+export async function worktreeDiff(record: WorktreeRecord, name: string): Promise<{ diff: string; warning?: string }> {
+  // Gitlinks are shown as such (`--ignore-submodules=none` is git's default, but the harness's config says all).
+  const options = ['--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'];
+  const withWarning = (diff: string, warning: string | undefined) => (warning === undefined ? { diff } : { diff, warning });
+  if (!existsSync(record.path)) {
+    const branch = `refs/heads/${record.branch}`;
+    const warning = describeNested(name, [], await submoduleChanges(record.repo, record.base, branch));
+    return withWarning((await git(record.repo, ['diff', ...options, record.base, branch, '--'])).stdout, warning);
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'teams-diff-'));
   const env = { GIT_INDEX_FILE: join(scratch, 'index') };
   try {
+    const nested = nestedRepositories(record.path);
     await git(record.path, ['read-tree', 'HEAD'], [0], env);
-    await git(record.path, ['add', '--all'], [0], env);
-    return (await git(record.path, ['diff', '--cached', ...options, record.base], [0], env)).stdout;
+    await git(record.path, ['add', '--all', '--', '.', ...excluding(nested)], [0], env);
+    const warning = describeNested(name, nested, await submoduleChanges(record.path, record.base, 'index', env));
+    return withWarning((await git(record.path, ['diff', '--cached', ...options, record.base], [0], env)).stdout, warning);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

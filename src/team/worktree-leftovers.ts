@@ -4,6 +4,7 @@ import { isRunning } from '../files/proc-start.js';
 import { git, repositoryRoot } from '../lib/git.js';
 import type { Member, WorktreeRecord } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
+import { syncWorktreeBranch } from './worktree-head.js';
 import { branchExists, commitLeftovers, forgetStaleWorktree, removeWorktree, repositoryOf, unmergedCommits, worktreeBranch, worktreeDir } from './worktree.js';
 
 /**
@@ -66,7 +67,7 @@ export type Leftover = { name: string; path: string; branch: string; repo: strin
 
 /** Whether the worktree holds changes not committed, new files included; read without taking git's optional locks, the teammate may be at work. */
 async function hasUncommitted(path: string): Promise<boolean> {
-  const status = await git(path, ['--no-optional-locks', 'status', '--porcelain', '--untracked-files=all']).catch(() => undefined);
+  const status = await git(path, ['--no-optional-locks', 'status', '--porcelain', '--untracked-files=all', '--ignore-submodules=all']).catch(() => undefined);
   return status !== undefined && status.stdout.trim() !== '';
 }
 
@@ -80,6 +81,7 @@ export async function leftoverWorktrees(paths: TeamPaths, members: readonly Memb
     const repo = await repositoryOf(path).catch(() => undefined);
     const branch = worktreeBranch(paths.team, name);
     const unmerged = repo === undefined ? 0 : await unmergedCommits({ path, repo, branch, base: '0'.repeat(40) }).catch(() => 0);
+    if (repo !== undefined) await syncWorktreeBranch({ repo, path, branch });
     const uncommitted = repo !== undefined && (await hasUncommitted(path));
     found.push({ name, path, branch, repo: repo ?? '(not a git worktree)', unmerged, directory: true, uncommitted, running: running.has(name) });
   }
@@ -88,6 +90,8 @@ export async function leftoverWorktrees(paths: TeamPaths, members: readonly Memb
       if (named.has(name)) continue;
       named.add(name);
       const record = { path: worktreeDir(paths, name), branch: worktreeBranch(paths.team, name), repo, base: '0'.repeat(40) };
+      // A directory removed by hand leaves its git directory's HEAD, listed as prunable: its last commits.
+      await syncWorktreeBranch(record);
       found.push({ ...record, name, unmerged: await unmergedCommits(record), directory: false, uncommitted: false, running: running.has(name) });
     }
   }

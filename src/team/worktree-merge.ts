@@ -3,6 +3,8 @@ import { git, GitError, HARNESS_IDENTITY, type GitResult } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { WorktreeRecord } from '../store/roster.js';
 import { commitLeftovers, removeWorktree, unmergedCommits } from './worktree.js';
+import { requireOwnGitDir } from './repository-check.js';
+import { describeNested, submoduleChanges } from './worktree-nested.js';
 
 /**
  * Landing a teammate's branch in the lead's: a merge that either completes or leaves the lead's
@@ -18,7 +20,12 @@ import { commitLeftovers, removeWorktree, unmergedCommits } from './worktree.js'
  * go (nothing of them is left unmerged); `kept` says why, should git refuse to remove them.
  */
 export async function mergeWorktree(record: WorktreeRecord, name: string): Promise<{ merged: number; kept?: string }> {
-  if (existsSync(record.path)) await commitLeftovers(record, name);
+  requireOwnGitDir(record.repo);
+  const nested = existsSync(record.path) ? (await commitLeftovers(record, name)).nested : [];
+  // Another repository brought in is reported, never merged: the human looks at it first.
+  const submodules = await submoduleChanges(record.repo, record.base, `refs/heads/${record.branch}`);
+  const warning = describeNested(name, nested, submodules);
+  if (warning !== undefined) throw new Refused(`${warning}\nNothing was merged: look at them (teams diff ${name}), then merge ${record.branch} by hand or discard it`);
   const dirty = await git(record.repo, ['status', '--porcelain', '--untracked-files=no']);
   if (dirty.stdout.trim() !== '') throw new Refused(`the lead's tree (${record.repo}) has uncommitted changes: commit or stash them before merging ${name}'s work`);
   const mergeHead = (await git(record.repo, ['rev-parse', '--path-format=absolute', '--git-path', 'MERGE_HEAD'])).stdout.trim();

@@ -4,6 +4,9 @@ import { git, HARNESS_IDENTITY, repositoryRoot } from '../lib/git.js';
 import { Refused } from '../lib/refused.js';
 import type { WorktreeRecord } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
+import { requireOwnGitDir } from './repository-check.js';
+import { detachWorktreeHead, syncWorktreeBranch } from './worktree-head.js';
+import { excluding, nestedRepositories } from './worktree-nested.js';
 
 /**
  * A teammate's own git worktree: where it is, and the steps of its life that the harness takes
@@ -34,6 +37,7 @@ export async function repositoryOf(worktree: string): Promise<string> {
 export async function createWorktree(cwd: string, paths: TeamPaths, name: string): Promise<WorktreeRecord> {
   const repo = await repositoryRoot(cwd);
   if (repo === undefined) throw new Refused(`cannot give ${name} a worktree: ${cwd} is not in a git repository (spawn it without --worktree, or run git init and commit first)`);
+  requireOwnGitDir(repo);
   const head = await git(repo, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [0, 1]);
   if (head.code !== 0) throw new Refused(`cannot give ${name} a worktree: the repository ${repo} has no commit yet to start it from`);
   const base = head.stdout.trim();
@@ -44,6 +48,7 @@ export async function createWorktree(cwd: string, paths: TeamPaths, name: string
   if (existsSync(path)) throw new Refused(`${path} is in the way of ${name}'s worktree: run teams gc, or remove it`);
   await git(repo, ['worktree', 'add', '-b', branch, path, base]);
   await sealWorktreeConfig(path);
+  await detachWorktreeHead({ repo, path, branch });
   return { path, branch, base, repo };
 }
 
@@ -83,16 +88,18 @@ export async function forgetStaleWorktree(record: WorktreeRecord): Promise<void>
 }
 
 /**
- * Commit whatever the teammate left uncommitted to its branch, as the harness (fixed identity,
- * no hooks, no verification): nothing it wrote is lost when its worktree goes. False when
- * there was nothing to commit.
+ * Commit whatever the teammate left uncommitted on its worktree's HEAD, as the harness (fixed
+ * identity, no hooks, no verification), then move its branch there: nothing it wrote is lost
+ * when its worktree goes. Nested repositories are left out (never added as gitlinks) and named
+ * in `nested`. `committed` false when there was nothing to commit.
  */
-export async function commitLeftovers(record: WorktreeRecord, name: string): Promise<boolean> {
-  await git(record.path, ['add', '--all']);
+export async function commitLeftovers(record: WorktreeRecord, name: string): Promise<{ committed: boolean; nested: string[] }> {
+  const nested = nestedRepositories(record.path);
+  await git(record.path, ['add', '--all', '--', '.', ...excluding(nested)]);
   const staged = await git(record.path, ['diff', '--cached', '--quiet'], [0, 1]);
-  if (staged.code === 0) return false;
-  await git(record.path, [...HARNESS_IDENTITY, 'commit', '--quiet', '--no-verify', '--no-gpg-sign', '-m', `teams: what ${name} left uncommitted`]);
-  return true;
+  if (staged.code !== 0) await git(record.path, [...HARNESS_IDENTITY, 'commit', '--quiet', '--no-verify', '--no-gpg-sign', '-m', `teams: what ${name} left uncommitted`]);
+  await syncWorktreeBranch(record);
+  return { committed: staged.code !== 0, nested };
 }
 
 /** The commits on its branch that the repository's current branch does not have. */
@@ -111,12 +118,14 @@ export async function removeWorktree(record: WorktreeRecord): Promise<void> {
 /** What a teammate spawned into a worktree is told with its task: where its work goes, and what becomes of it. */
 export function worktreeBrief(record: WorktreeRecord): string {
   return (
-    `You work in your own git worktree, on branch ${record.branch} (from ${record.base.slice(0, 12)}): your changes stay there, apart from the other teammates'. ` +
-    'Commit your work as you go, with messages that say what and why; whatever is left uncommitted when you stop is committed for you. The human or the lead reviews your branch and merges it.'
+    `You work in your own git worktree for the branch ${record.branch} (from ${record.base.slice(0, 12)}): your changes stay there, apart from the other teammates'. ` +
+    `Its HEAD is detached on purpose: commit your work as you go (git add, git commit), with messages that say what and why, and ${record.branch} follows your commits. ` +
+    'Do not create, switch or move branches or tags: every ref is read-only to you. Do not create nested git repositories or submodules: they are never merged. ' +
+    'Whatever is left uncommitted when you stop is committed for you. The human or the lead reviews your branch and merges it.'
   );
 }
 
-export type Settled = { committed: boolean; kept: boolean; unmerged: number };
+export type Settled = { committed: boolean; kept: boolean; unmerged: number; nested: string[] };
 
 /**
  * A teammate stopped (finished, shut down, crashed, removed): its leftovers committed, then the
@@ -125,10 +134,12 @@ export type Settled = { committed: boolean; kept: boolean; unmerged: number };
  */
 export async function settleWorktree(record: WorktreeRecord, name: string): Promise<Settled | undefined> {
   if (!existsSync(record.path)) return undefined;
-  const committed = await commitLeftovers(record, name);
+  const { committed, nested } = await commitLeftovers(record, name);
   const unmerged = await unmergedCommits(record);
-  if (unmerged === 0) await removeWorktree(record);
-  return { committed, kept: unmerged > 0, unmerged };
+  // A nested repository is not in any commit: removing the worktree would lose it unseen.
+  const kept = unmerged > 0 || nested.length > 0;
+  if (!kept) await removeWorktree(record);
+  return { committed, kept, unmerged, nested };
 }
 
 /** What a person reads of a settled worktree: in the REPL's info line and the audit log. */
@@ -136,5 +147,6 @@ export function describeSettled(name: string, record: WorktreeRecord, settled: S
   const left = settled.committed ? 'what it left uncommitted was committed; ' : '';
   if (!settled.kept) return `${name}'s worktree was removed (${left}nothing unmerged)`;
   const commits = `${settled.unmerged} commit${settled.unmerged === 1 ? '' : 's'}`;
-  return `${name}'s worktree is kept: ${left}${record.branch} has ${commits} not merged (teams diff/merge/discard ${name})`;
+  const nested = settled.nested.length === 0 ? '' : `; nested git repositories left out of its commits, never added: ${settled.nested.join(', ')}`;
+  return `${name}'s worktree is kept: ${left}${record.branch} has ${commits} not merged${nested} (teams diff/merge/discard ${name})`;
 }

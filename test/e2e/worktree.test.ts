@@ -63,7 +63,7 @@ describe('a teammate in its own git worktree, end to end', () => {
     // Her task told her where her work goes: her branch, to commit on, for the human to merge.
     const id = String(session.events().find((e) => e.type === 'session')?.id);
     const journal = (await session.store.sessions.read(id, 'alice')).entries.map((e) => JSON.stringify(e.record)).join('\n');
-    assert.match(journal, /You work in your own git worktree, on branch teams\/default\/alice \(from [0-9a-f]{12}\)/);
+    assert.match(journal, /You work in your own git worktree for the branch teams\/default\/alice \(from [0-9a-f]{12}\)/);
 
     const status = await session.cli(['status']);
     assert.match(status.stdout, /worktrees:\n {2}alice {2}teams\/default\/alice {2}1 unmerged commit/);

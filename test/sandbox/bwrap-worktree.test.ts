@@ -9,6 +9,7 @@ import { probeSandbox } from '../../src/sandbox/probe.js';
 import { realShellIO, type ExecResult, type ShellIO } from '../../src/tools/shell.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { createWorktree } from '../../src/team/worktree.js';
+import { syncWorktreeBranch } from '../../src/team/worktree-head.js';
 
 /**
  * The real bubblewrap over a teammate's linked worktree: its git directory lies outside the
@@ -51,6 +52,9 @@ describe("a sandboxed command in a teammate's linked worktree", () => {
     const { repo, worktree, shell } = await teammateWorktree();
     const result = await shell.exec(`echo work > a.txt && git add a.txt && git ${IDENTITY} commit -q -m first && echo more >> a.txt && git ${IDENTITY} commit -q -am second && echo committed`, { cwd: worktree, grant: FULL_GRANT });
     assert.equal(result.stdout, 'committed\n', result.stderr);
+    // Its commits move its detached HEAD; the harness moves its branch there.
+    assert.equal(gitOut(repo, 'log', '--format=%s', 'teams/crew/alice'), 'start\n');
+    await syncWorktreeBranch({ repo, path: worktree, branch: 'teams/crew/alice' });
     assert.equal(gitOut(repo, 'log', '--format=%s', 'teams/crew/alice'), 'second\nfirst\nstart\n');
     // The lead's own branch and tree are untouched.
     assert.equal(gitOut(repo, 'log', '--format=%s', 'main'), 'start\n');

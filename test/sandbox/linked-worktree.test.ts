@@ -1,7 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitGuard } from '../../src/sandbox/git-guard.js';
@@ -30,8 +30,8 @@ describe('the git guard over a linked worktree', () => {
     assert.deepEqual(gitGuard(worktree), [
       { flag: '--ro-bind', target: join(worktree, '.git') },
       { flag: '--bind', target: join(common, 'objects') },
-      { flag: '--bind', target: join(common, 'refs') },
-      { flag: '--bind', target: join(common, 'logs') },
+      // What git reads of the common directory: read-only, every branch and tag with it.
+      ...['refs', 'packed-refs', 'logs', 'config', 'info', 'shallow'].filter((name) => existsSync(join(common, name))).map((name) => ({ flag: '--ro-bind', target: join(common, name) })),
       { flag: '--bind', target: gitdir },
       { flag: '--ro-bind', target: join(gitdir, 'config.worktree') },
       { flag: '--ro-bind', target: join(gitdir, 'commondir') },

@@ -78,7 +78,7 @@ describe("a teammate's worktree", () => {
   test("leftovers are committed as the harness, and no hook runs (the repository's, or one core.hooksPath names)", async () => {
     const { repo, paths } = project();
     const record = await createWorktree(repo, paths, 'alice');
-    assert.equal(await commitLeftovers(record, 'alice'), false, 'nothing to commit');
+    assert.deepEqual(await commitLeftovers(record, 'alice'), { committed: false, nested: [] }, 'nothing to commit');
     const marker = join(base, `hook-ran-${count}`);
     for (const dir of [join(repo, '.git', 'hooks'), join(base, `hooks${count}`)]) {
       mkdirSync(dir, { recursive: true });
@@ -90,7 +90,7 @@ describe("a teammate's worktree", () => {
     sh(repo, 'config', 'core.hooksPath', join(base, `hooks${count}`));
     writeFileSync(join(record.path, 'new.txt'), 'new\n');
     writeFileSync(join(record.path, 'README'), 'changed\n');
-    assert.equal(await commitLeftovers(record, 'alice'), true);
+    assert.deepEqual(await commitLeftovers(record, 'alice'), { committed: true, nested: [] });
     assert.equal(existsSync(marker), false, 'a hook ran');
     assert.equal(sh(repo, 'log', '-1', '--format=%an <%ae>: %s', record.branch), 'teams <teams@localhost>: teams: what alice left uncommitted\n');
     assert.equal(sh(repo, 'show', '--format=', '--name-only', record.branch), 'README\nnew.txt\n');
@@ -99,15 +99,43 @@ describe("a teammate's worktree", () => {
   test('settled: removed with its branch when nothing is unmerged, kept when something is', async () => {
     const { repo, paths } = project();
     const idle = await createWorktree(repo, paths, 'idle');
-    assert.deepEqual(await settleWorktree(idle, 'idle'), { committed: false, kept: false, unmerged: 0 });
+    assert.deepEqual(await settleWorktree(idle, 'idle'), { committed: false, kept: false, unmerged: 0, nested: [] });
     assert.equal(existsSync(idle.path), false);
     assert.equal(sh(repo, 'branch', '--list', idle.branch), '');
     assert.equal(await settleWorktree(idle, 'idle'), undefined, 'gone already');
 
     const busy = await createWorktree(repo, paths, 'busy');
     writeFileSync(join(busy.path, 'work.txt'), 'work\n');
-    assert.deepEqual(await settleWorktree(busy, 'busy'), { committed: true, kept: true, unmerged: 1 });
+    assert.deepEqual(await settleWorktree(busy, 'busy'), { committed: true, kept: true, unmerged: 1, nested: [] });
     assert.ok(existsSync(join(busy.path, 'work.txt')));
+  });
+
+  test("a .git/commondir in the lead's repository (a command wrote it) is refused before any worktree is made or merged", async () => {
+    const { repo, paths } = project();
+    const record = await createWorktree(repo, paths, 'alice');
+    writeFileSync(join(record.path, 'work.txt'), 'work\n');
+    const elsewhere = join(base, `elsewhere-${count}`);
+    // A git directory of the command's making, config and hooks its own.
+    execFileSync('git', ['init', '-q', '--bare', elsewhere]);
+    writeFileSync(join(repo, '.git', 'commondir'), `${elsewhere}\n`);
+    await assert.rejects(createWorktree(repo, paths, 'bob'), (error: unknown) => error instanceof Refused && /\.git\/commondir exists/.test(error.message));
+    await assert.rejects(mergeWorktree(record, 'alice'), (error: unknown) => error instanceof Refused && /\.git\/commondir exists/.test(error.message));
+    assert.equal(existsSync(join(repo, 'work.txt')), false);
+  });
+
+  test("a driver the repository's config defines runs for none of the harness's git, whatever a teammate's .gitattributes selects", async () => {
+    const { repo, paths } = project();
+    const marker = join(base, `driver-ran-${count}`);
+    const program = `sh -c 'touch ${marker}; cat'`;
+    for (const [key, value] of [['filter.x.clean', program], ['filter.x.smudge', program], ['filter.x.required', 'true'], ['diff.x.textconv', program], ['merge.x.driver', program]] as const) sh(repo, 'config', key, value);
+    const record = await createWorktree(repo, paths, 'alice');
+    writeFileSync(join(record.path, '.gitattributes'), '* filter=x diff=x\n');
+    writeFileSync(join(record.path, 'README'), 'edited\n');
+    const { diff } = await worktreeDiff(record, 'alice');
+    assert.match(diff, /\+edited/);
+    assert.deepEqual(await commitLeftovers(record, 'alice'), { committed: true, nested: [] });
+    assert.equal(sh(repo, 'show', `${record.branch}:README`), 'edited\n', 'stored as written, unfiltered');
+    assert.equal(existsSync(marker), false, 'a configured driver ran as the human');
   });
 
   test("its diff holds commits, uncommitted changes and new files, and leaves the teammate's index alone", async () => {
@@ -119,7 +147,8 @@ describe("a teammate's worktree", () => {
     writeFileSync(join(record.path, 'README'), 'edited\n');
     writeFileSync(join(record.path, 'untracked.txt'), 'u\n');
     const status = sh(record.path, 'status', '--porcelain');
-    const diff = await worktreeDiff(record);
+    const { diff, warning } = await worktreeDiff(record, 'alice');
+    assert.equal(warning, undefined);
     assert.match(diff, /\+\+\+ b\/committed\.txt/);
     assert.match(diff, /-start\n\+edited/);
     assert.match(diff, /\+\+\+ b\/untracked\.txt/);
