@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import type { CommandGrant } from '../policy/grant.js';
 import type { Launcher } from '../sandbox/launcher.js';
+import { spawnLaunch } from '../sandbox/spawn-launch.js';
 import { CappedOutput } from '../tools/capped-output.js';
 import type { HookExit } from './hook-outcome.js';
 
@@ -28,7 +28,7 @@ export function runHookProcess(command: string, options: { cwd: string; input: s
     let child;
     try {
       const launch = options.launch(command, options.cwd, options.grant);
-      child = spawn(launch.file, launch.args, { cwd: options.cwd, env: launch.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawnLaunch(launch, options.cwd, 'pipe');
     } catch (error) {
       resolve({ exit: { kind: 'spawn_failed', error: (error as Error).message }, stdout: '', stderr: '' });
       return;

@@ -2,11 +2,15 @@ import { bwrapArgs, type SandboxView } from './bwrap-args.js';
 import { homedir } from 'node:os';
 import { credentialPaths } from './credentials.js';
 import { gitGuard } from './git-guard.js';
+import { seccompLaunch } from './seccomp.js';
 import type { CommandGrant } from '../policy/grant.js';
 import type { SandboxSettings } from './settings.js';
 
-/** How one shell command is started: the program, its arguments and its environment. */
-export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv };
+/**
+ * How one shell command is started: the program, its arguments and its environment; `seccomp`,
+ * the filter program bubblewrap reads from fd 3 (seccomp.ts; spawnLaunch hands it over).
+ */
+export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv; seccomp?: Buffer };
 /** `grant`: what the policy gave this one command (grant.ts); the sandbox enforces it. */
 export type Launcher = (command: string, cwd: string, grant: CommandGrant) => Launch;
 
@@ -27,6 +31,7 @@ function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: NodeJS.ProcessEnv = process.env): Launcher {
   const cleaned = commandEnv(env);
   if (settings.kind === 'off') return (command) => ({ file: '/bin/sh', args: ['-c', command], env: cleaned });
+  const filter = seccompLaunch();
   return (command, cwd, grant) => {
     const ceiling = viewOf(cwd);
     const writable = ceiling.writable && grant.write;
@@ -38,6 +43,7 @@ export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: Node
     // Looked at for each command too: a key made since is covered as well.
     const credentials = credentialPaths(homedir(), cwd);
     const hidden = [...ceiling.hidden, ...credentials.dirs];
-    return { file: settings.bwrap, args: bwrapArgs({ ...ceiling, cwd, writable, network, guarded, hidden, hiddenFiles: credentials.files }, command), env: cleaned };
+    const args = bwrapArgs({ ...ceiling, cwd, writable, network, guarded, hidden, hiddenFiles: credentials.files }, command);
+    return { file: settings.bwrap, args: [...filter.args, ...args], env: cleaned, seccomp: filter.seccomp };
   };
 }

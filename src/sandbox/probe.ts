@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { bwrapArgs } from './bwrap-args.js';
+import { seccompFilter } from './seccomp.js';
 import type { SandboxNetwork } from './settings.js';
 
 export type SandboxProbe = { ok: true; version: string } | { ok: false; reason: string };
@@ -16,10 +17,23 @@ export function probeSandbox(bwrap: string, network: SandboxNetwork): SandboxPro
     return { ok: false, reason: code === 'ENOENT' ? `bubblewrap (${bwrap}) is not installed` : `cannot run ${bwrap}: ${version.error.message}` };
   }
   const cwd = tmpdir();
-  const run = spawnSync(bwrap, bwrapArgs({ cwd, writable: false, hidden: [], guarded: [], network }, 'true'), { encoding: 'utf8', timeout: 10_000 });
-  if (run.error || run.status !== 0) {
-    const said = (run.stderr ?? '').trim().split('\n')[0] || run.error?.message || `exit ${run.status}`;
-    return { ok: false, reason: `bubblewrap cannot create a sandbox here (${said})` };
+  const args = bwrapArgs({ cwd, writable: false, hidden: [], guarded: [], network }, 'true');
+  const plain = sandboxedTrue(bwrap, args);
+  if (plain !== undefined) return { ok: false, reason: `bubblewrap cannot create a sandbox here (${plain})` };
+  // Where there is a filter for this architecture, a command never runs without it (spawn-launch.ts):
+  // a kernel or bubblewrap that refuses it leaves no sandbox, not one that lets Unix sockets through.
+  const filter = seccompFilter();
+  if (filter.ok) {
+    // Here on stdin (spawnSync has no fd 3 to write); commands get it on fd 3, the same bytes.
+    const filtered = sandboxedTrue(bwrap, ['--seccomp', '0', ...args], filter.program);
+    if (filtered !== undefined) return { ok: false, reason: `bubblewrap cannot load the seccomp filter that blocks Unix sockets (${filtered})` };
   }
   return { ok: true, version: version.stdout.trim() };
+}
+
+/** Why `bwrap args` (a sandboxed `true`) failed, or undefined when it ran. */
+function sandboxedTrue(bwrap: string, args: string[], input?: Buffer): string | undefined {
+  const run = spawnSync(bwrap, args, { encoding: 'utf8', timeout: 10_000, ...(input ? { input } : {}) });
+  if (!run.error && run.status === 0) return undefined;
+  return (run.stderr ?? '').trim().split('\n')[0] || run.error?.message || `exit ${run.status}`;
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { seccompFilter } from './seccomp.js';
 
 /**
  * Where an agent's commands run. `bwrap`: inside bubblewrap, the only setting under which an
@@ -25,7 +26,11 @@ export function bwrapProgram(env: NodeJS.ProcessEnv = process.env): string {
 export function describeSandbox(settings: SandboxSettings): string {
   if (settings.kind === 'off') return 'sandbox OFF (--no-sandbox): approvals are advisory, commands can reach the team\'s state';
   // Unasked commands are read-only and offline either way; `on` lets an approval grant the network.
-  return `sandboxed (bubblewrap${settings.network === 'none' ? ', no network' : ', network only for approved commands'})`;
+  const network = settings.network === 'none' ? ', no network' : ', network only for approved commands';
+  // Where there is a filter it is always loaded (the probe refuses the sandbox otherwise); where
+  // there is none, the person must know a command can reach any Unix socket it can see.
+  const filter = seccompFilter();
+  return `sandboxed (bubblewrap${network}${filter.ok ? ', Unix sockets blocked' : `; NO seccomp filter: ${filter.reason}, commands can connect to Unix sockets`})`;
 }
 
 export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap), or start teams with --no-sandbox (approvals are then advisory)';

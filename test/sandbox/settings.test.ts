@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { FULL_GRANT, READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import { PERMISSION_MODES } from '../../src/protocol/messages.js';
 import { launcherFor } from '../../src/sandbox/launcher.js';
+import { seccompFilter } from '../../src/sandbox/seccomp.js';
 import { bwrapProgram, describeSandbox, describeStatus, sandboxFor, type SandboxStatus } from '../../src/sandbox/settings.js';
 
 /** Whether `run` appears in `args` as consecutive arguments. */
@@ -50,8 +51,10 @@ describe('describing the sandbox', () => {
   });
 
   test('bubblewrap: with the network on or off', () => {
-    assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, network only for approved commands)');
-    assert.equal(describeStatus({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, no network)');
+    // What the filter does here (seccomp.ts): blocked on x64 and arm64, said loudly to be missing elsewhere.
+    const blocked = seccompFilter().ok ? ', Unix sockets blocked' : `; NO seccomp filter: no seccomp filter for ${process.arch} (only x64 and arm64), commands can connect to Unix sockets`;
+    assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), `sandboxed (bubblewrap, network only for approved commands${blocked})`);
+    assert.equal(describeStatus({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }), `sandboxed (bubblewrap, no network${blocked})`);
   });
 
   test('TEAMS_BWRAP names the program; empty or unset means bwrap on the PATH', () => {
@@ -83,6 +86,14 @@ describe('launcherFor', () => {
     assert.deepEqual(launch.args.slice(-5), ['--chdir', '/work', '/bin/sh', '-c', 'ls']);
     assert.ok(hasRun(launch.args, ['--ro-bind', '/work', '/work']), 'read-only working directory, as the view says');
     assert.ok(hasRun(launch.args, ['--tmpfs', '/state']), 'the hidden directory is covered');
+  });
+
+  test('sandboxed: the seccomp program goes with every launch, read by bwrap from fd 3', () => {
+    const launch = launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, viewOf, env)('ls', '/work', FULL_GRANT);
+    const filter = seccompFilter();
+    if (!filter.ok) return;
+    assert.ok(hasRun(launch.args, ['--seccomp', '3']));
+    assert.deepEqual(launch.seccomp, filter.program);
   });
 
   test('off: plain /bin/sh, still without ANTHROPIC_* or TEAMS_*', () => {
