@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { FULL_GRANT } from '../../src/policy/grant.js';
@@ -134,5 +134,16 @@ child.on('close', () => console.log(out.trim()));`;
     // The command's shell: its fd 3 would be the socket from the teams process, were it left open.
     const result = await filtered.exec('readlink /proc/$$/fd/3 || echo closed', { cwd: work, grant: FULL_GRANT });
     assert.equal(result.stdout, 'closed\n', result.stderr);
+  });
+});
+
+describe('a bubblewrap or kernel that will not load the filter', () => {
+  test('leaves no sandbox: the probe fails and says why, rather than commands running unfiltered', () => {
+    // A bubblewrap that runs everything but a filter, as an old kernel or a seccomp-less build would.
+    const refusing = join(base, 'bwrap-without-seccomp');
+    writeFileSync(refusing, '#!/bin/sh\ncase " $* " in *" --seccomp "*) echo "bwrap: seccomp not supported" >&2; exit 1;; esac\nexec bwrap "$@"\n');
+    chmodSync(refusing, 0o755);
+    const probe = probeSandbox(refusing, 'on');
+    assert.deepEqual(probe, { ok: false, reason: 'bubblewrap cannot load the seccomp filter that blocks Unix sockets (bwrap: seccomp not supported)' });
   });
 });
