@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { seccompFilter } from './seccomp.js';
+import { describeSeccomp, seccompFilter } from './seccomp.js';
 
 /**
  * Where an agent's commands run. `bwrap`: inside bubblewrap, the only setting under which an
@@ -30,7 +30,7 @@ export function describeSandbox(settings: SandboxSettings): string {
   // Where there is a filter it is always loaded (the probe refuses the sandbox otherwise); where
   // there is none, the person must know a command can reach any Unix socket it can see.
   const filter = seccompFilter();
-  return `sandboxed (bubblewrap${network}${filter.ok ? ', Unix sockets blocked' : `; NO seccomp filter: ${filter.reason}, commands can connect to Unix sockets`})`;
+  return `sandboxed (bubblewrap${network}${filter.ok ? ', Unix sockets blocked' : `; ${describeSeccomp(filter)}`})`;
 }
 
 export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap), or start teams with --no-sandbox (approvals are then advisory)';

@@ -52,7 +52,8 @@ describe('describing the sandbox', () => {
 
   test('bubblewrap: with the network on or off', () => {
     // What the filter does here (seccomp.ts): blocked on x64 and arm64, said loudly to be missing elsewhere.
-    const blocked = seccompFilter().ok ? ', Unix sockets blocked' : `; NO seccomp filter: no seccomp filter for ${process.arch} (only x64 and arm64), commands can connect to Unix sockets`;
+    const filter = seccompFilter();
+    const blocked = filter.ok ? ', Unix sockets blocked' : `; seccomp filter UNAVAILABLE (no seccomp filter for ${process.arch} (only x64 and arm64)): commands can connect to Unix sockets they can see`;
     assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), `sandboxed (bubblewrap, network only for approved commands${blocked})`);
     assert.equal(describeStatus({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }), `sandboxed (bubblewrap, no network${blocked})`);
   });
