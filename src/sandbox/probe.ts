@@ -8,7 +8,7 @@ export type SandboxProbe = { ok: true; version: string } | { ok: false; reason: 
 
 /**
  * Whether bubblewrap is installed and can build the namespaces a command needs here: a real
- * sandboxed `true`, with the same mounts and namespaces as a command gets, not a version check.
+ * sandboxed `true`, with the same mounts, namespaces and seccomp filter as a command gets, not a version check.
  */
 export function probeSandbox(bwrap: string, network: SandboxNetwork): SandboxProbe {
   const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 5_000 });
@@ -18,15 +18,16 @@ export function probeSandbox(bwrap: string, network: SandboxNetwork): SandboxPro
   }
   const cwd = tmpdir();
   const args = bwrapArgs({ cwd, writable: false, hidden: [], guarded: [], network }, 'true');
-  const plain = sandboxedTrue(bwrap, args);
-  if (plain !== undefined) return { ok: false, reason: `bubblewrap cannot create a sandbox here (${plain})` };
   // Where there is a filter for this architecture, a command never runs without it (spawn-launch.ts):
   // a kernel or bubblewrap that refuses it leaves no sandbox, not one that lets Unix sockets through.
+  // Here it goes on stdin (spawnSync writes no fd 3); commands get the same bytes on fd 3.
   const filter = seccompFilter();
-  if (filter.ok) {
-    // Here on stdin (spawnSync has no fd 3 to write); commands get it on fd 3, the same bytes.
-    const filtered = sandboxedTrue(bwrap, ['--seccomp', '0', ...args], filter.program);
-    if (filtered !== undefined) return { ok: false, reason: `bubblewrap cannot load the seccomp filter that blocks Unix sockets (${filtered})` };
+  const filtered = filter.ok ? sandboxedTrue(bwrap, ['--seccomp', '0', ...args], filter.program) : sandboxedTrue(bwrap, args);
+  if (filtered !== undefined) {
+    // Which of the two it was: only then is the sandbox tried a second time, without the filter.
+    const plain = filter.ok ? sandboxedTrue(bwrap, args) : filtered;
+    if (plain !== undefined) return { ok: false, reason: `bubblewrap cannot create a sandbox here (${plain})` };
+    return { ok: false, reason: `bubblewrap cannot load the seccomp filter that blocks Unix sockets (${filtered})` };
   }
   return { ok: true, version: version.stdout.trim() };
 }
