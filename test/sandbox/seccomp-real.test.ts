@@ -56,6 +56,8 @@ let tcpPort = 0;
 function listen(address: string | { port: number; host: string }): Promise<Server> {
   const server = createServer((socket) => {
     socket.on('error', () => socket.destroy());
+    // Read (and drop) what the client sends: a socket never read never sees its end, and the server would not close.
+    socket.resume();
     socket.end('hello\n');
   });
   servers.push(server);
@@ -86,9 +88,12 @@ before(async () => {
 });
 
 after(async () => {
-  await lead?.close();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  rmSync(base, { recursive: true, force: true });
+  try {
+    await lead?.close();
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });
 
 describe('the seccomp filter in the real sandbox, with write and network granted', () => {
