@@ -66,9 +66,20 @@ export function sweepStale(base: string, nameOf: (dir: string) => number | undef
   }
 }
 
-/** Remove a parent and its children now, synchronously: this process is exiting. */
-export function removeTree(dir: string): void {
-  for (const child of subdirs(dir)) removeCgroup(child);
+/**
+ * Remove a parent and its children now, synchronously: this process is exiting. A command
+ * that ended just before may still have a task dying in its cgroup (the sandbox's init,
+ * reaped a moment after bubblewrap): killed, and waited for, up to `waitMs`.
+ */
+export function removeTree(dir: string, waitMs = 2_000): void {
+  const deadline = Date.now() + waitMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let left = subdirs(dir).filter((child) => !removeCgroup(child));
+  while (left.length > 0 && Date.now() < deadline) {
+    for (const child of left) killCgroup(child);
+    Atomics.wait(pause, 0, 0, 10);
+    left = left.filter((child) => !removeCgroup(child));
+  }
   removeCgroup(dir);
 }
 

@@ -21,7 +21,7 @@ const base = mkdtempSync('/var/tmp/teams-limits-');
 const work = join(base, 'work');
 mkdirSync(work);
 after(async () => {
-  killAll();
+  await killAll();
   rmSync(base, { recursive: true, force: true });
 });
 
