@@ -124,13 +124,14 @@ export function limitCommand(file: string, args: readonly string[], limits: Sand
   if (mechanism.kind === 'none') return { file, args: [...args] };
   if (mechanism.kind === 'prlimit') return { file: mechanism.program, args: [`--nproc=${processes}`, `--as=${memory}`, '--', file, ...args] };
   const name = `c${++counter}`;
-  const dirs = prepare(mechanism).map((parent) => join(parent, name));
+  let dirs: string[] = [];
   // cgroup v1: one directory in the memory hierarchy, one in the pids one (prepare's order).
   const settings: [string, string][][] =
     mechanism.kind === 'cgroup2'
       ? [[['memory.max', memory], ['memory.swap.max', '0'], ['pids.max', processes]]]
       : [[['memory.limit_in_bytes', memory], ['memory.memsw.limit_in_bytes', memory]], [['pids.max', processes]]];
   try {
+    dirs = prepare(mechanism).map((parent) => join(parent, name));
     dirs.forEach((dir, i) => makeCgroup(dir, settings[i] ?? []));
   } catch (error) {
     for (const dir of dirs) removeCgroup(dir);
