@@ -90,6 +90,7 @@ export function realShellIO(options: RealShellOptions = {}): ShellIO {
           clearTimeout(drain);
           exec.signal?.removeEventListener('abort', onAbort);
           if (pgid !== undefined) options.onExit?.(pgid);
+          launch.release?.();
           return true;
         };
         child.once('error', (error) => {
