@@ -3,6 +3,8 @@ import { compactionLine, formatMessage } from '../team/format.js';
 import { describeRequestChange } from '../tracker/describe.js';
 import { inertJson, inertText, oneLine } from '../lib/terminal-text.js';
 import { LEAD } from '../protocol/names.js';
+import type { RequestRecord } from '../tracker/records.js';
+import { callRow } from '../ui/call-row.js';
 
 /**
  * Headless output of the team's events: one line each, or one JSON object per line.
@@ -28,7 +30,7 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
       for (const r of fresh) shownRequests.add(r.request_id);
       if (fresh.length === 0) return;
       if (json) return write(inertJson({ type: 'approval_needed', requests: fresh }));
-      for (const r of fresh) write(`? ${r.kind} request ${r.request_id} from ${r.from}: ${oneLine(r.summary, 160)}  (teams approve ${r.request_id} / teams reject ${r.request_id} --reason …)`);
+      for (const r of fresh) write(`? ${r.kind} request ${r.request_id} from ${r.from}: ${pendingLine(r)}  (teams approve ${r.request_id} / teams reject ${r.request_id} --reason …)`);
       return;
     }
     if (json) return write(inertJson(event));
@@ -59,4 +61,15 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
       }
     }
   };
+}
+
+/**
+ * What a human decides a request on, beside `teams approve`. A tool call is printed whole, the
+ * command and then the reason (which says what a yes grants): cut to a line's length, a
+ * padded command would hide its tail and the grant past the cut. Other requests keep their gist.
+ */
+function pendingLine(r: RequestRecord): string {
+  if (r.tool === undefined) return oneLine(r.summary, 160);
+  const { what, reason } = callRow(r.tool);
+  return `${what}\n  why: ${reason}\n`;
 }
