@@ -21,7 +21,8 @@ export type Launcher = (command: string, cwd: string, grant: CommandGrant) => La
 
 /**
  * What may change between an agent's commands: plan mode and plan approval set `writable`, a
- * ceiling no grant lifts (a granted write in plan mode before the plan's approval stays read-only).
+ * ceiling no grant lifts (a granted write or network in plan mode before the plan's approval
+ * stays read-only and offline).
  */
 export type ViewOf = (cwd: string) => Omit<SandboxView, 'cwd' | 'network' | 'guarded'>;
 
@@ -37,8 +38,9 @@ export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: Node
   return (command, cwd, grant) => {
     const ceiling = viewOf(cwd);
     const writable = ceiling.writable && grant.write;
-    // The settings' `none` is a ceiling too: no approval turns the network on then.
-    const network = settings.network === 'on' && grant.network ? 'on' : 'none';
+    // The settings' `none` is a ceiling too: no approval turns the network on then. So is a
+    // read-only ceiling (plan mode, the lead's included): planning reads, it reaches nothing.
+    const network = settings.network === 'on' && grant.network && ceiling.writable ? 'on' : 'none';
     // Looked at for each command: a read-only working directory needs no guard, and a `.git`
     // may have appeared (or changed) since the last one.
     const guarded = writable ? gitGuard(cwd) : [];

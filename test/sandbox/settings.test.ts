@@ -144,6 +144,9 @@ describe('launcherFor', () => {
     assert.ok(!on('ls', '/work', FULL_GRANT).args.includes('--unshare-net'), 'network only when granted');
     const planning = launcherFor({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }, () => ({ writable: false, hidden: [] }), env)('ls', '/work', FULL_GRANT).args;
     assert.ok(hasRun(planning, ['--ro-bind', '/work', '/work']) && planning.includes('--unshare-net'), 'plan mode and --no-network stay ceilings');
+    const planningOnline = launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, () => ({ writable: false, hidden: [] }), env)('ls', '/work', FULL_GRANT);
+    planningOnline.release?.();
+    assert.ok(planningOnline.args.includes('--unshare-net'), 'a read-only ceiling (plan mode, the lead\'s too) is offline whatever the grant');
   });
 
   test('the caller\'s environment object is not changed', () => {
