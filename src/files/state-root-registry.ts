@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import * as z from 'zod';
+import { appendLines, readLines, type LineProblem } from './jsonl.js';
+
+/**
+ * Every team state root this user has used on this machine, one JSON line each. The sandbox
+ * hides all of them from every command, not only the current team's: a project next to this
+ * one (or around it) keeps its settings, control token and mailboxes in its own root, which a
+ * teammate here must not read either. The file lives outside any working directory, under the
+ * user's state directory: commands cannot write it (the sandbox is read-only outside the
+ * working directory), the file tools cannot reach it (they stay inside it).
+ */
+const RegisteredRoot = z.object({ root: z.string().refine(isAbsolute, 'must be an absolute path') });
+
+/** TEAMS_REGISTRY (for tests), else $XDG_STATE_HOME/teams/roots, else ~/.local/state/teams/roots. */
+export function stateRootRegistryPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TEAMS_REGISTRY) return resolve(env.TEAMS_REGISTRY);
+  const stateHome = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  return join(stateHome, 'teams', 'roots');
+}
+
+export type RegisteredRoots = { path: string; roots: string[]; problems: LineProblem[] };
+
+/** The roots registered so far, each once; lines that are torn or not roots are skipped and reported. */
+export function readStateRootRegistry(env: NodeJS.ProcessEnv = process.env): RegisteredRoots {
+  const path = stateRootRegistryPath(env);
+  try {
+    const { records, problems } = readLines(path, RegisteredRoot);
+    return { path, roots: [...new Set(records.map((record) => record.root))], problems };
+  } catch (error) {
+    // Unreadable (a directory, no permission): nothing registered can be hidden, which doctor says.
+    return { path, roots: [], problems: [{ line: 0, offset: 0, reason: `cannot be read: ${String(error)}` }] };
+  }
+}
+
+/**
+ * Add `root` (made absolute) unless it is there already. Each registration is one O_APPEND
+ * write(2) (jsonl.ts), so leads starting at once lose none; two of them adding the same root
+ * leave it twice, which reading folds into one. Returns why it failed, if it did.
+ */
+export function registerStateRoot(root: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const absolute = resolve(root);
+  const registry = readStateRootRegistry(env);
+  if (registry.roots.includes(absolute)) return undefined;
+  try {
+    mkdirSync(dirname(registry.path), { recursive: true });
+    appendLines(registry.path, [{ root: absolute }]);
+    return undefined;
+  } catch (error) {
+    return `the state root ${absolute} was not added to ${registry.path}: ${String(error)}`;
+  }
+}
