@@ -94,7 +94,14 @@ export function stateRootsAround(cwd: string, skip: readonly string[] = [], env:
   return { roots, dirs };
 }
 
-/** `own` (the team's own hidden directories) and every other state root around `cwd`, each once. */
+/**
+ * `own` (the team's own hidden directories) and every other state root around `cwd`, each once.
+ * A working directory inside a state root stays the command's own (bwrap-args.ts, confine.ts);
+ * one that is a state root itself (--home pointing at a project) too: bubblewrap would mount
+ * the cover over it, as neither path lies inside the other.
+ */
 export function hiddenStateAround(cwd: string, own: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  return [...new Set([...own, ...stateRootsAround(cwd, own, env).dirs])];
+  const absolute = resolve(cwd);
+  const others = stateRootsAround(absolute, own, env).dirs.filter((dir) => dir !== absolute);
+  return [...new Set([...own, ...others])];
 }

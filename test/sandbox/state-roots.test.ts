@@ -99,6 +99,11 @@ describe('every state root around a command, not only its team', () => {
     assert.equal(await files.readText('packages/inner/code.txt'), 'inner code\n');
   });
 
+  test('a working directory that is a registered state root itself (--home at a project) stays visible', async () => {
+    const run = await shellFor([]).exec('cat gamma/control.token', { cwd: siblingState, grant: FULL_GRANT });
+    assert.equal(run.stdout, 'SIBLING TOKEN\n');
+  });
+
   test('the offline workspace inside a state root stays usable, the rest of every root hidden', async () => {
     const paths = teamPaths(join(outer, '.teams'), 'alpha');
     const run = await shellFor(hiddenFromAgents(paths)).exec(`echo made > made.txt && cat made.txt; cat ${secrets}`, { cwd: paths.workspace, grant: FULL_GRANT });

@@ -11,7 +11,8 @@ import { hiddenFromAgents, type TeamPaths } from '../../team/paths.js';
 export function describeStateRoots(cwd: string, paths: TeamPaths): Array<[label: string, text: string]> {
   const own = hiddenFromAgents(paths);
   const { dirs } = stateRootsAround(cwd, own);
-  const hidden = [...new Set([...own, ...dirs])];
+  // The team's own root is hidden even before it exists; listed once it does.
+  const hidden = [...new Set([...own, ...dirs])].filter((dir) => existsSync(dir));
   const lines: Array<[string, string]> = [['state roots hidden', `${hidden.length} director${hidden.length === 1 ? 'y' : 'ies'} from a command here`]];
   for (const dir of hidden) lines.push(['', dir]);
   const registry = readStateRootRegistry();
