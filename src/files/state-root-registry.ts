@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod';
+import { writeFileAtomic } from './atomic-file.js';
+import { withFileLock } from './file-lock.js';
 import { appendLines, readLines, type LineProblem } from './jsonl.js';
 
 /**
@@ -36,19 +38,26 @@ export function readStateRootRegistry(env: NodeJS.ProcessEnv = process.env): Reg
 }
 
 /**
- * Add `root` (made absolute) unless it is there already. Each registration is one O_APPEND
- * write(2) (jsonl.ts), so leads starting at once lose none; two of them adding the same root
- * leave it twice, which reading folds into one. Returns why it failed, if it did.
+ * Add `root` (made absolute) unless it is there already. Under the registry's file lock, as
+ * leads may start at once: the roots that are gone (a test's temporary project, a deleted
+ * one) are dropped then, or the file would grow with every project ever made, and be read
+ * for every command; otherwise the root is appended. Returns why it failed, if it did.
  */
 export function registerStateRoot(root: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const absolute = resolve(root);
-  const registry = readStateRootRegistry(env);
-  if (registry.roots.includes(absolute)) return undefined;
+  const path = stateRootRegistryPath(env);
+  if (readStateRootRegistry(env).roots.includes(absolute)) return undefined;
   try {
-    mkdirSync(dirname(registry.path), { recursive: true });
-    appendLines(registry.path, [{ root: absolute }]);
+    mkdirSync(dirname(path), { recursive: true });
+    withFileLock(`${path}.lock`, () => {
+      const { roots, problems } = readStateRootRegistry(env);
+      if (roots.includes(absolute)) return;
+      const kept = roots.filter((known) => statSync(known, { throwIfNoEntry: false })?.isDirectory());
+      if (kept.length === roots.length && problems.length === 0) appendLines(path, [{ root: absolute }]);
+      else writeFileAtomic(path, [...kept, absolute].map((known) => `${JSON.stringify({ root: known })}\n`).join(''));
+    });
     return undefined;
   } catch (error) {
-    return `the state root ${absolute} was not added to ${registry.path}: ${String(error)}`;
+    return `the state root ${absolute} was not added to ${path}: ${String(error)}`;
   }
 }
