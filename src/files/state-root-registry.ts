@@ -37,6 +37,15 @@ export function readStateRootRegistry(env: NodeJS.ProcessEnv = process.env): Reg
   }
 }
 
+function stillThere(root: string): boolean {
+  try {
+    return statSync(root).isDirectory();
+  } catch {
+    // Gone, or a file on the way (ENOTDIR): dropped.
+    return false;
+  }
+}
+
 /**
  * Add `root` (made absolute) unless it is there already. Under the registry's file lock, as
  * leads may start at once: the roots that are gone (a test's temporary project, a deleted
@@ -52,7 +61,7 @@ export function registerStateRoot(root: string, env: NodeJS.ProcessEnv = process
     withFileLock(`${path}.lock`, () => {
       const { roots, problems } = readStateRootRegistry(env);
       if (roots.includes(absolute)) return;
-      const kept = roots.filter((known) => statSync(known, { throwIfNoEntry: false })?.isDirectory());
+      const kept = roots.filter(stillThere);
       if (kept.length === roots.length && problems.length === 0) appendLines(path, [{ root: absolute }]);
       else writeFileAtomic(path, [...kept, absolute].map((known) => `${JSON.stringify({ root: known })}\n`).join(''));
     });

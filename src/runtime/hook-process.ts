@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import type { CommandGrant } from '../policy/grant.js';
-import type { Launcher } from '../sandbox/launcher.js';
+import type { Launch, Launcher } from '../sandbox/launcher.js';
+import { spawnLaunch } from '../sandbox/spawn-launch.js';
 import { CappedOutput } from '../tools/capped-output.js';
 import type { HookExit } from './hook-outcome.js';
 
@@ -26,10 +26,12 @@ export function runHookProcess(command: string, options: { cwd: string; input: s
     const stdout = new CappedOutput(HOOK_OUTPUT_BYTES);
     const stderr = new CappedOutput(HOOK_OUTPUT_BYTES);
     let child;
+    let launch: Launch | undefined;
     try {
-      const launch = options.launch(command, options.cwd, options.grant);
-      child = spawn(launch.file, launch.args, { cwd: options.cwd, env: launch.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      launch = options.launch(command, options.cwd, options.grant);
+      child = spawnLaunch(launch, options.cwd, 'pipe');
     } catch (error) {
+      launch?.release?.();
       resolve({ exit: { kind: 'spawn_failed', error: (error as Error).message }, stdout: '', stderr: '' });
       return;
     }
@@ -64,6 +66,7 @@ export function runHookProcess(command: string, options: { cwd: string; input: s
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      launch?.release?.();
       options.signal?.removeEventListener('abort', cancel);
       resolve({ exit: exit ?? { kind: 'spawn_failed', error: 'it ended without an exit status' }, stdout: stdout.text(), stderr: stderr.text() });
     };

@@ -11,6 +11,7 @@ import { decideToolUse } from '../policy/approvals.js';
 import { realPathOfCall } from '../tools/confine.js';
 import { launcherFor, type Launcher } from '../sandbox/launcher.js';
 import { probeSandbox } from '../sandbox/probe.js';
+import type { SandboxLimits } from '../sandbox/limits.js';
 import { bwrapProgram, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/settings.js';
 import { budgetProblem } from '../team/budget.js';
 import { hiddenFromAgents, type TeamPaths } from '../team/paths.js';
@@ -32,13 +33,17 @@ import { leadProtocolState } from './protocol-state.js';
  * and its context window. The lead runtime (lead.ts) owns the process around it.
  */
 
-/** Whether this machine can sandbox commands, decided once at the lead's start. */
-export function sandboxStatus(wanted: { kind: 'bwrap'; network: SandboxNetwork } | { kind: 'off' } | undefined): SandboxStatus {
-  if (wanted?.kind === 'off') return { kind: 'off' };
+/**
+ * Whether this machine can sandbox commands, decided once at the lead's start; `limits`, the
+ * project's (settings.json's `sandbox`), go with the settings to every teammate.
+ */
+export function sandboxStatus(wanted: { kind: 'bwrap'; network: SandboxNetwork } | { kind: 'off' } | undefined, limits?: SandboxLimits): SandboxStatus {
+  const bounded = limits === undefined ? {} : { limits };
+  if (wanted?.kind === 'off') return { kind: 'off', ...bounded };
   const network = wanted?.network ?? 'on';
   const bwrap = bwrapProgram();
   const probe = probeSandbox(bwrap, network);
-  return probe.ok ? { kind: 'bwrap', network, bwrap } : { kind: 'unavailable', reason: probe.reason };
+  return probe.ok ? { kind: 'bwrap', network, bwrap, ...bounded } : { kind: 'unavailable', reason: probe.reason, ...bounded };
 }
 
 /**

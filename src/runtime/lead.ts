@@ -1,4 +1,4 @@
-import { loadProjectRules } from './project-settings.js';
+import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
 import { AgentLoop } from '../agent/loop.js';
 import { EventStream } from '../lib/event-stream.js';
@@ -91,7 +91,7 @@ export class LeadRuntime {
     const signer = createSigner();
     const keys = new KeyRing();
     keys.set(LEAD, signer.publicKey);
-    const sandbox = sandboxStatus(options.sandbox);
+    const sandbox = sandboxStatus(options.sandbox, loadProjectSandbox(paths.home));
     await store.roster.update((draft) => {
       draft.sandbox = describeStatus(sandbox);
       if (options.tokenBudget !== undefined) draft.token_budget = options.tokenBudget;

@@ -7,6 +7,7 @@ import { Refused } from '../lib/refused.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { NetworkRuleText, RuleText, showRule, type PermissionRule, type PermissionRules } from '../policy/rules.js';
 import { HooksSection, type HooksConfig } from './hook-settings.js';
+import { DEFAULT_LIMITS, SandboxLimits } from '../sandbox/limits.js';
 
 /**
  * The project's settings, `<home>/settings.json`: its permission rules, as Claude Code
@@ -25,6 +26,8 @@ const SettingsFile = z.looseObject({
 });
 /** Read apart from the rules: a mistake in a hook must not cost the project its deny rules, nor the reverse. */
 const HooksFile = z.looseObject({ hooks: HooksSection });
+/** Read apart as well: `{"sandbox": {"memory_mb": 4096, "processes": 512, "tmp_mb": 1024, "env": ["NODE_OPTIONS"]}}` (limits.ts). */
+const SandboxFile = z.looseObject({ sandbox: SandboxLimits.default(DEFAULT_LIMITS) });
 
 export type RuleKind = 'allow' | 'deny' | 'network';
 const KINDS = ['allow', 'deny', 'network'] as const satisfies RuleKind[];
@@ -44,6 +47,14 @@ export function loadProjectHooks(home: string): HooksConfig {
   const parsed = HooksFile.safeParse(readJson(path));
   if (!parsed.success) throw new Refused(`${path}: ${describeIssues(parsed.error, 'settings')}`);
   return parsed.data.hooks;
+}
+
+/** The file's bounds on every command and the variables it passes them; the defaults when there is no file. Throws, naming the file and field, when malformed. */
+export function loadProjectSandbox(home: string): SandboxLimits {
+  const path = settingsPath(home);
+  const parsed = SandboxFile.safeParse(readJson(path));
+  if (!parsed.success) throw new Refused(`${path}: ${describeIssues(parsed.error, 'settings')}`);
+  return parsed.data.sandbox;
 }
 
 /** The file as JSON; `{}` when there is none. */

@@ -18,6 +18,8 @@ export type SandboxView = {
    * anything outside the sandbox (git-guard.ts); a `--tmpfs` here is an empty read-only one.
    */
   guarded: readonly GuardMount[];
+  /** The private /tmp's size: past it, a write fails with ENOSPC instead of filling the machine's memory. */
+  tmpBytes?: number;
 };
 
 // The working directory and the hidden ones are mounted the way the git guard's mounts are.
@@ -68,6 +70,7 @@ export function bwrapArgs(view: SandboxView, command: string): string[] {
     '/dev',
     '--proc',
     '/proc',
+    ...(view.tmpBytes === undefined ? [] : ['--size', String(view.tmpBytes)]),
     '--tmpfs',
     '/tmp',
     ...layered.flatMap(mount),

@@ -3,11 +3,20 @@ import { homedir } from 'node:os';
 import { credentialPaths } from './credentials.js';
 import { gitGuard } from './git-guard.js';
 import { hiddenStateAround } from './state-roots.js';
+import { seccompLaunch } from './seccomp.js';
 import type { CommandGrant } from '../policy/grant.js';
 import type { SandboxSettings } from './settings.js';
+import { commandEnv } from './command-env.js';
+import { limitCommand } from './command-limits.js';
+import { DEFAULT_LIMITS, MB } from './limits.js';
 
-/** How one shell command is started: the program, its arguments and its environment. */
-export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv };
+/**
+ * How one shell command is started: the program, its arguments and its environment; `seccomp`,
+ * the filter program bubblewrap reads from fd 3 (seccomp.ts; spawnLaunch hands it over);
+ * `release`, to call once the command has ended (or failed to start): it removes what was made
+ * to bound it (its cgroup, command-limits.ts).
+ */
+export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv; seccomp?: Buffer; release?: () => void };
 /** `grant`: what the policy gave this one command (grant.ts); the sandbox enforces it. */
 export type Launcher = (command: string, cwd: string, grant: CommandGrant) => Launch;
 
@@ -18,16 +27,14 @@ export type Launcher = (command: string, cwd: string, grant: CommandGrant) => La
 export type ViewOf = (cwd: string) => Omit<SandboxView, 'cwd' | 'network' | 'guarded'>;
 
 /**
- * The model's credentials and the team's own settings are not a command's business: with the
- * network on, a prompt-injected command could send the API key anywhere.
+ * Every command, sandboxed or not, gets an allowlisted environment (command-env.ts) and is
+ * bounded in memory and processes (command-limits.ts); in the sandbox, /tmp has a size too.
  */
-function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('ANTHROPIC_') && !key.startsWith('TEAMS_')));
-}
-
 export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: NodeJS.ProcessEnv = process.env): Launcher {
-  const cleaned = commandEnv(env);
-  if (settings.kind === 'off') return (command) => ({ file: '/bin/sh', args: ['-c', command], env: cleaned });
+  const limits = settings.limits ?? DEFAULT_LIMITS;
+  const cleaned = commandEnv(env, limits.env);
+  if (settings.kind === 'off') return (command) => ({ ...limitCommand('/bin/sh', ['-c', command], limits), env: cleaned });
+  const filter = seccompLaunch();
   return (command, cwd, grant) => {
     const ceiling = viewOf(cwd);
     const writable = ceiling.writable && grant.write;
@@ -41,6 +48,8 @@ export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: Node
     // And every team's state root around `cwd`, not only this team's: looked for each command, as
     // another lead may have started since.
     const hidden = hiddenStateAround(cwd, [...ceiling.hidden, ...credentials.dirs], env);
-    return { file: settings.bwrap, args: bwrapArgs({ ...ceiling, cwd, writable, network, guarded, hidden, hiddenFiles: credentials.files }, command), env: cleaned };
+    const view: SandboxView = { ...ceiling, cwd, writable, network, guarded, hidden, hiddenFiles: credentials.files, tmpBytes: limits.tmp_mb * MB };
+    // The limits' wrapper execs bubblewrap, which still finds the filter on fd 3.
+    return { ...limitCommand(settings.bwrap, [...filter.args, ...bwrapArgs(view, command)], limits), env: cleaned, seccomp: filter.seccomp };
   };
 }

@@ -34,7 +34,12 @@ function within(path: string, dir: string): boolean {
 }
 
 function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    // Gone, a file on the way (ENOTDIR), unreadable: no root there that must break a command.
+    return false;
+  }
 }
 
 function subdirectories(dir: string): string[] {

@@ -1,6 +1,6 @@
 import { killProcessGroup } from '../files/kill-group.js';
-import { spawn } from 'node:child_process';
 import type { Launcher } from '../sandbox/launcher.js';
+import { spawnLaunch } from '../sandbox/spawn-launch.js';
 import { READ_ONLY_GRANT, type CommandGrant } from '../policy/grant.js';
 import { CappedOutput } from './capped-output.js';
 
@@ -63,7 +63,7 @@ export function realShellIO(options: RealShellOptions = {}): ShellIO {
       }
       return new Promise((resolve, reject) => {
         const launch = options.launch?.(command, exec.cwd, exec.grant ?? READ_ONLY_GRANT) ?? { file: '/bin/sh', args: ['-c', command], env: options.env ?? process.env };
-        const child = spawn(launch.file, launch.args, { cwd: exec.cwd, env: launch.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawnLaunch(launch, exec.cwd, 'ignore');
         const stdout = new CappedOutput(maxBytes);
         const stderr = new CappedOutput(maxBytes);
         child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -90,6 +90,7 @@ export function realShellIO(options: RealShellOptions = {}): ShellIO {
           clearTimeout(drain);
           exec.signal?.removeEventListener('abort', onAbort);
           if (pgid !== undefined) options.onExit?.(pgid);
+          launch.release?.();
           return true;
         };
         child.once('error', (error) => {

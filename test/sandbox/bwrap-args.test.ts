@@ -69,6 +69,13 @@ describe('bwrapArgs', () => {
     assert.ok(root < args.indexOf('/p/project'));
   });
 
+  test('a /tmp size comes right before the /tmp it bounds; without one, none', () => {
+    const sized = bwrapArgs(view({ tmpBytes: 1048576 }), 'ls');
+    const tmp = sized.indexOf('/tmp');
+    assert.deepEqual(sized.slice(tmp - 3, tmp + 1), ['--size', '1048576', '--tmpfs', '/tmp']);
+    assert.ok(!bwrapArgs(view(), 'ls').includes('--size'));
+  });
+
   test('the working directory is bound read-write only when writable', () => {
     assert.deepEqual(layered(bwrapArgs(view({ writable: true }), 'ls'))[0], ['--bind', '/p/project', '/p/project']);
     assert.deepEqual(layered(bwrapArgs(view({ writable: false }), 'ls'))[0], ['--ro-bind', '/p/project', '/p/project']);

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { launcherFor } from '../../src/sandbox/launcher.js';
+import { DEFAULT_LIMITS } from '../../src/sandbox/limits.js';
 import { probeSandbox } from '../../src/sandbox/probe.js';
 import { realShellIO, type ExecResult, type ShellIO } from '../../src/tools/shell.js';
 import { processesWith } from '../e2e/hostile.js';
@@ -167,17 +168,20 @@ describe('a command in the real sandbox', () => {
     assert.equal(readFileSync(join(state, 'control.token'), 'utf8'), SECRET, 'the state itself is untouched');
   });
 
-  test('ANTHROPIC_* and TEAMS_* never reach the command', async () => {
+  test('ANTHROPIC_* and TEAMS_* never reach the command, nor anything the allowlist and the settings do not name', async () => {
+    const limits = { ...DEFAULT_LIMITS, env: ['KEPT_FOR_THE_TEST'] };
     const shell = realShellIO({
-      launch: launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, () => ({ writable, hidden: [state] }), {
+      launch: launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap', limits }, () => ({ writable, hidden: [state] }), {
         ...process.env,
         ANTHROPIC_API_KEY: 'sk-ant-leak',
         TEAMS_HOME: state,
         KEPT_FOR_THE_TEST: 'yes',
+        NOT_NAMED_FOR_THE_TEST: 'withheld',
       }),
     });
     const result = await shell.exec('env', { cwd: work, grant: FULL_GRANT });
     assert.match(result.stdout, /^KEPT_FOR_THE_TEST=yes$/m);
+    assert.doesNotMatch(result.stdout, /^NOT_NAMED_FOR_THE_TEST=/m);
     assert.doesNotMatch(result.stdout, /^(ANTHROPIC_|TEAMS_)/m);
   });
 });

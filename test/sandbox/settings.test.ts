@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { FULL_GRANT, READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import { PERMISSION_MODES } from '../../src/protocol/messages.js';
 import { launcherFor } from '../../src/sandbox/launcher.js';
-import { bwrapProgram, describeSandbox, describeStatus, sandboxFor, type SandboxStatus } from '../../src/sandbox/settings.js';
+import { seccompFilter } from '../../src/sandbox/seccomp.js';
+import { bwrapProgram, describeSandbox, describeStatus, sandboxFor, SandboxSettings, type SandboxStatus } from '../../src/sandbox/settings.js';
+import { DEFAULT_LIMITS } from '../../src/sandbox/limits.js';
 
 /** Whether `run` appears in `args` as consecutive arguments. */
 function hasRun(args: string[], run: string[]): boolean {
@@ -50,8 +52,11 @@ describe('describing the sandbox', () => {
   });
 
   test('bubblewrap: with the network on or off', () => {
-    assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, network only for approved commands)');
-    assert.equal(describeStatus({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }), 'sandboxed (bubblewrap, no network)');
+    // What the filter does here (seccomp.ts): blocked on x64 and arm64, said loudly to be missing elsewhere.
+    const filter = seccompFilter();
+    const blocked = filter.ok ? ', Unix sockets blocked' : `; seccomp filter UNAVAILABLE (no seccomp filter for ${process.arch} (only x64 and arm64)): commands can connect to Unix sockets they can see`;
+    assert.equal(describeStatus({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }), `sandboxed (bubblewrap, network only for approved commands${blocked})`);
+    assert.equal(describeStatus({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }), `sandboxed (bubblewrap, no network${blocked})`);
   });
 
   test('TEAMS_BWRAP names the program; empty or unset means bwrap on the PATH', () => {
@@ -72,22 +77,54 @@ describe('launcherFor', () => {
     TEAMS_BWRAP: '/usr/bin/bwrap',
     MY_ANTHROPIC_NOTE: 'kept: only the prefix counts',
   };
-  const kept = { PATH: '/usr/bin:/bin', HOME: '/home/someone', MY_ANTHROPIC_NOTE: 'kept: only the prefix counts' };
+  // An allowlist: a variable nobody named is withheld, whatever its name.
+  const kept = { PATH: '/usr/bin:/bin', HOME: '/home/someone' };
   const viewOf = () => ({ writable: false, hidden: ['/state'] });
 
-  test('sandboxed: bwrap with the view of the moment, and no ANTHROPIC_* or TEAMS_* in the environment', () => {
+  test('sandboxed: bwrap with the view of the moment, and only the allowlisted environment', () => {
     const launch = launcherFor({ kind: 'bwrap', network: 'none', bwrap: '/usr/bin/bwrap' }, viewOf, env)('ls', '/work', FULL_GRANT);
-    assert.equal(launch.file, '/usr/bin/bwrap');
+    launch.release?.();
+    // Run directly, or by the shell that first puts itself in the command's cgroups (command-limits.ts).
+    assert.ok([launch.file, ...launch.args].includes('/usr/bin/bwrap'));
     assert.deepEqual(launch.env, kept);
+    assert.ok(hasRun(launch.args, ['--size', String(1024 * 1024 * 1024), '--tmpfs', '/tmp']), 'the default /tmp size');
     assert.ok(launch.args.includes('--unshare-net'));
     assert.deepEqual(launch.args.slice(-5), ['--chdir', '/work', '/bin/sh', '-c', 'ls']);
     assert.ok(hasRun(launch.args, ['--ro-bind', '/work', '/work']), 'read-only working directory, as the view says');
     assert.ok(hasRun(launch.args, ['--tmpfs', '/state']), 'the hidden directory is covered');
   });
 
-  test('off: plain /bin/sh, still without ANTHROPIC_* or TEAMS_*', () => {
+  test('sandboxed: the seccomp program goes with every launch, read by bwrap from fd 3', () => {
+    const launch = launcherFor({ kind: 'bwrap', network: 'on', bwrap: 'bwrap' }, viewOf, env)('ls', '/work', FULL_GRANT);
+    launch.release?.();
+    const filter = seccompFilter();
+    if (!filter.ok) return;
+    assert.ok(hasRun(launch.args, ['--seccomp', '3']));
+    assert.deepEqual(launch.seccomp, filter.program);
+  });
+
+  test('off: plain /bin/sh, with the same allowlisted environment', () => {
     const launch = launcherFor({ kind: 'off' }, viewOf, env)('ls', '/work', FULL_GRANT);
-    assert.deepEqual(launch, { file: '/bin/sh', args: ['-c', 'ls'], env: kept });
+    launch.release?.();
+    assert.deepEqual([launch.file, ...launch.args].slice(-3), ['/bin/sh', '-c', 'ls']);
+    assert.deepEqual(launch.env, kept);
+  });
+
+  test('the project\'s settings name the variables that pass beyond the allowlist, and the /tmp size', () => {
+    const limits = { ...DEFAULT_LIMITS, tmp_mb: 8, env: ['MY_ANTHROPIC_NOTE', 'UNSET_HERE'] };
+    for (const settings of [{ kind: 'off', limits }, { kind: 'bwrap', network: 'none', bwrap: 'bwrap', limits }] as const) {
+      const launch = launcherFor(settings, viewOf, { ...env, LC_ALL: 'C', GITHUB_TOKEN: 'ghp_x', TMPDIR: '/elsewhere' })('ls', '/work', FULL_GRANT);
+      launch.release?.();
+      assert.deepEqual(launch.env, { ...kept, LC_ALL: 'C', MY_ANTHROPIC_NOTE: 'kept: only the prefix counts' });
+      if (settings.kind === 'bwrap') assert.ok(hasRun(launch.args, ['--size', String(8 * 1024 * 1024), '--tmpfs', '/tmp']));
+    }
+  });
+
+  test('the limits reach a teammate with the settings, and survive bypass without bubblewrap', () => {
+    const limits = { memory_mb: 1024, processes: 64, tmp_mb: 16, env: ['NODE_OPTIONS'] };
+    const settings = { kind: 'bwrap', network: 'on', bwrap: 'bwrap', limits } as const;
+    assert.deepEqual(SandboxSettings.parse(JSON.parse(JSON.stringify(settings))), settings);
+    assert.deepEqual(sandboxFor({ ...unavailable, limits }, 'bypass'), { ok: true, settings: { kind: 'off', limits } });
   });
 
   test('the view is asked again for each command: an approval that makes the directory writable takes effect', () => {

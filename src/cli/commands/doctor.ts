@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { probeSandbox } from '../../sandbox/probe.js';
+import { describeSeccomp } from '../../sandbox/seccomp.js';
 import { bwrapProgram, INSTALL_HINT } from '../../sandbox/settings.js';
 import { readControlToken } from '../../runtime/control.js';
-import { loadProjectHooks } from '../../runtime/project-settings.js';
+import { loadProjectHooks, loadProjectSandbox } from '../../runtime/project-settings.js';
+import { describeBounds } from '../../sandbox/describe-bounds.js';
 import { describeHookPowers } from '../../runtime/hook-settings.js';
 import type { ContextFor } from '../context.js';
 import { describeStateRoots } from './doctor-state-roots.js';
@@ -23,7 +25,10 @@ export function registerDoctorCommand(program: Command, contextFor: ContextFor):
       const line = (label: string, text: string) => process.stdout.write(`${label.padEnd(24)}${text}\n`);
       line('node', process.version);
       line('sandbox', withNetwork.ok ? `active: ${withNetwork.version} (${bwrap})` : `UNAVAILABLE: ${withNetwork.reason}`);
+      // The probe loads the filter where there is one: a sandbox that came up has it.
+      line('seccomp', withNetwork.ok ? describeSeccomp() : `not loaded: ${withNetwork.reason}`);
       line('sandbox, no network', withoutNetwork.ok ? 'available (--sandbox-network none)' : `unavailable: ${withoutNetwork.reason}`);
+      for (const [label, text] of describeBounds(loadProjectSandbox(context.paths.home))) line(label, text);
       const team = await context.store.roster.load();
       line('team', team ? `${team.name} (${context.paths.root})` : `none yet in ${context.paths.home}`);
       if (team?.sandbox) line('last lead started with', team.sandbox);
