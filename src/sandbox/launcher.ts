@@ -2,6 +2,7 @@ import { bwrapArgs, type SandboxView } from './bwrap-args.js';
 import { homedir } from 'node:os';
 import { credentialPaths } from './credentials.js';
 import { gitGuard } from './git-guard.js';
+import { hiddenStateAround } from './state-roots.js';
 import { seccompLaunch } from './seccomp.js';
 import type { CommandGrant } from '../policy/grant.js';
 import type { SandboxSettings } from './settings.js';
@@ -46,7 +47,9 @@ export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: Node
     const guarded = writable ? gitGuard(cwd) : [];
     // Looked at for each command too: a key made since is covered as well.
     const credentials = credentialPaths(homedir(), cwd);
-    const hidden = [...ceiling.hidden, ...credentials.dirs];
+    // And every team's state root around `cwd`, not only this team's: looked for each command, as
+    // another lead may have started since.
+    const hidden = hiddenStateAround(cwd, [...ceiling.hidden, ...credentials.dirs], env);
     const view: SandboxView = { ...ceiling, cwd, writable, network, guarded, hidden, hiddenFiles: credentials.files, tmpBytes: limits.tmp_mb * MB };
     // The limits' wrapper execs bubblewrap, which still finds the filter on fd 3.
     return { ...limitCommand(settings.bwrap, [...filter.args, ...bwrapArgs(view, command)], limits), env: cleaned, seccomp: filter.seccomp };

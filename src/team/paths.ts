@@ -20,7 +20,7 @@ export type TeamPaths = {
 };
 
 /** A deep state root puts the socket in a directory of its own under the temp dir instead. */
-function controlSocketPath(root: string): string {
+export function controlSocketPath(root: string): string {
   const inRoot = join(root, 'lead.sock');
   if (Buffer.byteLength(inRoot) < 100) return inRoot;
   return join(tmpdir(), `teams-${createHash('sha256').update(root).digest('hex').slice(0, 16)}`, 'lead.sock');

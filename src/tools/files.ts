@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { asError } from '../lib/as-error.js';
 import { forbiddenDirectories, inParentOf, openRegular, type Walk } from './beneath.js';
 import { confinedTarget, hiddenBelow, hiddenError } from './confine.js';
+import { hiddenStateAround } from '../sandbox/state-roots.js';
 
 /**
  * What the file tools read and write through. Paths are as the model gave them, relative
@@ -33,15 +34,17 @@ function describe(error: unknown, path: string): Error {
 }
 
 /**
- * File I/O confined to `root`, with `hidden` (the team's state) out of reach inside it. The
+ * File I/O confined to `root`, with `hidden` (the team's state, and every other state root) out of reach inside it. The
  * confinement checks choose the real path; the descriptor walk (beneath.ts) opens exactly
  * that path, never following a link, so a link swapped in meanwhile fails the call instead of
  * redirecting it outside the working directory, into `.git` or into the team's state.
  */
 export function realFileIO(root: string, hidden: readonly string[] = []): FileIO {
   async function walkTo(path: string, write: boolean): Promise<Walk> {
-    const { realRoot, parts } = await confinedTarget(root, path, hidden, write);
-    const forbidden = await forbiddenDirectories(hiddenBelow(root, hidden).map((dir) => ({ dir, error: () => hiddenError(path, dir) })));
+    // Other teams' state roots inside the working directory too, the ones the sandbox hides (state-roots.ts).
+    const hiddenNow = hiddenStateAround(root, hidden);
+    const { realRoot, parts } = await confinedTarget(root, path, hiddenNow, write);
+    const forbidden = await forbiddenDirectories(hiddenBelow(root, hiddenNow).map((dir) => ({ dir, error: () => hiddenError(path, dir) })));
     return { root: realRoot, parts, path, forbidden };
   }
 

@@ -7,6 +7,7 @@ import { loadProjectHooks, loadProjectSandbox } from '../../runtime/project-sett
 import { describeBounds } from '../../sandbox/describe-bounds.js';
 import { describeHookPowers } from '../../runtime/hook-settings.js';
 import type { ContextFor } from '../context.js';
+import { describeStateRoots } from './doctor-state-roots.js';
 
 /**
  * What this machine gives the team: whether agents' commands can be sandboxed (so approvals
@@ -34,6 +35,7 @@ export function registerDoctorCommand(program: Command, contextFor: ContextFor):
       line('lead', readControlToken(context.paths.controlToken) ? 'running (control socket ready)' : 'not running');
       // Hooks run sandboxed, read-only and offline; the ones granted more are the human's to review.
       for (const powered of describeHookPowers(loadProjectHooks(context.paths.home))) line('hook with more power', powered);
+      for (const [label, text] of describeStateRoots(process.cwd(), context.paths)) line(label, text);
       if (!withNetwork.ok) throw new Error(`teammates cannot start here except in bypass mode: ${INSTALL_HINT}`);
     });
 }

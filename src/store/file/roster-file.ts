@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { inertLine } from '../../lib/terminal-text.js';
 import { writeFileAtomic } from '../../files/atomic-file.js';
 import { errnoCode, isMissing } from '../../files/errno.js';
@@ -10,6 +10,7 @@ import type { RosterStore, Subscription, WatchProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
 import { asError } from '../../lib/as-error.js';
 import { lookOnChange } from '../../files/wakeup.js';
+import { registerStateRoot } from '../../files/state-root-registry.js';
 
 /**
  * The roster as `config.json`. Every change is lock + read + mutate + atomic replace;
@@ -120,6 +121,10 @@ export class FileRoster implements RosterStore {
 
   async ensure(options?: CreateTeamOptions): Promise<TeamConfig> {
     const config = ensureConfig(this.location, options);
+    // Every lead (and `teams member`) passes here, so a root made before the registry existed
+    // is registered too. A registry that cannot be written must not stop the team: the
+    // sandbox still hides this root (it is the team's own) and `teams doctor` reports it.
+    registerStateRoot(dirname(this.location.root));
     // Left by processes killed mid-write (config saves, lock attempts): harmless, but they pile up.
     removeStrayTemporaries(this.location.root);
     return config;
