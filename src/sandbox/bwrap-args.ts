@@ -44,9 +44,12 @@ export function bwrapArgs(view: SandboxView, command: string): string[] {
   for (const path of [view.cwd, ...view.hidden, ...(view.hiddenFiles ?? []), ...view.guarded.map((mount) => mount.target)]) {
     if (!isAbsolute(path)) throw new Error(`sandbox paths must be absolute: '${path}'`);
   }
+  // A working directory that is itself a hidden one (a state root an agent works in) stays its
+  // own: covered, it would be empty, and remounted read-only, unwritable whatever the grant.
+  const hidden = view.hidden.filter((dir) => dir !== view.cwd);
   const layered: Mount[] = [
     { flag: view.writable ? '--bind' : '--ro-bind', target: view.cwd } satisfies Mount,
-    ...view.hidden.map((target): Mount => ({ flag: '--tmpfs', target })),
+    ...hidden.map((target): Mount => ({ flag: '--tmpfs', target })),
   ].sort((a, b) => depth(a.target) - depth(b.target));
   // After every other mount, whatever the depths: they lie inside the working directory, whose
   // real path (theirs) may be shallower than the path it was given by.
@@ -77,7 +80,7 @@ export function bwrapArgs(view: SandboxView, command: string): string[] {
     ...guarded.flatMap(mount),
     ...(view.hiddenFiles ?? []).flatMap((file) => ['--ro-bind', '/dev/null', file]),
     // Read-only last: the working directory may need mount points created inside a hidden one.
-    ...[...view.hidden, ...guarded.filter((m) => m.flag === '--tmpfs').map((m) => m.target)].flatMap((target) => ['--remount-ro', target]),
+    ...[...hidden, ...guarded.filter((m) => m.flag === '--tmpfs').map((m) => m.target)].flatMap((target) => ['--remount-ro', target]),
     '--chdir',
     view.cwd,
     '/bin/sh',

@@ -142,3 +142,11 @@ describe('bwrapArgs', () => {
     assert.throws(() => bwrapArgs(view({ guarded: [{ flag: '--ro-bind', target: '.git/config' }] }), 'ls'), /sandbox paths must be absolute: '\.git\/config'/);
   });
 });
+
+describe('bwrapArgs: a working directory that is itself hidden', () => {
+  test('is neither covered nor remounted read-only; the other hidden directories still are', () => {
+    const args = bwrapArgs({ cwd: '/s/root', writable: true, hidden: ['/s/root', '/s/other'], guarded: [], network: 'none' }, 'ls');
+    assert.ok(!args.some((arg, i) => arg === '/s/root' && (args[i - 1] === '--tmpfs' || args[i - 1] === '--remount-ro')), args.join(' '));
+    assert.ok(args.join(' ').includes('--tmpfs /s/other'));
+  });
+});
