@@ -1,15 +1,11 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { killAll } from '../helpers/children.js';
-import { storeOf } from '../helpers/store.js';
-import { teamPaths } from '../../src/team/paths.js';
-import { createWorktree } from '../../src/team/worktree.js';
-import { addMember, setMemberWorktree } from '../../src/store/roster-changes.js';
+import { sh, teamWithWorktree as teamWith } from '../helpers/worktree-team.js';
 
 after(killAll);
 
@@ -23,22 +19,7 @@ after(killAll);
 describe("nested repositories in a teammate's worktree", () => {
   const base = mkdtempSync(join(tmpdir(), 'teams-cli-nested-'));
   after(() => rmSync(base, { recursive: true, force: true }));
-  const sh = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=h', '-c', 'user.email=h@example.invalid', ...args], { encoding: 'utf8' });
-
-  async function teamWithWorktree(name: string): Promise<{ repo: string; home: string; path: string }> {
-    const repo = join(base, name);
-    mkdirSync(repo);
-    sh(repo, 'init', '-q', '-b', 'main');
-    sh(repo, 'commit', '-q', '--allow-empty', '-m', 'start');
-    const home = join(repo, '.teams');
-    const store = storeOf(home);
-    await store.roster.ensure();
-    await addMember(store.roster, { name, role: 'coder', status: 'shutdown' });
-    const record = await createWorktree(repo, teamPaths(home, 'default'), name);
-    await setMemberWorktree(store.roster, name, record);
-    await store.close();
-    return { repo, home, path: record.path };
-  }
+  const teamWithWorktree = (name: string) => teamWith(base, name);
 
   /** A repository at `<worktree>/vendor/evil` whose every configured program touches `marker`. */
   function plantNested(worktree: string, marker: string): string {

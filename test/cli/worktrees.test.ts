@@ -1,15 +1,11 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { killAll } from '../helpers/children.js';
-import { storeOf } from '../helpers/store.js';
-import { teamPaths } from '../../src/team/paths.js';
-import { createWorktree } from '../../src/team/worktree.js';
-import { addMember, setMemberWorktree } from '../../src/store/roster-changes.js';
+import { sh, teamWithWorktree as teamWith } from '../helpers/worktree-team.js';
 
 after(killAll);
 
@@ -17,22 +13,7 @@ after(killAll);
 describe('teams and worktrees, from the command line', () => {
   const base = mkdtempSync(join(tmpdir(), 'teams-cli-worktrees-'));
   after(() => rmSync(base, { recursive: true, force: true }));
-  const sh = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=h', '-c', 'user.email=h@example.invalid', ...args], { encoding: 'utf8' });
-
-  async function teamWithWorktree(name: string): Promise<{ repo: string; home: string; path: string }> {
-    const repo = join(base, name);
-    mkdirSync(repo);
-    sh(repo, 'init', '-q', '-b', 'main');
-    sh(repo, 'commit', '-q', '--allow-empty', '-m', 'start');
-    const home = join(repo, '.teams');
-    const store = storeOf(home);
-    await store.roster.ensure();
-    await addMember(store.roster, { name, role: 'coder', status: 'shutdown' });
-    const record = await createWorktree(repo, teamPaths(home, 'default'), name);
-    await setMemberWorktree(store.roster, name, record);
-    await store.close();
-    return { repo, home, path: record.path };
-  }
+  const teamWithWorktree = (name: string) => teamWith(base, name);
 
   test('member remove keeps an unmerged worktree and says so; merge still finds it by name', async () => {
     const { repo, home, path } = await teamWithWorktree('alice');
