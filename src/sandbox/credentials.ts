@@ -22,6 +22,13 @@ const CREDENTIAL_PATHS = [
   '.password-store',
   '.netrc',
   '.git-credentials',
+  // git's credential store writes here when the directory exists ($XDG_CONFIG_HOME/git/credentials).
+  '.config/git/credentials',
+  '.config/containers/auth.json',
+  '.terraform.d/credentials.tfrc.json',
+  '.cache/huggingface/token',
+  '.huggingface/token',
+  '.local/share/keyrings',
   '.vault-token',
   '.pgpass',
   '.cargo/credentials',

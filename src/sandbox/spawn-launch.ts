@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_p
 import type { Readable, Writable } from 'node:stream';
 import type { Launch } from './launcher.js';
 import { SECCOMP_FD } from './seccomp.js';
+import { closeInheritedDescriptors } from './inherited-fds.js';
 
 /**
  * Start `launch` as the leader of a process group of its own, with stdout and stderr piped. The
@@ -16,6 +17,7 @@ import { SECCOMP_FD } from './seccomp.js';
 export function spawnLaunch(launch: Launch, cwd: string, stdin: 'ignore'): ChildProcessByStdio<null, Readable, Readable>;
 export function spawnLaunch(launch: Launch, cwd: string, stdin: 'pipe'): ChildProcessByStdio<Writable, Readable, Readable>;
 export function spawnLaunch(launch: Launch, cwd: string, stdin: 'ignore' | 'pipe'): ChildProcess {
+  closeInheritedDescriptors();
   const program = launch.seccomp;
   const child = spawn(launch.file, launch.args, { cwd, env: launch.env, detached: true, stdio: [stdin, 'pipe', 'pipe', program ? 'pipe' : 'ignore'] });
   const toBwrap = child.stdio[SECCOMP_FD];

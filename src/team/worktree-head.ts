@@ -43,6 +43,21 @@ export async function detachWorktreeHead(record: Pick<WorktreeRecord, 'repo' | '
 }
 
 /**
+ * Before the harness commits in the worktree (outside any sandbox): its HEAD detached, whatever
+ * the teammate made of it. The worktree's git directory is the teammate's to write, and
+ * `git symbolic-ref HEAD refs/heads/main` (or a symbolic link) writes nothing else: a commit
+ * there would move `main`, or create any branch an unborn ref names. Always rewritten, so no
+ * form of HEAD git would follow is missed. One that names a commit stays on it; one that names
+ * none goes back to the teammate's own branch.
+ */
+export async function detachForCommit(record: Pick<WorktreeRecord, 'repo' | 'path' | 'branch'>): Promise<void> {
+  const named = await git(record.path, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], [0, 1, 128]);
+  const own = async () => (await git(record.repo, ['rev-parse', '--verify', `refs/heads/${record.branch}^{commit}`])).stdout.trim();
+  const commit = Commit.safeParse(named.stdout.trim()).data ?? (await own());
+  await git(record.path, ['update-ref', '--no-deref', '-m', 'teams: detached before committing leftovers', 'HEAD', commit]);
+}
+
+/**
  * Move the branch to the worktree's HEAD, when its directory is there and its HEAD is a commit.
  * Whatever a hostile teammate put there, this only ever moves its own branch to a commit.
  */

@@ -5,7 +5,7 @@ import { Refused } from '../lib/refused.js';
 import type { WorktreeRecord } from '../store/roster.js';
 import type { TeamPaths } from './paths.js';
 import { requireOwnGitDir } from './repository-check.js';
-import { detachWorktreeHead, syncWorktreeBranch } from './worktree-head.js';
+import { detachForCommit, detachWorktreeHead, syncWorktreeBranch } from './worktree-head.js';
 import { excluding, nestedRepositories } from './worktree-nested.js';
 
 /**
@@ -96,6 +96,7 @@ export async function forgetStaleWorktree(record: WorktreeRecord): Promise<void>
 export async function commitLeftovers(record: WorktreeRecord, name: string): Promise<{ committed: boolean; nested: string[] }> {
   const nested = nestedRepositories(record.path);
   await git(record.path, ['add', '--all', '--', '.', ...excluding(nested)]);
+  await detachForCommit(record);
   const staged = await git(record.path, ['diff', '--cached', '--quiet'], [0, 1]);
   if (staged.code !== 0) await git(record.path, [...HARNESS_IDENTITY, 'commit', '--quiet', '--no-verify', '--no-gpg-sign', '-m', `teams: what ${name} left uncommitted`]);
   await syncWorktreeBranch(record);

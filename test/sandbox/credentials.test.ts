@@ -40,4 +40,17 @@ describe('credentials under the home directory', () => {
     const plain = await realShellIO().exec(`cat ${home}/.ssh/id_ed25519 ${home}/.netrc`, { cwd: work });
     assert.match(plain.stdout, /PRIVATE KEY[\s\S]*SECRET/);
   });
+
+  test("the credential stores git and other tools keep under ~/.config, ~/.cache, ~/.local are covered too", () => {
+    const other = join(base, 'other-home');
+    const stores = ['.config/git/credentials', '.config/containers/auth.json', '.terraform.d/credentials.tfrc.json', '.cache/huggingface/token', '.huggingface/token'];
+    for (const store of stores) {
+      mkdirSync(join(other, store, '..'), { recursive: true });
+      writeFileSync(join(other, store), 'SECRET\n');
+    }
+    mkdirSync(join(other, '.local/share/keyrings'), { recursive: true });
+    const found = credentialPaths(other, join(base, 'elsewhere'));
+    assert.deepEqual(found.files.sort(), stores.map((store) => join(other, store)).sort());
+    assert.deepEqual(found.dirs, [join(other, '.local/share/keyrings')]);
+  });
 });
