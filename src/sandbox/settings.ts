@@ -35,7 +35,8 @@ export function describeSandbox(settings: SandboxSettings): string {
   return `sandboxed (bubblewrap${network}${filter.ok ? ', Unix sockets blocked' : `; ${describeSeccomp(filter)}`})`;
 }
 
-export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap), or start teams with --no-sandbox (approvals are then advisory)';
+// Said wherever the sandbox is missing, whatever part of it failed (bubblewrap itself, or its seccomp filter).
+export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap) on a Linux kernel that allows namespaces and seccomp filters, or start teams with --no-sandbox (approvals are then advisory)';
 
 /** What the lead found at start: settings to hand to teammates, or why there is no sandbox. */
 export type SandboxStatus = SandboxSettings | { kind: 'unavailable'; reason: string; limits?: SandboxLimits };
