@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type * as z from 'zod';
-import { ModelError } from '../model/client.js';
-import type { CompactReason as CompactReasonSchema } from '../store/audit.js';
+import { ModelError } from '../model/index.js';
+import type { CompactReason as CompactReasonSchema } from '../store/index.js';
 
 /**
  * The pure half of compaction: where to cut a conversation, what the summariser reads, and

@@ -1,6 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelClient } from '../model/client.js';
-import { addUsage, ZERO_USAGE, type TokenUsage } from '../model/usage.js';
+import { type ModelClient, addUsage, ZERO_USAGE, type TokenUsage } from '../model/index.js';
 import { isContextOverflow, summaryRequest } from './compaction.js';
 
 /** The summariser's reply is a summary, not work: kept short whatever the agent's own limit. */

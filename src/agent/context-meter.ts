@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../model/usage.js';
+import type { TokenUsage } from '../model/index.js';
 
 /**
  * How full an agent's context is. The API's figures for the last call are exact (input,

@@ -1,5 +1,5 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { AssistantBlock } from '../model/client.js';
+import type { AssistantBlock } from '../model/index.js';
 
 /**
  * One agent's conversation, changed only through three operations, each of which is also

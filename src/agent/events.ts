@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../model/usage.js';
+import type { TokenUsage } from '../model/index.js';
 import type { CompactReason } from './compaction.js';
 
 /**

@@ -1,8 +1,7 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec } from '../model/client.js';
+import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec, DEFAULT_CONTEXT_WINDOW } from '../model/index.js';
 import type { AgentEvent, IdleReason } from './events.js';
-import { EventStream } from '../lib/event-stream.js';
-import { DEFAULT_CONTEXT_WINDOW } from '../model/context-window.js';
+import { EventStream } from '../lib/index.js';
 import { Conversation } from './conversation.js';
 import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf, type CompactReason } from './compaction.js';
 import { summarise } from './compactor.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../lib/package-root.js';
+import { PACKAGE_ROOT } from '../lib/index.js';
 
 /** prompts/ at the package root. */
 export const PROMPTS_DIR = join(PACKAGE_ROOT, 'prompts');

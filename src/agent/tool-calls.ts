@@ -1,6 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolResult } from '../tools/tool.js';
-import { capToolResult } from '../tools/capped-output.js';
+import { type ToolResult, capToolResult } from '../tools/index.js';
 import type { AgentEvent } from './events.js';
 
 export type ToolCall = { id: string; name: string; input: Record<string, unknown> };

@@ -1,11 +1,9 @@
 import type { Command, OptionValueSource } from 'commander';
-import { TeamBus } from '../team/bus.js';
-import { openFileStore } from '../store/file/file-store.js';
-import { memberNames, teamNameProblem, type TeamConfig } from '../store/roster.js';
-import type { TeamStore } from '../store/team-store.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
-import { didYouMean } from '../protocol/suggest.js';
-import { quoted } from '../lib/terminal-text.js';
+import { TeamBus, teamPaths, type TeamPaths } from '../team/index.js';
+import { openFileStore } from '../store/file/index.js';
+import { memberNames, teamNameProblem, type TeamConfig, type TeamStore } from '../store/index.js';
+import { didYouMean } from '../protocol/index.js';
+import { quoted } from '../lib/index.js';
 import { UsageError } from './errors.js';
 
 export type GlobalOptions = { home: string; team: string };

@@ -1,4 +1,4 @@
-import { readControlToken, sendControl, type ControlCommand } from '../runtime/control.js';
+import { readControlToken, sendControl, type ControlCommand } from '../lead/index.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './errors.js';
 

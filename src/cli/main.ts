@@ -1,9 +1,8 @@
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
-import { SettingsError } from '../model/settings.js';
-import { Refused } from '../lib/refused.js';
-import { inertLine } from '../lib/terminal-text.js';
+import { SettingsError } from '../model/index.js';
+import { Refused, inertLine } from '../lib/index.js';
 
 /** Exit codes: 0 success; 2 usage or validation error (nothing written); 1 any other failure. */
 async function main(argv: string[]): Promise<number> {

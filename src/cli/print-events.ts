@@ -1,10 +1,8 @@
-import type { LeadEvent } from '../runtime/lead-events.js';
-import { compactionLine, formatMessage } from '../team/format.js';
-import { describeRequestChange } from '../tracker/describe.js';
-import { inertJson, inertText, oneLine } from '../lib/terminal-text.js';
-import { LEAD } from '../protocol/names.js';
-import type { RequestRecord } from '../tracker/records.js';
-import { callRow } from '../ui/call-row.js';
+import type { LeadEvent } from '../lead/index.js';
+import { compactionLine, formatMessage } from '../present/index.js';
+import { describeRequestChange, LEAD, type RequestRecord } from '../protocol/index.js';
+import { inertJson, inertText, oneLine } from '../lib/index.js';
+import { callRow } from '../ui/index.js';
 
 /**
  * Headless output of the team's events: one line each, or one JSON object per line.

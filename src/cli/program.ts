@@ -1,8 +1,7 @@
 import { Command, Option } from 'commander';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../lib/package-root.js';
-import { inertText } from '../lib/terminal-text.js';
+import { PACKAGE_ROOT, inertText } from '../lib/index.js';
 import { CliContext, type ContextFor, type GlobalOptions } from './context.js';
 import { registerMemberCommands } from './commands/member.js';
 import { registerStatusCommand } from './commands/status.js';

@@ -1,9 +1,7 @@
-import { newSessionId } from '../protocol/ids.js';
-import { LEAD } from '../protocol/names.js';
-import type { SessionSummary } from '../store/sessions.js';
-import type { TeamStore } from '../store/team-store.js';
-import { quoted } from '../lib/terminal-text.js';
-import type { SessionChoice } from '../runtime/lead-session.js';
+import { newSessionId, LEAD } from '../protocol/index.js';
+import type { SessionSummary, TeamStore } from '../store/index.js';
+import { quoted } from '../lib/index.js';
+import type { SessionChoice } from '../lead/index.js';
 import { UsageError } from './errors.js';
 
 export type SessionFlags = { continue?: boolean; resume?: string };

@@ -1,6 +1,4 @@
-import { loadScript } from '../offline/script.js';
-import { modelLabel } from '../offline/model-id.js';
-import { startOfflineServer } from '../offline/server.js';
+import { loadScript, modelLabel, startOfflineServer } from '../offline/index.js';
 import { ModelClient, type ModelClientOptions } from './client.js';
 import type { ModelSettings } from './settings.js';
 

@@ -1,4 +1,4 @@
-import { OFFLINE_MODEL } from '../offline/model-id.js';
+import { OFFLINE_MODEL } from '../offline/index.js';
 
 /**
  * How many tokens of prompt each model takes. Kept beside the price table (usage.ts) and as

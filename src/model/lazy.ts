@@ -1,7 +1,7 @@
 import type { ModelClient, ModelEvent, ModelTurn, TurnRequest } from './client.js';
 import type { OpenModel } from './connect.js';
 import type { ModelSettings } from './settings.js';
-import { modelLabel } from '../offline/model-id.js';
+import { modelLabel } from '../offline/index.js';
 
 export type LazyModel = {
   client: Pick<ModelClient, 'turn' | 'model'>;

@@ -1,10 +1,8 @@
 import { join, resolve } from 'node:path';
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
-import { OFFLINE_MODEL } from '../offline/model-id.js';
-import { describeIssues } from '../lib/zod-issues.js';
-import { quoted } from '../lib/terminal-text.js';
-import { PACKAGE_ROOT } from '../lib/package-root.js';
+import { OFFLINE_MODEL } from '../offline/index.js';
+import { describeIssues, quoted, PACKAGE_ROOT } from '../lib/index.js';
 import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from './context-window.js';
 
 /**

@@ -1,4 +1,4 @@
-import { OFFLINE_MODEL } from '../offline/model-id.js';
+import { OFFLINE_MODEL } from '../offline/index.js';
 
 /**
  * Token usage and cost per agent. Field names match the protocol's Usage (messages.ts),

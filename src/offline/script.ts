@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { eachString, templateRefs, type JsonPath, type TemplateRef } from './template.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import { describeIssues } from '../lib/index.js';
 
 /**
  * The offline model's script format. A script is data (a JSON file): an ordered list of

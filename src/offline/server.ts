@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { matchScript, type ScriptedError, type ScriptedReply } from './match.js';
 import { MessagesRequest, systemText } from './request.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import { describeIssues } from '../lib/index.js';
 import type { Script } from './script.js';
 import { estimateRequestTokens, PromptCache } from './prompt-cache.js';
 import { messageStartEvent, replyMessage, sseFrame, streamEvents, type ReplyMeta } from './wire.js';

@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
 import * as z from 'zod';
-import type { PermissionMode } from '../protocol/messages.js';
-import { semanticBoolean } from '../protocol/semantic-boolean.js';
+import { type PermissionMode, semanticBoolean } from '../protocol/index.js';
 import { describeGrant, FULL_GRANT, READ_ONLY_GRANT, type CommandGrant } from './grant.js';
 import { assessCommand, showCommand } from './dangerous.js';
 import { isGitPath, isInside } from './places.js';

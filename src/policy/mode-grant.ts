@@ -1,4 +1,4 @@
-import type { PermissionMode } from '../protocol/messages.js';
+import type { PermissionMode } from '../protocol/index.js';
 
 /**
  * How far a teammate's permission mode may go, at spawn and by a later mode_set. Pure, so the

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { inertLine, quoted } from '../lib/terminal-text.js';
+import { inertLine, quoted } from '../lib/index.js';
 
 /** The lead's fixed name. Every team has exactly one lead. */
 export const LEAD = 'lead';

@@ -5,7 +5,7 @@ import type { Direction } from './kinds/spec.js';
 import { BROADCAST, LEAD, agentNameProblem } from './names.js';
 import type { RequestState } from './request-states.js';
 import { didYouMean } from './suggest.js';
-import { quoted } from '../lib/terminal-text.js';
+import { quoted } from '../lib/index.js';
 
 /**
  * The rules a message must pass before it is written to a mailbox. Pure: the caller

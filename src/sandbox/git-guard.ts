@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as z from 'zod';
-import { GIT_DIR, GIT_DIR_GUARDED } from '../policy/places.js';
+import { GIT_DIR, GIT_DIR_GUARDED } from '../policy/index.js';
 import { linkedWorktreeMounts } from './linked-worktree.js';
 
 /**

@@ -4,7 +4,7 @@ import { credentialPaths } from './credentials.js';
 import { gitGuard } from './git-guard.js';
 import { hiddenStateAround } from './state-roots.js';
 import { seccompLaunch } from './seccomp.js';
-import type { CommandGrant } from '../policy/grant.js';
+import type { CommandGrant } from '../policy/index.js';
 import type { SandboxSettings } from './settings.js';
 import { commandEnv } from './command-env.js';
 import { limitCommand } from './command-limits.js';

@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
-import { GIT_DIR_GUARDED } from '../policy/places.js';
+import { GIT_DIR_GUARDED } from '../policy/index.js';
 
 /**
  * A working directory that is a linked worktree (a teammate's, `git worktree add`) keeps its git

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { readStateRootRegistry } from '../files/state-root-registry.js';
-import { controlSocketPath } from '../team/paths.js';
+import { readStateRootRegistry } from '../store/index.js';
+import { controlSocketPath } from '../team/index.js';
 
 /**
  * Every team state root a command in `cwd` could otherwise see, not only its own team's: each

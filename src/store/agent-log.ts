@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Usage } from '../protocol/fields.js';
+import { Usage } from '../protocol/index.js';
 import { CompactReason } from './audit.js';
 import { MemberStatus } from './roster.js';
 

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind } from '../protocol/messages.js';
-import { AgentName, BROADCAST, Recipient } from '../protocol/names.js';
-import { RequestState } from '../tracker/records.js';
+import { KINDS, MessageId, RequestId, RequestKindSchema, type Kind, AgentName, BROADCAST, Recipient, RequestState } from '../protocol/index.js';
 
 /**
  * The team's append-only audit log: what was sent, decided, changed on the roster, and

@@ -1,8 +1,5 @@
-import { Refused } from '../lib/refused.js';
-import { quoted } from '../lib/terminal-text.js';
-import type { PermissionMode, Usage } from '../protocol/messages.js';
-import { LEAD } from '../protocol/names.js';
-import { isRunning, processStartTime } from '../files/proc-start.js';
+import { Refused, quoted, isRunning, processStartTime } from '../lib/index.js';
+import { type PermissionMode, type Usage, LEAD } from '../protocol/index.js';
 import { findMember, Member, requireMember, rosterIssues, type MemberStatus, type WorktreeRecord } from './roster.js';
 import type { RosterStore } from './team-store.js';
 

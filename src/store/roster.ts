@@ -1,10 +1,6 @@
 import * as z from 'zod';
-import { Refused } from '../lib/refused.js';
-import { inertLine, quoted } from '../lib/terminal-text.js';
-import { PermissionMode, RequestKindSchema, Usage } from '../protocol/messages.js';
-import { AgentName, agentNameProblem, LEAD } from '../protocol/names.js';
-import { memberHint } from '../protocol/suggest.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import { Refused, inertLine, quoted, describeIssues } from '../lib/index.js';
+import { PermissionMode, RequestKindSchema, Usage, AgentName, agentNameProblem, LEAD, memberHint } from '../protocol/index.js';
 
 /**
  * The roster: the team's members, their status and usage, and the team's settings. Several

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { SESSION_ID_PATTERN } from '../protocol/ids.js';
-import { AgentName } from '../protocol/names.js';
+import { SESSION_ID_PATTERN, AgentName } from '../protocol/index.js';
 
 /**
  * Sessions: what survives a restart of the lead. Each agent's conversation is journaled as

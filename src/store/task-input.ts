@@ -1,5 +1,5 @@
-import { quoted } from '../lib/terminal-text.js';
-import { LEAD } from '../protocol/names.js';
+import { quoted } from '../lib/index.js';
+import { LEAD } from '../protocol/index.js';
 import { TaskId } from './tasks.js';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { AgentName } from '../protocol/names.js';
-import { inertLine } from '../lib/terminal-text.js';
+import { AgentName } from '../protocol/index.js';
+import { inertLine } from '../lib/index.js';
 
 /**
  * The task board's records and rules. Every process folds the same journal through these pure

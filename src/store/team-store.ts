@@ -1,14 +1,12 @@
-import type { Subscription, Transport } from '../mailbox/transport.js';
-import type { RequestKind } from '../protocol/messages.js';
-import type { TransitionResult } from '../tracker/lifecycle.js';
-import type { RequestRecord, RequestState } from '../tracker/records.js';
+import type { Subscription, Transport } from './transport.js';
+import type { RequestKind, TransitionResult, RequestRecord, RequestState } from '../protocol/index.js';
 import type { AuditDraft, AuditEntry } from './audit.js';
 import type { CreateTeamOptions, TeamConfig } from './roster.js';
 import type { LogLine } from './agent-log.js';
 import type { JournalEntry, RecordDraft, SessionMeta, SessionSummary } from './sessions.js';
 import type { Task, TaskBoardStatus, TaskChange, TaskDraft, TaskResult } from './tasks.js';
 
-export type { Subscription } from '../mailbox/transport.js';
+export type { Subscription } from './transport.js';
 
 /**
  * Everything the processes of one team share: the roster, the request journal, the audit log

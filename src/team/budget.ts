@@ -1,6 +1,5 @@
-import { costOf, type TokenUsage } from '../model/usage.js';
-import type { TurnUsage } from '../store/roster-changes.js';
-import type { Member, TeamConfig, UsageTotals } from '../store/roster.js';
+import { costOf, type TokenUsage } from '../model/index.js';
+import type { TurnUsage, Member, TeamConfig, UsageTotals } from '../store/index.js';
 
 /** Every billed token: input, output and both kinds of cache traffic. */
 export function usageTokens(usage: UsageTotals | undefined): number {

@@ -1,19 +1,6 @@
-import { newMessageId, newRequestId } from '../protocol/ids.js';
-import { Envelope, summarize, type Draft } from '../protocol/messages.js';
-import { classify } from '../protocol/classify.js';
-import { specOf } from '../protocol/kinds/index.js';
-import { humanLine } from '../protocol/notices.js';
-import { oneLine } from '../lib/terminal-text.js';
-import { checkSend, type RuleName } from '../protocol/rules.js';
-import { BROADCAST, LEAD } from '../protocol/names.js';
-import type { Signer } from '../protocol/signing.js';
-import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
-import { deadlineAt, expiryOutcome } from '../tracker/expiry.js';
-import { EventStream } from '../lib/event-stream.js';
-import { Refused } from '../lib/refused.js';
-import { memberNames, type TeamConfig } from '../store/roster.js';
-import type { TeamStore } from '../store/team-store.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import { newMessageId, newRequestId, Envelope, summarize, type Draft, classify, specOf, humanLine, checkSend, type RuleName, BROADCAST, LEAD, type Signer, isOwnRequest, type RequestRecord, deadlineAt, expiryOutcome } from '../protocol/index.js';
+import { oneLine, EventStream, Refused, describeIssues } from '../lib/index.js';
+import { memberNames, type TeamConfig, type TeamStore } from '../store/index.js';
 
 /** A send refused by a rule: nothing was written. */
 export class SendRefused extends Refused {

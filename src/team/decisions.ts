@@ -1,10 +1,6 @@
-import type { Draft } from '../protocol/messages.js';
-import { LEAD } from '../protocol/names.js';
-import { requestRole } from '../protocol/kinds/index.js';
-import type { Decision } from '../protocol/kinds/spec.js';
-import { isOwnRequest, type RequestRecord } from '../tracker/records.js';
+import { type Draft, LEAD, requestRole, type Decision, isOwnRequest, type RequestRecord } from '../protocol/index.js';
 
-export type { Decision } from '../protocol/kinds/spec.js';
+export type { Decision } from '../protocol/index.js';
 
 /**
  * The lead's response to a request it was asked to decide (by the human or the lead's

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { teamNameProblem } from '../store/roster.js';
+import { teamNameProblem } from '../store/index.js';
 
 /**
  * Where one team's state lives under the state root (default ./.teams): its directory, and

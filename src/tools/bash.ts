@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { semanticBoolean } from '../protocol/semantic-boolean.js';
+import { semanticBoolean } from '../protocol/index.js';
 import type { ToolIO } from './io.js';
 import { sandboxHint } from './sandbox-hint.js';
 import { DEFAULT_TIMEOUT_MS, type ExecResult } from './shell.js';

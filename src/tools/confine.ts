@@ -1,6 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { isGitPath } from '../policy/places.js';
+import { isGitPath } from '../policy/index.js';
 
 /**
  * The file tools work inside the working directory only. A path is resolved against it and

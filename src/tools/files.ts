@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { asError } from '../lib/as-error.js';
+import { asError } from '../lib/index.js';
 import { forbiddenDirectories, inParentOf, openRegular, type Walk } from './beneath.js';
 import { confinedTarget, hiddenBelow, hiddenError } from './confine.js';
-import { hiddenStateAround } from '../sandbox/state-roots.js';
+import { hiddenStateAround } from '../sandbox/index.js';
 
 /**
  * What the file tools read and write through. Paths are as the model gave them, relative

@@ -1,4 +1,4 @@
-import type { CommandGrant } from '../policy/grant.js';
+import type { CommandGrant } from '../policy/index.js';
 import type { FileIO } from './files.js';
 import type { ShellIO } from './shell.js';
 import type { TeamIO } from './team-io.js';

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { RequestId } from '../protocol/messages.js';
-import { semanticBoolean } from '../protocol/semantic-boolean.js';
+import { RequestId, semanticBoolean } from '../protocol/index.js';
 import type { ToolIO } from './io.js';
 import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { newRequestId } from '../protocol/ids.js';
-import { codeReviewRequest } from '../protocol/kinds/code-review.js';
-import { AgentName } from '../protocol/names.js';
+import { newRequestId, codeReviewRequest, AgentName } from '../protocol/index.js';
 import type { ToolIO } from './io.js';
 import { defineTool } from './tool.js';
 

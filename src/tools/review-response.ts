@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { codeReviewRequest } from '../protocol/kinds/code-review.js';
-import { RequestId } from '../protocol/messages.js';
-import { semanticBoolean } from '../protocol/semantic-boolean.js';
+import { codeReviewRequest, RequestId, semanticBoolean } from '../protocol/index.js';
 import type { ToolIO } from './io.js';
 import { defineTool } from './tool.js';
 

@@ -1,4 +1,4 @@
-import type { CommandGrant } from '../policy/grant.js';
+import type { CommandGrant } from '../policy/index.js';
 import type { ExecResult } from './shell.js';
 
 // What programs print when the sandbox's read-only working directory refuses a write.

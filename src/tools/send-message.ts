@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AgentName } from '../protocol/names.js';
+import { AgentName } from '../protocol/index.js';
 import type { ToolIO } from './io.js';
 import { defineTool } from './tool.js';
 

@@ -1,7 +1,6 @@
-import { killProcessGroup } from '../files/kill-group.js';
-import type { Launcher } from '../sandbox/launcher.js';
-import { spawnLaunch } from '../sandbox/spawn-launch.js';
-import { READ_ONLY_GRANT, type CommandGrant } from '../policy/grant.js';
+import { killProcessGroup } from '../lib/index.js';
+import { type Launcher, spawnLaunch } from '../sandbox/index.js';
+import { READ_ONLY_GRANT, type CommandGrant } from '../policy/index.js';
 import { CappedOutput } from './capped-output.js';
 
 /** What the bash tool runs commands through; tests may swap it. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { RequestId } from '../protocol/messages.js';
+import { RequestId } from '../protocol/index.js';
 import type { ToolIO } from './io.js';
 import { defineTool } from './tool.js';
 

@@ -1,11 +1,9 @@
 import * as z from 'zod';
-import { AgentName } from '../protocol/names.js';
-import { semanticBoolean } from '../protocol/semantic-boolean.js';
+import { AgentName, semanticBoolean, PermissionMode } from '../protocol/index.js';
 import type { ToolIO } from './io.js';
 import type { LeadTeamIO } from './team-io.js';
 import { defineTool } from './tool.js';
-import { ModelId } from '../model/settings.js';
-import { PermissionMode } from '../protocol/messages.js';
+import { ModelId } from '../model/index.js';
 
 const NOT_WITH_RESPAWN = 'not given with respawn: a respawned teammate keeps its role and model, and its conversation holds its task';
 const FOR_A_NEW_ONE = 'required for a new teammate (or set respawn: true to restart one that crashed or was shut down)';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { TaskId } from '../store/tasks.js';
+import { TaskId } from '../store/index.js';
 import type { ToolIO } from './io.js';
 import type { TeammateTeamIO } from './team-io.js';
 import { boardAnswer } from './task-format.js';

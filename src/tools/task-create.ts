@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { AgentName } from '../protocol/names.js';
-import { isOneLine, ONE_LINE_SUBJECT, TaskId } from '../store/tasks.js';
+import { AgentName } from '../protocol/index.js';
+import { isOneLine, ONE_LINE_SUBJECT, TaskId } from '../store/index.js';
 import type { ToolIO } from './io.js';
 import type { LeadTeamIO } from './team-io.js';
 import { taskDetail } from './task-format.js';

@@ -1,5 +1,5 @@
-import { inertLine } from '../lib/terminal-text.js';
-import type { Task, TaskResult } from '../store/tasks.js';
+import { inertLine } from '../lib/index.js';
+import type { Task, TaskResult } from '../store/index.js';
 import type { ToolResult } from './tool.js';
 
 /** One task as one line for a model (and the CLI): id, status, owner, what blocks it, subject. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { AgentName } from '../protocol/names.js';
-import { TaskBoardStatus } from '../store/tasks.js';
+import { AgentName } from '../protocol/index.js';
+import { TaskBoardStatus } from '../store/index.js';
 import type { ToolIO } from './io.js';
 import { taskDetail } from './task-format.js';
 import { defineTool } from './tool.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { AgentName } from '../protocol/names.js';
-import { TaskBoardStatus, TaskId } from '../store/tasks.js';
+import { AgentName } from '../protocol/index.js';
+import { TaskBoardStatus, TaskId } from '../store/index.js';
 import type { ToolIO } from './io.js';
 import type { LeadTeamIO, TeammateTeamIO } from './team-io.js';
 import { boardAnswer } from './task-format.js';

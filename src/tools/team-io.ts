@@ -1,9 +1,6 @@
-import type { OutgoingDraft, PermissionMode } from '../protocol/messages.js';
-import type { ModeAsker } from '../policy/mode-grant.js';
-import type { RequestRecord } from '../tracker/records.js';
-import type { Member } from '../store/roster.js';
-import type { TaskFilter } from '../store/team-store.js';
-import type { Task, TaskChange, TaskResult } from '../store/tasks.js';
+import type { OutgoingDraft, PermissionMode, RequestRecord } from '../protocol/index.js';
+import type { ModeAsker } from '../policy/index.js';
+import type { Member, TaskFilter, Task, TaskChange, TaskResult } from '../store/index.js';
 
 /** The task board as a member's tools see it: every change is made as that member. */
 export interface BoardIO {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { ToolSpec } from '../model/client.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import type { ToolSpec } from '../model/index.js';
+import { describeIssues } from '../lib/index.js';
 
 /** What a tool hands back to the model: concise text, flagged when it is an error. */
 export type ToolResult = { content: string; isError?: boolean };

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { ToolSpec } from '../model/client.js';
+import type { ToolSpec } from '../model/index.js';
 import { bashTool } from './bash.js';
 import { broadcastTool } from './broadcast.js';
 import { editFileTool } from './edit-file.js';

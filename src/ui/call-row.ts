@@ -1,5 +1,5 @@
-import { inertLine } from '../lib/terminal-text.js';
-import type { RequestRecord } from '../tracker/records.js';
+import { inertLine } from '../lib/index.js';
+import type { RequestRecord } from '../protocol/index.js';
 
 /**
  * A permission request's tool call as the approval queue's row shows it: `bash <command>` and

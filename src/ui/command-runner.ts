@@ -1,18 +1,14 @@
-import { taskDetail, taskLine } from '../tools/task-format.js';
-import { Refused } from '../lib/refused.js';
-import type { TaskChange } from '../store/tasks.js';
-import { HUMAN_ACTOR } from '../store/task-input.js';
-import { formatAudit, formatMembers, formatMessage, formatRequests } from '../team/format.js';
-import { summarize } from '../protocol/messages.js';
-import { BROADCAST, LEAD } from '../protocol/names.js';
-import { involves } from '../store/audit.js';
-import { requireMember as requireTeamMember } from '../store/roster.js';
+import { taskDetail, taskLine } from '../tools/index.js';
+import { Refused } from '../lib/index.js';
+import { type TaskChange, HUMAN_ACTOR, involves, requireMember as requireTeamMember } from '../store/index.js';
+import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
+import { summarize, BROADCAST, LEAD } from '../protocol/index.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
-import { describeRespawn } from '../runtime/respawn.js';
+import { describeRespawn } from '../lead/index.js';
 import { permissionsCommand } from './permissions-command.js';
-import { worktreeAction } from '../team/worktree-actions.js';
+import { worktreeAction } from '../worktree/index.js';
 
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
 const RECENT = 30;

@@ -1,9 +1,7 @@
-import { agentNameProblem } from '../protocol/names.js';
-import { didYouMean } from '../protocol/suggest.js';
-import { modelIdProblem } from '../model/settings.js';
-import { parseRule } from '../policy/rules.js';
-import { PERMISSION_MODES, PermissionMode } from '../protocol/messages.js';
-import { assigneeProblem, EMPTY_SUBJECT, parseTaskIdList, taskIdProblem } from '../store/task-input.js';
+import { agentNameProblem, didYouMean, PERMISSION_MODES, PermissionMode } from '../protocol/index.js';
+import { modelIdProblem } from '../model/index.js';
+import { parseRule } from '../policy/index.js';
+import { assigneeProblem, EMPTY_SUBJECT, parseTaskIdList, taskIdProblem } from '../store/index.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =

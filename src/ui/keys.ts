@@ -1,6 +1,5 @@
 import type { Key } from 'ink';
-import { suggestRule } from '../policy/rule-suggestion.js';
-import { parseRule, type PermissionRule } from '../policy/rules.js';
+import { suggestRule, parseRule, type PermissionRule } from '../policy/index.js';
 import { selectedRequest } from './state/queue.js';
 import { neighbour } from './state/view.js';
 import type { LineEdit, State, UiAction } from './state/types.js';

@@ -1,5 +1,5 @@
-import { parseRule, showRule, type PermissionRules } from '../policy/rules.js';
-import { loadProjectRules, removeProjectRule, settingsPath, type RuleKind } from '../runtime/project-settings.js';
+import { parseRule, showRule, type PermissionRules } from '../policy/index.js';
+import { loadProjectRules, removeProjectRule, settingsPath, type RuleKind } from '../lead/index.js';
 import type { NewItem } from './state/types.js';
 
 /** Allow rules first, then deny, then network, numbered on from 1 across all: the number `/permissions remove <n>` takes. */

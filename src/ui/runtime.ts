@@ -1,12 +1,9 @@
-import type { SandboxStatus } from '../sandbox/settings.js';
-import type { Draft, Envelope, PermissionMode } from '../protocol/messages.js';
-import type { HumanDecision } from '../runtime/lead-decisions.js';
-import type { LeadEvent } from '../runtime/lead-events.js';
-import type { TeamStore } from '../store/team-store.js';
-import type { TeamPaths } from '../team/paths.js';
-import type { RequestRecord } from '../tracker/records.js';
-import type { Spawned, SpawnSpec } from '../tools/team-io.js';
-import type { LeadSessionStart } from '../runtime/lead-session.js';
+import type { SandboxStatus } from '../sandbox/index.js';
+import type { Draft, Envelope, PermissionMode, RequestRecord } from '../protocol/index.js';
+import type { HumanDecision, LeadEvent, LeadSessionStart } from '../lead/index.js';
+import type { TeamStore } from '../store/index.js';
+import type { TeamPaths } from '../team/index.js';
+import type { Spawned, SpawnSpec } from '../tools/index.js';
 
 /** What the REPL reads of the team's shared state: for its slash commands and its first screen. */
 export type ReplStore = {

@@ -1,6 +1,6 @@
 import { render } from 'ink';
 import { createRepl, stateFor } from './app.js';
-import type { LeadEvent } from '../runtime/lead-events.js';
+import type { LeadEvent } from '../lead/index.js';
 import type { ReplRuntime } from './runtime.js';
 
 /**

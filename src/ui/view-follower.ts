@@ -1,4 +1,4 @@
-import type { LogBatch, Subscription } from '../store/team-store.js';
+import type { LogBatch, Subscription } from '../store/index.js';
 import type { ReplStore } from './runtime.js';
 import type { Store } from './store.js';
 

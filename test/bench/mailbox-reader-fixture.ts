@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MaildirTransport } from '../../src/mailbox/maildir.js';
+import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { parseStamp } from '../fixtures/mailbox-envelopes.js';
 import { cpuMicros, latencySummary, type ReaderReport } from './stats.js';

@@ -6,7 +6,7 @@ import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { resolveModelSettings } from '../../src/model/settings.js';
-import { LeadRuntime } from '../../src/runtime/lead.js';
+import { LeadRuntime } from '../../src/lead/lead.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
 
 after(killAll);

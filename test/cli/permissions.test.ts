@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
-import { loadProjectRules } from '../../src/runtime/project-settings.js';
+import { loadProjectRules } from '../../src/lead/project-settings.js';
 
 after(killAll);
 

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEventPrinter } from '../../src/cli/print-events.js';
-import { formatAudit, formatMembers, formatMessage, formatRequests } from '../../src/team/format.js';
-import type { LeadEvent } from '../../src/runtime/lead-events.js';
+import { formatAudit, formatMembers, formatMessage, formatRequests } from '../../src/present/format.js';
+import type { LeadEvent } from '../../src/lead/events.js';
 import type { Envelope, Kind } from '../../src/protocol/messages.js';
 import { ZERO_USAGE } from '../../src/model/usage.js';
 import { record, sample, SAMPLES } from '../protocol/fixtures.js';

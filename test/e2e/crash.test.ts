@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { isProcessAlive } from '../../src/files/file-lock.js';
+import { isProcessAlive } from '../../src/lib/file-lock.js';
 import { TeamSession } from './session.js';
 
 after(killAll);

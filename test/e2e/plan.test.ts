@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { isProcessAlive } from '../../src/files/file-lock.js';
+import { isProcessAlive } from '../../src/lib/file-lock.js';
 import { TeamSession } from './session.js';
 
 after(killAll);

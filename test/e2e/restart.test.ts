@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive } from '../../src/files/file-lock.js';
+import { isProcessAlive } from '../../src/lib/file-lock.js';
 import { addMember } from '../../src/store/roster-changes.js';
 import { killAll } from '../helpers/children.js';
 import { storeOf } from '../helpers/store.js';

@@ -8,7 +8,7 @@ import { waitFor } from '../helpers/wait.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { createSigner } from '../../src/protocol/signing.js';
 import type { Envelope } from '../../src/protocol/messages.js';
-import { MaildirTransport } from '../../src/mailbox/maildir.js';
+import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
 import { TeamSession } from './session.js';
 
 after(killAll);

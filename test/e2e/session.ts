@@ -8,7 +8,7 @@ import { waitFor } from '../helpers/wait.js';
 import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
 import type { Member } from '../../src/store/roster.js';
 import type { TeamStore } from '../../src/store/team-store.js';
-import type { RequestRecord } from '../../src/tracker/records.js';
+import type { RequestRecord } from '../../src/protocol/request-records.js';
 import type { RequestKind } from '../../src/protocol/messages.js';
 import type { AuditEntry } from '../../src/store/audit.js';
 import { storeOf } from '../helpers/store.js';

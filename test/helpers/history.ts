@@ -1,5 +1,5 @@
 import type { Envelope } from '../../src/protocol/messages.js';
-import type { Transport } from '../../src/mailbox/transport.js';
+import type { Transport } from '../../src/store/transport.js';
 
 /** Everything a mailbox keeps, handled first: observed from its history, then closed at once. */
 export async function historyOf(transport: Transport, agent: string): Promise<Envelope[]> {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolveModelSettings } from '../../src/model/settings.js';
-import { LeadRuntime } from '../../src/runtime/lead.js';
+import { LeadRuntime } from '../../src/lead/lead.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import { teamPaths, type TeamPaths } from '../../src/team/paths.js';

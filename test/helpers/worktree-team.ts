@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { teamPaths } from '../../src/team/paths.js';
-import { createWorktree } from '../../src/team/worktree.js';
+import { createWorktree } from '../../src/worktree/worktree.js';
 import { addMember, setMemberWorktree } from '../../src/store/roster-changes.js';
 import { storeOf } from './store.js';
 

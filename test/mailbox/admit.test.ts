@@ -7,7 +7,7 @@ import type { Envelope } from '../../src/protocol/messages.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';
-import { WRITER_ID } from '../../src/mailbox/log-names.js';
+import { WRITER_ID } from '../../src/store/file/mailbox/log-names.js';
 import { line } from '../fixtures/mailbox-logs.js';
 import { ids, recorder, teamMaker, withSubscription } from '../fixtures/mailbox-team.js';
 

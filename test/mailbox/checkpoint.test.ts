@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CheckpointWriter, readCheckpoint, type Positions } from '../../src/mailbox/checkpoint.js';
+import { CheckpointWriter, readCheckpoint, type Positions } from '../../src/store/file/mailbox/checkpoint.js';
 import { tempHome } from '../helpers/temp.js';
 
 const { home, cleanup } = tempHome('teams-checkpoint-');

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { MaildirTransport } from '../../src/mailbox/maildir.js';
+import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { parseStamp, textMessage } from '../fixtures/mailbox-envelopes.js';
 import { assertExactlyOnceInSendOrder, entriesIn, journaled, layoutOf, peekAt } from '../fixtures/mailbox-journal.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { DeliveredJournal, JournalFollower } from '../../src/mailbox/journal.js';
+import { DeliveredJournal, JournalFollower } from '../../src/store/file/mailbox/journal.js';
 import type { Envelope } from '../../src/protocol/messages.js';
 import { tempHome } from '../helpers/temp.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newMessageId } from '../../src/protocol/ids.js';
-import { appendLines } from '../../src/files/jsonl.js';
+import { appendLines } from '../../src/store/file/jsonl.js';
 import { historyOf } from '../helpers/history.js';
 import { tempHome } from '../helpers/temp.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MAX_MESSAGE_BYTES } from '../../src/protocol/messages.js';
-import { SEAL_BYTES } from '../../src/mailbox/log-writer.js';
+import { SEAL_BYTES } from '../../src/store/file/mailbox/log-writer.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';

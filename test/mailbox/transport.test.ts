@@ -3,7 +3,7 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { MAX_MESSAGE_BYTES } from '../../src/protocol/messages.js';
-import { appendLines } from '../../src/files/jsonl.js';
+import { appendLines } from '../../src/store/file/jsonl.js';
 import { killAll } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';

@@ -2,7 +2,7 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDrainRunner, watchForHints } from '../../src/files/wakeup.js';
+import { createDrainRunner, watchForHints } from '../../src/lib/wakeup.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { killAll } from '../helpers/children.js';

@@ -1,7 +1,7 @@
 import { newMessageId } from '../../src/protocol/ids.js';
 import type { EnvelopeOf, Kind } from '../../src/protocol/messages.js';
 import type { SendContext } from '../../src/protocol/rules.js';
-import type { RequestRecord } from '../../src/tracker/records.js';
+import type { RequestRecord } from '../../src/protocol/request-records.js';
 
 /** Shared samples: one valid envelope of every kind, addressed the way the rules allow. */
 

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KINDS, MAX_MESSAGE_BYTES, type Envelope } from '../../src/protocol/messages.js';
 import { FROM_LEAD_KINDS, RULE_NAMES, TO_LEAD_KINDS, checkSend, type RuleName, type SendContext } from '../../src/protocol/rules.js';
-import type { RequestRecord } from '../../src/tracker/records.js';
+import type { RequestRecord } from '../../src/protocol/request-records.js';
 import { PENDING, SAMPLES, context, record, sample } from './fixtures.js';
 
 type Case = { name: string; envelope: Envelope; ctx?: SendContext; rule: RuleName; error: string | RegExp };

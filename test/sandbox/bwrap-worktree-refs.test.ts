@@ -8,10 +8,10 @@ import { launcherFor } from '../../src/sandbox/launcher.js';
 import { probeSandbox } from '../../src/sandbox/probe.js';
 import { realShellIO, type ExecResult } from '../../src/tools/shell.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { createWorktree } from '../../src/team/worktree.js';
-import { worktreeDiff } from '../../src/team/worktree-land.js';
-import { mergeWorktree } from '../../src/team/worktree-merge.js';
-import { syncWorktreeBranch } from '../../src/team/worktree-head.js';
+import { createWorktree } from '../../src/worktree/worktree.js';
+import { worktreeDiff } from '../../src/worktree/land.js';
+import { mergeWorktree } from '../../src/worktree/merge.js';
+import { syncWorktreeBranch } from '../../src/worktree/head.js';
 
 /**
  * A worktree teammate moves only its own branch: with write granted (an approved command), a

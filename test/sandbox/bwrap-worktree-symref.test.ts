@@ -8,7 +8,7 @@ import { launcherFor } from '../../src/sandbox/launcher.js';
 import { probeSandbox } from '../../src/sandbox/probe.js';
 import { realShellIO } from '../../src/tools/shell.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { commitLeftovers, createWorktree } from '../../src/team/worktree.js';
+import { commitLeftovers, createWorktree } from '../../src/worktree/worktree.js';
 
 /**
  * A worktree teammate's HEAD lives in its own git directory, which its approved commands may

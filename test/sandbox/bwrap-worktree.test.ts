@@ -8,8 +8,8 @@ import { launcherFor } from '../../src/sandbox/launcher.js';
 import { probeSandbox } from '../../src/sandbox/probe.js';
 import { realShellIO, type ExecResult, type ShellIO } from '../../src/tools/shell.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { createWorktree } from '../../src/team/worktree.js';
-import { syncWorktreeBranch } from '../../src/team/worktree-head.js';
+import { createWorktree } from '../../src/worktree/worktree.js';
+import { syncWorktreeBranch } from '../../src/worktree/head.js';
 
 /**
  * The real bubblewrap over a teammate's linked worktree: its git directory lies outside the

@@ -7,7 +7,7 @@ import { commandEnv, passedVariables } from '../../src/sandbox/command-env.js';
 import { describeMechanism, detectMechanism, limitCommand } from '../../src/sandbox/command-limits.js';
 import { describeBounds } from '../../src/sandbox/describe-bounds.js';
 import { DEFAULT_LIMITS } from '../../src/sandbox/limits.js';
-import { loadProjectSandbox } from '../../src/runtime/project-settings.js';
+import { loadProjectSandbox } from '../../src/lead/project-settings.js';
 
 const home = mkdtempSync(join(tmpdir(), 'teams-limits-settings-'));
 after(() => rmSync(home, { recursive: true, force: true }));

@@ -8,8 +8,8 @@ import { FULL_GRANT } from '../../src/policy/grant.js';
 import { launcherFor, type Launcher } from '../../src/sandbox/launcher.js';
 import { probeSandbox } from '../../src/sandbox/probe.js';
 import { seccompFilter } from '../../src/sandbox/seccomp.js';
-import { startControlServer } from '../../src/runtime/control.js';
-import { runHookProcess } from '../../src/runtime/hook-process.js';
+import { startControlServer } from '../../src/lead/control.js';
+import { runHookProcess } from '../../src/hooks/process.js';
 import { realShellIO, type ShellIO } from '../../src/tools/shell.js';
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MailboxEvent, SetAside } from '../../src/mailbox/transport.js';
+import type { MailboxEvent, SetAside } from '../../src/store/transport.js';
 import type { Envelope } from '../../src/protocol/messages.js';
 import { waitFor } from '../helpers/wait.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as z from 'zod';
 import type { OpenRequest } from '../../src/store/team-store.js';
-import { RequestRecord, type RequestState } from '../../src/tracker/records.js';
+import { RequestRecord, type RequestState } from '../../src/protocol/request-records.js';
 import { waitFor } from '../helpers/wait.js';
 import { linesOf, succeeded, type Kit } from './conformance.js';
 

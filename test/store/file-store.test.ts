@@ -2,7 +2,7 @@ import { after } from 'node:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mailboxDir, mailboxLayout } from '../../src/mailbox/layout.js';
+import { mailboxDir, mailboxLayout } from '../../src/store/file/mailbox/layout.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { fileLayout } from '../../src/store/file/layout.js';
 import { tempHome } from '../helpers/temp.js';

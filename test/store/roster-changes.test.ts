@@ -5,7 +5,7 @@ import { memberNames } from '../../src/store/roster.js';
 import { addMember, addMemberUsage, removeMember, setMemberStatus } from '../../src/store/roster-changes.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import { teamPaths } from '../../src/team/paths.js';
-import { processStartTime } from '../../src/files/proc-start.js';
+import { processStartTime } from '../../src/lib/proc-start.js';
 import { killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decisionDraft } from '../../src/team/decisions.js';
-import type { RequestRecord } from '../../src/tracker/records.js';
+import type { RequestRecord } from '../../src/protocol/request-records.js';
 
 function record(kind: RequestRecord['kind']): RequestRecord {
   return {

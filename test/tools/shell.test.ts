@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive } from '../../src/files/file-lock.js';
+import { isProcessAlive } from '../../src/lib/file-lock.js';
 import { CappedOutput } from '../../src/tools/capped-output.js';
 import { realShellIO, type ExecResult } from '../../src/tools/shell.js';
 import { tempHome } from '../helpers/temp.js';

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import type { Member } from '../../src/store/roster.js';
-import type { RequestRecord } from '../../src/tracker/records.js';
+import type { RequestRecord } from '../../src/protocol/request-records.js';
 import type { FileIO } from '../../src/tools/files.js';
 import type { ShellIO } from '../../src/tools/shell.js';
 import type { LeadBoardIO, LeadTeamIO, Spawned, SpawnSpec, TeammateBoardIO, TeammateTeamIO } from '../../src/tools/team-io.js';

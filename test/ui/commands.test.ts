@@ -7,7 +7,7 @@ import { helpText, runCommand } from '../../src/ui/command-runner.js';
 import { COMMAND_NAMES, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
 import type { ReplRuntime } from '../../src/ui/runtime.js';
 import { tempHome } from '../helpers/temp.js';
-import { addProjectRule, loadProjectRules, settingsPath } from '../../src/runtime/project-settings.js';
+import { addProjectRule, loadProjectRules, settingsPath } from '../../src/lead/project-settings.js';
 import { showRule } from '../../src/policy/rules.js';
 import { addMember } from '../../src/store/roster-changes.js';
 

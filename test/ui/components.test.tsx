@@ -9,7 +9,7 @@ import { LiveTurn, Transcript } from '../../src/ui/components/Transcript.js';
 import type { TranscriptItem } from '../../src/ui/state/types.js';
 import { member, NOW, request, task } from './fixtures.js';
 import { currentTasks } from '../../src/ui/state/selectors.js';
-import { formatMembers } from '../../src/team/format.js';
+import { formatMembers } from '../../src/present/format.js';
 import { plain } from './terminal.js';
 
 afterEach(cleanup);

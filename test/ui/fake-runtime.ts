@@ -2,9 +2,9 @@ import { EventStream } from '../../src/lib/event-stream.js';
 import { AuditEntry } from '../../src/store/audit.js';
 import { Refused } from '../../src/lib/refused.js';
 import type { Draft, Envelope } from '../../src/protocol/messages.js';
-import type { HumanDecision } from '../../src/runtime/lead-decisions.js';
-import type { LeadEvent } from '../../src/runtime/lead-events.js';
-import type { RequestRecord } from '../../src/tracker/records.js';
+import type { HumanDecision } from '../../src/lead/decisions.js';
+import type { LeadEvent } from '../../src/lead/events.js';
+import type { RequestRecord } from '../../src/protocol/request-records.js';
 import type { ReplRuntime, ReplStore } from '../../src/ui/runtime.js';
 import type { Spawned, SpawnSpec } from '../../src/tools/team-io.js';
 

@@ -1,8 +1,8 @@
 import type { Key } from 'ink';
-import type { LeadEvent } from '../../src/runtime/lead-events.js';
+import type { LeadEvent } from '../../src/lead/events.js';
 import type { Member } from '../../src/store/roster.js';
 import type { Task } from '../../src/store/tasks.js';
-import type { RequestRecord } from '../../src/tracker/records.js';
+import type { RequestRecord } from '../../src/protocol/request-records.js';
 import { initialState } from '../../src/ui/state/initial.js';
 import type { State } from '../../src/ui/state/types.js';
 

@@ -1,5 +1,5 @@
 import { render } from 'ink-testing-library';
-import type { LeadRuntime } from '../../src/runtime/lead.js';
+import type { LeadRuntime } from '../../src/lead/lead.js';
 import { createRepl, stateFor } from '../../src/ui/app.js';
 import { plain } from './terminal.js';
 

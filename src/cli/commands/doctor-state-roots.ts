@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readStateRootRegistry } from '../../files/state-root-registry.js';
-import { stateRootsAround } from '../../sandbox/state-roots.js';
-import { hiddenFromAgents, type TeamPaths } from '../../team/paths.js';
+import { readStateRootRegistry } from '../../store/index.js';
+import { stateRootsAround } from '../../sandbox/index.js';
+import { hiddenFromAgents, type TeamPaths } from '../../team/index.js';
 
 /**
  * What `teams doctor` says about the state roots: the ones a command here would have hidden

@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { probeSandbox } from '../../sandbox/probe.js';
-import { describeSeccomp } from '../../sandbox/seccomp.js';
-import { bwrapProgram, INSTALL_HINT } from '../../sandbox/settings.js';
-import { readControlToken } from '../../runtime/control.js';
-import { loadProjectHooks, loadProjectSandbox } from '../../runtime/project-settings.js';
-import { describeBounds } from '../../sandbox/describe-bounds.js';
-import { describeHookPowers } from '../../runtime/hook-settings.js';
+import { probeSandbox, describeSeccomp, bwrapProgram, INSTALL_HINT, describeBounds } from '../../sandbox/index.js';
+import { readControlToken, loadProjectHooks, loadProjectSandbox } from '../../lead/index.js';
+import { describeHookPowers } from '../../hooks/index.js';
 import type { ContextFor } from '../context.js';
 import { describeStateRoots } from './doctor-state-roots.js';
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { Envelope } from '../../protocol/messages.js';
-import { formatMessage } from '../../team/format.js';
+import type { Envelope } from '../../protocol/index.js';
+import { formatMessage } from '../../present/index.js';
 import { followUntilInterrupted } from '../follow.js';
-import { inertJson, inertLine } from '../../lib/terminal-text.js';
+import { inertJson, inertLine } from '../../lib/index.js';
 import type { ContextFor } from '../context.js';
 
 export function registerInboxCommand(program: Command, contextFor: ContextFor): void {

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { agentNameProblem } from '../../protocol/names.js';
-import { modelIdProblem } from '../../model/settings.js';
-import { PERMISSION_MODES, PermissionMode } from '../../protocol/messages.js';
+import { agentNameProblem, PERMISSION_MODES, PermissionMode } from '../../protocol/index.js';
+import { modelIdProblem } from '../../model/index.js';
 import { askLead, noLead } from '../lead-client.js';
 import { UsageError } from '../errors.js';
-import { inertText } from '../../lib/terminal-text.js';
+import { inertText } from '../../lib/index.js';
 import type { ContextFor } from '../context.js';
 
 export function registerLifecycleCommands(program: Command, contextFor: ContextFor): void {

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { involves, participants } from '../../store/audit.js';
-import { memberNames } from '../../store/roster.js';
-import type { AuditBatch } from '../../store/team-store.js';
-import { inertJson, inertLine } from '../../lib/terminal-text.js';
-import { formatAudit } from '../../team/format.js';
+import { involves, participants, memberNames, type AuditBatch } from '../../store/index.js';
+import { inertJson, inertLine } from '../../lib/index.js';
+import { formatAudit } from '../../present/index.js';
 import { followUntilInterrupted } from '../follow.js';
 import type { ContextFor } from '../context.js';
 

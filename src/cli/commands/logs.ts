@@ -1,11 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { participants } from '../../store/audit.js';
-import { memberNames } from '../../store/roster.js';
-import { LEAD } from '../../protocol/names.js';
-import type { LogBatch } from '../../store/team-store.js';
-import { inertJson } from '../../lib/terminal-text.js';
-import { EMPTY_FOLD, foldLog } from '../../team/transcript.js';
-import { formatTranscriptEntry, formatTranscriptLive } from '../../team/transcript-format.js';
+import { participants, memberNames, type LogBatch } from '../../store/index.js';
+import { LEAD } from '../../protocol/index.js';
+import { inertJson } from '../../lib/index.js';
+import { EMPTY_FOLD, foldLog, formatTranscriptEntry, formatTranscriptLive } from '../../present/index.js';
 import { UsageError } from '../errors.js';
 import { followUntilInterrupted } from '../follow.js';
 import type { ContextFor } from '../context.js';

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { agentNameProblem } from '../../protocol/names.js';
-import { addMember, removeMember } from '../../store/roster-changes.js';
+import { agentNameProblem } from '../../protocol/index.js';
+import { addMember, removeMember, HUMAN_ACTOR } from '../../store/index.js';
 import { UsageError } from '../errors.js';
-import { inertLine } from '../../lib/terminal-text.js';
+import { inertLine } from '../../lib/index.js';
 import type { CliContext, ContextFor } from '../context.js';
-import { HUMAN_ACTOR } from '../../store/task-input.js';
-import { describeSettled, settleWorktree } from '../../team/worktree.js';
+import { describeSettled, settleWorktree } from '../../worktree/index.js';
 
 /**
  * A member taken off the roster holds no task: nobody else could claim one it held. Its tasks in

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { inertJson, inertText } from '../../lib/terminal-text.js';
-import { parseRule, showRule, type PermissionRule } from '../../policy/rules.js';
-import { addProjectRule, loadProjectRules, removeProjectRule, settingsPath, type RuleKind } from '../../runtime/project-settings.js';
+import { inertJson, inertText } from '../../lib/index.js';
+import { parseRule, showRule, type PermissionRule } from '../../policy/index.js';
+import { addProjectRule, loadProjectRules, removeProjectRule, settingsPath, type RuleKind } from '../../lead/index.js';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 

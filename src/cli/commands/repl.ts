@@ -30,8 +30,8 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     delete process.env.CI;
     delete process.env.CONTINUOUS_INTEGRATION;
     // Loaded on use: plain commands stay fast without React, Ink and the model SDK.
-    const { LeadRuntime } = await import('../../runtime/lead.js');
-    const { startRepl } = await import('../../ui/start.js');
+    const { LeadRuntime } = await import('../../lead/index.js');
+    const { startRepl } = await import('../../ui/index.js');
     const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, session, ...options });
     const end = await startRepl({ runtime });
     if (end.terminalClosed) exitAfterClosedTerminal(EXIT_OK);

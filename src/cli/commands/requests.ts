@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
-import { RequestState, REQUEST_STATES } from '../../tracker/records.js';
-import { decisionDraft } from '../../team/decisions.js';
-import { formatRequests } from '../../team/format.js';
+import { RequestState, REQUEST_STATES, type RequestRecord } from '../../protocol/index.js';
+import { decisionDraft, hiddenFromAgents } from '../../team/index.js';
+import { formatRequests, previewRequest } from '../../present/index.js';
 import { UsageError } from '../errors.js';
-import { inertJson, inertLine, inertText } from '../../lib/terminal-text.js';
-import { hiddenFromAgents } from '../../team/paths.js';
-import type { RequestRecord } from '../../tracker/records.js';
-import { previewRequest } from '../../runtime/request-preview.js';
+import { inertJson, inertLine, inertText } from '../../lib/index.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { askLead } from '../lead-client.js';
 

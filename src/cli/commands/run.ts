@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
 import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { TeamPaths } from '../../team/paths.js';
-import { resolveModelSettings } from '../../model/settings.js';
-import { PERMISSION_MODES, PermissionMode } from '../../protocol/messages.js';
+import type { TeamPaths } from '../../team/index.js';
+import { resolveModelSettings } from '../../model/index.js';
+import { PERMISSION_MODES, PermissionMode } from '../../protocol/index.js';
 import { createEventPrinter } from '../print-events.js';
-import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/settings.js';
+import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/index.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
 import { chooseSession, type SessionFlags } from '../session-choice.js';
-import { inertJson, inertLine } from '../../lib/terminal-text.js';
+import { inertJson, inertLine } from '../../lib/index.js';
 
 export type LeadFlags = SessionFlags & {
   model?: string;
@@ -87,7 +87,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     const cwd = agentsWorkdir(flags, context.paths, options.settings.offline);
     const session = await chooseSession(context.store, flags);
     // Loaded on use: the model SDK is the heaviest import, and only running agents need it.
-    const { LeadRuntime } = await import('../../runtime/lead.js');
+    const { LeadRuntime } = await import('../../lead/index.js');
     const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, session, ...options });
     const print = createEventPrinter(flags.json ?? false, (line) => process.stdout.write(`${line}\n`));
     const { id, resumed, earlier, problems } = runtime.session;

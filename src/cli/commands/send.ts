@@ -1,15 +1,10 @@
 import type { Command } from 'commander';
-import { agentNameProblem, BROADCAST, LEAD } from '../../protocol/names.js';
-import { inertText } from '../../lib/terminal-text.js';
-import { summarize, type Draft } from '../../protocol/messages.js';
-import { checkSend } from '../../protocol/rules.js';
-import { Envelope } from '../../protocol/messages.js';
-import { newMessageId } from '../../protocol/ids.js';
-import { memberNames } from '../../store/roster.js';
+import { agentNameProblem, BROADCAST, LEAD, summarize, type Draft, checkSend, Envelope, newMessageId } from '../../protocol/index.js';
+import { inertText, describeIssues } from '../../lib/index.js';
+import { memberNames } from '../../store/index.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 import { askLead, noLead } from '../lead-client.js';
-import { describeIssues } from '../../lib/zod-issues.js';
 
 /** The sender that means the human themselves: the lead relays it as a signed user_message. */
 const USER = 'user';

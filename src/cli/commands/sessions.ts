@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { SessionSummary } from '../../store/sessions.js';
-import { inertJson, inertLine } from '../../lib/terminal-text.js';
+import type { SessionSummary } from '../../store/index.js';
+import { inertJson, inertLine } from '../../lib/index.js';
 import type { ContextFor } from '../context.js';
 
 /** Two lines a session; only the preview is free text (ids, times and names were parsed). */

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { formatMembers, formatRequests, formatWorktrees } from '../../team/format.js';
+import { formatMembers, formatRequests, formatWorktrees } from '../../present/index.js';
 import type { ContextFor } from '../context.js';
-import { inertJson } from '../../lib/terminal-text.js';
-import { leftoverWorktrees } from '../../team/worktree-leftovers.js';
+import { inertJson } from '../../lib/index.js';
+import { leftoverWorktrees } from '../../worktree/index.js';
 
 export function registerStatusCommand(program: Command, contextFor: ContextFor): void {
   program

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { inertJson, inertLine, inertText } from '../../lib/terminal-text.js';
-import { TaskBoardStatus, type TaskChange } from '../../store/tasks.js';
-import { assigneeProblem, EMPTY_SUBJECT, HUMAN_ACTOR, parseTaskIdList, taskIdProblem } from '../../store/task-input.js';
-import { taskDetail, taskLine } from '../../tools/task-format.js';
+import { inertJson, inertLine, inertText } from '../../lib/index.js';
+import { TaskBoardStatus, type TaskChange, assigneeProblem, EMPTY_SUBJECT, HUMAN_ACTOR, parseTaskIdList, taskIdProblem } from '../../store/index.js';
+import { taskDetail, taskLine } from '../../tools/index.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { agentNameProblem } from '../../protocol/names.js';
-import { inertText } from '../../lib/terminal-text.js';
-import { isRunning } from '../../files/proc-start.js';
-import { worktreeAction, type WorktreeAction } from '../../team/worktree-actions.js';
-import { collectWorktrees } from '../../team/worktree-leftovers.js';
+import { agentNameProblem } from '../../protocol/index.js';
+import { inertText, isRunning } from '../../lib/index.js';
+import { worktreeAction, type WorktreeAction, collectWorktrees } from '../../worktree/index.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
 

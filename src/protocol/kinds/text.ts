@@ -1,4 +1,4 @@
-import { oneLine } from '../../lib/terminal-text.js';
+import { oneLine } from '../../lib/index.js';
 
 /** The small pieces of wording every kind's notice and line are made of. */
 

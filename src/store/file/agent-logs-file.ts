@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { lookOnChange, watchAppendsForHints } from '../../files/wakeup.js';
-import { AgentName } from '../../protocol/names.js';
+import { lookOnChange, watchAppendsForHints } from '../../lib/index.js';
+import { AgentName } from '../../protocol/index.js';
 import { parseLogLine } from '../agent-log.js';
 import type { AgentLogs, LogBatch, LogCursor, Subscription } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';

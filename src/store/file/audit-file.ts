@@ -1,8 +1,8 @@
-import { appendLines, readLines } from '../../files/jsonl.js';
+import { appendLines, readLines } from './jsonl.js';
 import { AuditEntry, type AuditDraft } from '../audit.js';
 import type { AuditBatch, AuditLog, Subscription } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { lookOnChange } from '../../files/wakeup.js';
+import { lookOnChange } from '../../lib/index.js';
 
 /** The audit log as `audit.jsonl`: one entry a line, each appended in one write(2). */
 export class FileAudit implements AuditLog {

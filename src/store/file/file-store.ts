@@ -1,4 +1,4 @@
-import { MaildirTransport } from '../../mailbox/maildir.js';
+import { MaildirTransport } from './mailbox/maildir.js';
 import type { TeamStore } from '../team-store.js';
 import { FileAgentLogs } from './agent-logs-file.js';
 import { FileAudit } from './audit-file.js';

@@ -1,9 +1,7 @@
 import * as z from 'zod';
-import { newMessageId } from '../../protocol/ids.js';
-import { appendLines, readLines } from '../../files/jsonl.js';
-import { transition as applyTransition, type TransitionResult } from '../../tracker/lifecycle.js';
-import { RequestRecord, RequestState } from '../../tracker/records.js';
-import { describeIssues } from '../../lib/zod-issues.js';
+import { newMessageId, transition as applyTransition, type TransitionResult, RequestRecord, RequestState } from '../../protocol/index.js';
+import { appendLines, readLines } from './jsonl.js';
+import { describeIssues } from '../../lib/index.js';
 import type { OpenRequest, RequestFilter } from '../team-store.js';
 
 /**

@@ -1,9 +1,7 @@
-import type { TransitionResult } from '../../tracker/lifecycle.js';
-import type { RequestRecord, RequestState } from '../../tracker/records.js';
+import type { TransitionResult, RequestRecord, RequestState } from '../../protocol/index.js';
 import type { OpenRequest, RequestFilter, RequestStore, Subscription, WatchProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { asError } from '../../lib/as-error.js';
-import { lookOnChange } from '../../files/wakeup.js';
+import { asError, lookOnChange } from '../../lib/index.js';
 import { RequestJournal } from './request-journal.js';
 
 /** The request store over `requests.jsonl` (request-journal.ts folds it). */

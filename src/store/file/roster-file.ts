@@ -1,16 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { inertLine } from '../../lib/terminal-text.js';
-import { writeFileAtomic } from '../../files/atomic-file.js';
-import { errnoCode, isMissing } from '../../files/errno.js';
-import { withFileLock, type FileLockOptions } from '../../files/file-lock.js';
-import { removeStrayTemporaries } from '../../files/stray-temporaries.js';
+import { inertLine, writeFileAtomic, errnoCode, isMissing, withFileLock, type FileLockOptions, asError, lookOnChange } from '../../lib/index.js';
+import { removeStrayTemporaries } from './stray-temporaries.js';
 import { newTeam, rosterIssues, TeamConfig, type CreateTeamOptions } from '../roster.js';
 import type { RosterStore, Subscription, WatchProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { asError } from '../../lib/as-error.js';
-import { lookOnChange } from '../../files/wakeup.js';
-import { registerStateRoot } from '../../files/state-root-registry.js';
+import { registerStateRoot } from '../state-root-registry.js';
 
 /**
  * The roster as `config.json`. Every change is lock + read + mutate + atomic replace;

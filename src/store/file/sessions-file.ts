@@ -1,11 +1,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendLines, readLines } from '../../files/jsonl.js';
-import { writeFileAtomic } from '../../files/atomic-file.js';
-import { errnoCode, isMissing } from '../../files/errno.js';
-import { namesIn } from '../../files/names-in.js';
-import { agentNameProblem, LEAD } from '../../protocol/names.js';
-import { describeIssues } from '../../lib/zod-issues.js';
+import { appendLines, readLines } from './jsonl.js';
+import { writeFileAtomic, errnoCode, isMissing, describeIssues } from '../../lib/index.js';
+import { namesIn } from './names-in.js';
+import { agentNameProblem, LEAD } from '../../protocol/index.js';
 import { JournalEntry, SessionId, SessionMeta, type RecordDraft, type SessionSummary } from '../sessions.js';
 import type { JournalRead, SessionStore, StoredProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';

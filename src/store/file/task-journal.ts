@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { newMessageId } from '../../protocol/ids.js';
-import { appendLines, readLines } from '../../files/jsonl.js';
-import { describeIssues } from '../../lib/zod-issues.js';
+import { newMessageId } from '../../protocol/index.js';
+import { appendLines, readLines } from './jsonl.js';
+import { describeIssues } from '../../lib/index.js';
 import { applyTaskChange, blockersProblem, claimableFor, Task, TaskChange, TaskDraft, type TaskResult } from '../tasks.js';
 import type { StoredProblem, TaskFilter } from '../team-store.js';
 

@@ -1,8 +1,7 @@
 import type { StoredProblem, Subscription, TaskFilter, TaskStore, WatchProblem } from '../team-store.js';
 import type { Task, TaskChange, TaskDraft, TaskResult } from '../tasks.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { asError } from '../../lib/as-error.js';
-import { lookOnChange } from '../../files/wakeup.js';
+import { asError, lookOnChange } from '../../lib/index.js';
 import { TaskJournal } from './task-journal.js';
 
 /** The task board over `tasks.jsonl` (task-journal.ts folds it). */

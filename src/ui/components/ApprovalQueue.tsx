@@ -1,11 +1,10 @@
 import { Box, useStdout } from 'ink';
 import { Text } from './Text.js';
 import { memo } from 'react';
-import { age } from '../../team/format.js';
-import type { RequestRecord } from '../../tracker/records.js';
+import { age, type PreviewKind, type PreviewLine } from '../../present/index.js';
+import type { RequestRecord } from '../../protocol/index.js';
 import { countdown, EXPANDED_ROWS, firstRows, PREVIEW_ROWS } from '../format.js';
-import type { PreviewKind, PreviewLine } from '../../team/preview.js';
-import { inertText, oneLine } from '../../lib/terminal-text.js';
+import { inertText, oneLine } from '../../lib/index.js';
 import type { Focus, LineState, RuleInput as RuleInputState } from '../state/types.js';
 import { Line } from './Line.js';
 import { callRow } from '../call-row.js';

@@ -1,8 +1,8 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import { Text } from './Text.js';
-import { oneLine } from '../../lib/terminal-text.js';
-import type { Task } from '../../store/tasks.js';
+import { oneLine } from '../../lib/index.js';
+import type { Task } from '../../store/index.js';
 
 const STATUS_COLORS: Partial<Record<Task['status'], string>> = { in_progress: 'green', completed: 'cyan', failed: 'red', cancelled: 'gray' };
 

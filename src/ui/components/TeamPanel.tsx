@@ -1,11 +1,10 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { memo } from 'react';
-import { age } from '../../team/format.js';
-import type { Member } from '../../store/roster.js';
-import { inertLine, oneLine } from '../../lib/terminal-text.js';
-import type { PermissionMode } from '../../protocol/messages.js';
-import type { Task } from '../../store/tasks.js';
+import { age } from '../../present/index.js';
+import type { Member, Task } from '../../store/index.js';
+import { inertLine, oneLine } from '../../lib/index.js';
+import type { PermissionMode } from '../../protocol/index.js';
 import { senderColor } from './TranscriptLine.js';
 
 const STATUS_COLORS: Partial<Record<Member['status'], string>> = {

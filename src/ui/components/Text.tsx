@@ -1,6 +1,6 @@
 import { Text as InkText, type TextProps } from 'ink';
 import { Children } from 'react';
-import { inertText } from '../../lib/terminal-text.js';
+import { inertText } from '../../lib/index.js';
 
 /**
  * Ink's Text, with every string it is given made inert: Ink passes escape sequences straight

@@ -1,7 +1,7 @@
 import { Box, Static, useStdout } from 'ink';
 import { Text } from './Text.js';
 import { lastRows } from '../format.js';
-import { inertText } from '../../lib/terminal-text.js';
+import { inertText } from '../../lib/index.js';
 import { memo } from 'react';
 import type { LiveTurn as Live, TranscriptItem } from '../state/types.js';
 import { Label, senderColor, TranscriptLine } from './TranscriptLine.js';

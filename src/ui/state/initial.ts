@@ -1,7 +1,6 @@
-import { LEAD } from '../../protocol/names.js';
-import { ZERO_USAGE } from '../../model/usage.js';
-import type { Member } from '../../store/roster.js';
-import type { RequestRecord } from '../../tracker/records.js';
+import { LEAD, type RequestRecord } from '../../protocol/index.js';
+import { ZERO_USAGE } from '../../model/index.js';
+import type { Member } from '../../store/index.js';
 import { EMPTY_LINE } from './line.js';
 import type { State } from './types.js';
 

@@ -1,15 +1,12 @@
-import type { AgentEvent } from '../../agent/events.js';
-import { addUsage } from '../../model/usage.js';
-import { LEAD } from '../../protocol/names.js';
-import type { LeadEvent } from '../../runtime/lead-events.js';
-import { humanLine } from '../../protocol/notices.js';
-import { keyValues } from '../../protocol/kinds/text.js';
-import { oneLine } from '../../lib/terminal-text.js';
+import type { AgentEvent } from '../../agent/index.js';
+import { addUsage } from '../../model/index.js';
+import { LEAD, humanLine, keyValues, describeRequestChange } from '../../protocol/index.js';
+import type { LeadEvent } from '../../lead/index.js';
+import { oneLine } from '../../lib/index.js';
 import { append } from './items.js';
 import { DETAIL_CHARS } from './view.js';
-import { describeRequestChange } from '../../tracker/describe.js';
 import { queueChanged } from './queue.js';
-import { compactionLine } from '../../team/format.js';
+import { compactionLine } from '../../present/index.js';
 import type { NewItem, State } from './types.js';
 
 function withActivity(state: State, name: string, text: string): State {

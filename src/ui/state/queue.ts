@@ -1,5 +1,5 @@
-import type { RequestRecord } from '../../tracker/records.js';
-import type { PreviewLine } from '../../team/preview.js';
+import type { RequestRecord } from '../../protocol/index.js';
+import type { PreviewLine } from '../../present/index.js';
 import { longerThanExpanded, PREVIEW_ROWS } from '../format.js';
 import { append } from './items.js';
 import { EMPTY_LINE } from './line.js';

@@ -1,5 +1,5 @@
 import { COMMAND_ACTIONS, COMMAND_NAMES } from '../commands.js';
-import { LEAD } from '../../protocol/names.js';
+import { LEAD } from '../../protocol/index.js';
 import { appendShown, emptyView, showView, viewLogBatch } from './view.js';
 import { reduceLeadEvent } from './lead-events.js';
 import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';

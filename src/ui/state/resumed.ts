@@ -1,7 +1,7 @@
 import type { ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { Conversation, type ConversationRecord } from '../../agent/conversation.js';
-import { keyValues } from '../../protocol/kinds/text.js';
-import { oneLine } from '../../lib/terminal-text.js';
+import { Conversation, type ConversationRecord } from '../../agent/index.js';
+import { keyValues } from '../../protocol/index.js';
+import { oneLine } from '../../lib/index.js';
 import type { NewItem } from './types.js';
 
 /** A notice of a protocol message, as the lead's model read it: `[type id from name] …`. */

@@ -1,8 +1,7 @@
-import { addUsage, costOf, ZERO_USAGE, type TokenUsage } from '../../model/usage.js';
-import { LEAD } from '../../protocol/names.js';
-import { memberCost } from '../../team/budget.js';
-import type { Member } from '../../store/roster.js';
-import type { Task } from '../../store/tasks.js';
+import { addUsage, costOf, ZERO_USAGE, type TokenUsage } from '../../model/index.js';
+import { LEAD } from '../../protocol/index.js';
+import { memberCost } from '../../team/index.js';
+import type { Member, Task } from '../../store/index.js';
 import type { State } from './types.js';
 
 export type SessionUsage = { tokens: number; cost: number | undefined };

@@ -1,12 +1,8 @@
-import type { PreviewLine } from '../../team/preview.js';
-import type { TokenUsage } from '../../model/usage.js';
-import type { Envelope } from '../../protocol/messages.js';
-import type { LeadEvent } from '../../runtime/lead-events.js';
-import type { Member } from '../../store/roster.js';
-import type { RequestRecord } from '../../tracker/records.js';
-import type { LogBatch, LogCursor } from '../../store/team-store.js';
-import type { TranscriptFold } from '../../team/transcript.js';
-import type { Task } from '../../store/tasks.js';
+import type { PreviewLine, TranscriptFold } from '../../present/index.js';
+import type { TokenUsage } from '../../model/index.js';
+import type { Envelope, RequestRecord } from '../../protocol/index.js';
+import type { LeadEvent } from '../../lead/index.js';
+import type { Member, LogBatch, LogCursor, Task } from '../../store/index.js';
 
 /** One finished line (or block) of the transcript: rendered once, never changed. */
 export type TranscriptItem =

@@ -1,10 +1,8 @@
-import { LEAD } from '../../protocol/names.js';
-import { keyValues } from '../../protocol/kinds/text.js';
-import { oneLine } from '../../lib/terminal-text.js';
-import type { LogBatch } from '../../store/team-store.js';
+import { LEAD, keyValues } from '../../protocol/index.js';
+import { oneLine } from '../../lib/index.js';
+import type { LogBatch } from '../../store/index.js';
 import { append } from './items.js';
-import { eventSentence } from '../../team/transcript-format.js';
-import { EMPTY_FOLD, foldLog, type TranscriptEntry } from '../../team/transcript.js';
+import { eventSentence, EMPTY_FOLD, foldLog, type TranscriptEntry } from '../../present/index.js';
 import type { AgentView, LiveTurn, NewItem, State, TranscriptItem } from './types.js';
 
 /** A view keeps this many items: older ones are in `teams logs`, and a switch reprints them all. */

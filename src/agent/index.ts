@@ -1,0 +1,11 @@
+// One agent's model loop: the conversation, prompts, compaction, and the session journal that makes
+// it resumable.
+// Other folders import this folder only through this file (.dependency-cruiser.cjs).
+export type { CompactReason } from './compaction.js';
+export { Conversation } from './conversation.js';
+export type { ConversationRecord, RecordSink } from './conversation.js';
+export type { AgentEvent } from './events.js';
+export { AgentLoop } from './loop.js';
+export { protocolRules, renderPrompt } from './prompts.js';
+export { journalSink, openConversation } from './session-journal.js';
+export type { OpenedConversation } from './session-journal.js';

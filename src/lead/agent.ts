@@ -1,0 +1,120 @@
+import { loadProjectRules } from './project-settings.js';
+import { type PermissionRules, decideToolUse } from '../policy/index.js';
+import { Refused, type Serial } from '../lib/index.js';
+import { AgentLoop, type Conversation, protocolRules, renderPrompt } from '../agent/index.js';
+import type { OpenModel } from '../model/index.js';
+import { type PermissionMode, LEAD } from '../protocol/index.js';
+import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult } from '../tools/index.js';
+import { launcherFor, type Launcher, probeSandbox, type SandboxLimits, bwrapProgram, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/index.js';
+import { budgetProblem, hiddenFromAgents, type TeamPaths } from '../team/index.js';
+import { setMemberStatus, type Member, type TeamStore } from '../store/index.js';
+import type { LeadDecisions } from './decisions.js';
+import type { PlanReviewer } from './routing.js';
+import { leadProtocolState } from '../teammate/index.js';
+
+/**
+ * The lead's own agent: its tools, the policy every call of theirs goes through, its prompt
+ * and its context window. The lead runtime (lead.ts) owns the process around it.
+ */
+
+/**
+ * Whether this machine can sandbox commands, decided once at the lead's start; `limits`, the
+ * project's (settings.json's `sandbox`), go with the settings to every teammate.
+ */
+export function sandboxStatus(wanted: { kind: 'bwrap'; network: SandboxNetwork } | { kind: 'off' } | undefined, limits?: SandboxLimits): SandboxStatus {
+  const bounded = limits === undefined ? {} : { limits };
+  if (wanted?.kind === 'off') return { kind: 'off', ...bounded };
+  const network = wanted?.network ?? 'on';
+  const bwrap = bwrapProgram();
+  const probe = probeSandbox(bwrap, network);
+  return probe.ok ? { kind: 'bwrap', network, bwrap, ...bounded } : { kind: 'unavailable', reason: probe.reason, ...bounded };
+}
+
+/**
+ * The lead process's commands, its model's and the project's hooks: sandboxed like a
+ * teammate's, or refused when they cannot be (in `mode`, which only bypass may run without).
+ */
+export function leadLauncher(status: SandboxStatus, mode: PermissionMode, paths: TeamPaths): Launcher {
+  const chosen = sandboxFor(status, mode);
+  if (!chosen.ok) {
+    return () => {
+      throw new Error(chosen.error);
+    };
+  }
+  const hidden = hiddenFromAgents(paths);
+  return launcherFor(chosen.settings, () => ({ writable: mode !== 'plan', hidden }));
+}
+
+function describeTeammates(members: readonly Member[]): string {
+  const teammates = members.filter((m) => m.name !== LEAD);
+  if (teammates.length === 0) return '(none yet)';
+  return teammates.map((m) => `- ${m.name} (${m.role}): ${m.status}`).join('\n');
+}
+
+export type LeadAgentParts = {
+  store: TeamStore;
+  paths: TeamPaths;
+  cwd: string;
+  permissionMode: PermissionMode;
+  planReviewer: PlanReviewer;
+  sandbox: SandboxStatus;
+  model: OpenModel;
+  /** The context window in tokens (the model's, or --context-window). */
+  contextWindow: number;
+  team: LeadTeamIO;
+  decisions: LeadDecisions;
+  conversation: Conversation;
+  /** The names of the teammates running now, for the protocol state a compaction keeps. */
+  running: () => string[];
+  /** The lead's roster writes, in order. */
+  rosterWrites: Serial;
+};
+
+export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> {
+  const { store, paths, cwd, permissionMode, decisions, rosterWrites } = parts;
+  const tools = leadTools({ reviewPlans: parts.planReviewer === 'lead' });
+  const shell = realShellIO({ launch: leadLauncher(parts.sandbox, permissionMode, paths) });
+  const io = { files: realFileIO(cwd, hiddenFromAgents(paths)), shell, team: parts.team, cwd };
+  const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
+    // Read at each call, so that `teams allow` reaches a running lead; a malformed file refuses the call.
+    let rules: PermissionRules;
+    try {
+      rules = loadProjectRules(paths.home);
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+      return { content: `Not allowed: the project's permission rules cannot be read: ${error.message}`, isError: true };
+    }
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: permissionMode, cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed, rules, realPath: await realPathOfCall(cwd, call.input) });
+    if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
+    if (decision.action === 'ask') {
+      void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'awaiting_approval'));
+      const answer = await decisions.askForLead(call.name, call.input, decision.reason, signal);
+      void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
+      if (!answer.approve) return { content: `Permission denied${answer.feedback ? `: ${answer.feedback}` : ''}. Do not retry the same command; find another way or ask the human.`, isError: true };
+    }
+    return runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal);
+  };
+  const system = renderPrompt('lead.md', {
+    team: paths.team,
+    cwd,
+    mode: permissionMode,
+    teammates: describeTeammates((await store.roster.load())?.members ?? []),
+    protocol_rules: protocolRules(),
+    plan_review_note:
+      parts.planReviewer === 'lead'
+        ? 'You review teammates\' plans yourself with plan_approval.'
+        : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
+  });
+  return new AgentLoop({
+    system,
+    tools: toolSpecs(tools),
+    model: parts.model.client,
+    execute,
+    beforeModelCall: async () => budgetProblem(await store.roster.load()),
+    conversation: parts.conversation,
+    context: {
+      window: parts.contextWindow,
+      protocolState: async () => leadProtocolState(parts.running(), await store.requests.list({ state: 'pending' })),
+    },
+  });
+}

@@ -1,0 +1,167 @@
+import { createConnection, createServer, type Server } from 'node:net';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as z from 'zod';
+import { AgentName, Recipient, PermissionMode, RequestId } from '../protocol/index.js';
+import { writeFileAtomic, isMissing, describeIssues } from '../lib/index.js';
+import { ModelId } from '../model/index.js';
+
+/**
+ * The running lead's control socket: how `teams approve`, `teams spawn`, `teams send` and
+ * `teams requests` in another terminal reach the process that holds the lead's key and
+ * supervises the team. One JSON line in, one JSON line out.
+ *
+ * Who may command it is decided by a capability, never by who the client says it is: a
+ * random token in a file of the state root (mode 0600), which no agent's sandbox can see.
+ */
+export const ControlCommand = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
+  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional(), mode: PermissionMode.optional(), worktree: z.boolean().optional() }),
+  z.object({ op: z.literal('shutdown'), name: AgentName, reason: z.string().optional() }),
+  /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
+  z.object({ op: z.literal('respawn'), name: AgentName }),
+  /** The human changes a running teammate's permission mode: a mode_set the lead signs. */
+  z.object({ op: z.literal('mode'), name: AgentName, mode: PermissionMode }),
+  /** The human's message, sent and signed by the lead (`to: "*"` broadcasts). */
+  z.object({ op: z.literal('send'), to: Recipient, text: z.string().min(1) }),
+  /** The human's own words to one running teammate: a user_message the lead signs. */
+  z.object({ op: z.literal('tell'), name: AgentName, text: z.string().min(1) }),
+  /** Stop a running teammate's model call or tool: an interrupt the lead signs. */
+  z.object({ op: z.literal('interrupt'), name: AgentName }),
+  /** Expire what is overdue: only the process holding the lead's key writes those decisions. */
+  z.object({ op: z.literal('sweep') }),
+]);
+export type ControlCommand = z.infer<typeof ControlCommand>;
+
+const Token = z.string().regex(/^[0-9a-f]{64}$/, 'not a control token');
+const ControlRequest = z.object({ token: z.string() }).and(ControlCommand);
+
+export const ControlReply = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), message: z.string() }),
+  /** `refused`: the command was understood and refused (a usage error); otherwise it failed. */
+  z.object({ ok: z.literal(false), error: z.string(), refused: z.boolean() }),
+]);
+export type ControlReply = z.infer<typeof ControlReply>;
+
+const MAX_LINE = 1024 * 1024;
+
+/** A fresh capability for this lead, written where only the human's own processes look. */
+export function issueControlToken(tokenPath: string): string {
+  const token = randomBytes(32).toString('hex');
+  writeFileAtomic(tokenPath, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+/** The running lead's capability, or undefined when there is none to read. */
+export function readControlToken(tokenPath: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(tokenPath, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw new Error(`cannot read the control token ${tokenPath}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = Token.safeParse(text.trim());
+  if (!parsed.success) throw new Error(`${tokenPath} does not hold a control token; restart the lead to write a new one`);
+  return parsed.data;
+}
+
+function sameToken(given: string, expected: Buffer): boolean {
+  const buffer = Buffer.from(given, 'utf8');
+  return buffer.length === expected.length && timingSafeEqual(buffer, expected);
+}
+
+export async function startControlServer(
+  path: string,
+  token: string,
+  handle: (command: ControlCommand) => Promise<ControlReply>,
+  refused: (why: string) => void,
+): Promise<{ close(): Promise<void> }> {
+  const expected = Buffer.from(token, 'utf8');
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // A socket file left by a lead that was killed is stale: nobody can be listening on it.
+  rmSync(path, { force: true });
+  const server: Server = createServer((socket) => {
+    let buffer = '';
+    socket.setEncoding('utf8');
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      if (buffer.length > MAX_LINE) return void socket.end(`${JSON.stringify({ ok: false, error: 'command too large', refused: true })}\n`);
+      const newline = buffer.indexOf('\n');
+      if (newline < 0) return;
+      const line = buffer.slice(0, newline);
+      buffer = '';
+      const reply = (body: ControlReply) => socket.end(`${JSON.stringify(body)}\n`);
+      answer(line).then(reply, (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error), refused: false }));
+    });
+  });
+  const answer = async (line: string): Promise<ControlReply> => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      return { ok: false, error: 'control command is not JSON', refused: true };
+    }
+    const request = ControlRequest.safeParse(raw);
+    if (!request.success) return { ok: false, error: `bad control command: ${describeIssues(request.error, 'command')}`, refused: true };
+    const { token: given, ...command } = request.data;
+    if (!sameToken(given, expected)) {
+      const error = `refused: ${command.op} without this lead's control token; only the human's own terminal holds it`;
+      refused(error);
+      return { ok: false, error, refused: true };
+    }
+    try {
+      return await handle(command);
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error), refused: false };
+    }
+  };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        rmSync(path, { force: true });
+      }),
+  };
+}
+
+/** Send one command to the running lead; undefined when no lead is listening. */
+export async function sendControl(path: string, token: string, command: ControlCommand, timeoutMs = 30_000): Promise<ControlReply | undefined> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path);
+    let buffer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the lead did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${JSON.stringify({ ...command, token })}\n`));
+    socket.on('data', (chunk: string) => (buffer += chunk));
+    socket.on('end', () => {
+      clearTimeout(timer);
+      const parsed = ControlReply.safeParse(safeJson(buffer.trim()));
+      if (parsed.success) resolve(parsed.data);
+      else reject(new Error(`the lead sent an unreadable reply: ${buffer.slice(0, 200)}`));
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      // No socket, or nobody behind it: there is no running lead.
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolve(undefined);
+      else reject(error);
+    });
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,251 @@
+import { type EventStream, createDrainRunner, type DrainRunner, Refused, Replies } from '../lib/index.js';
+import { summarize, type Envelope, type PermissionMode, BROADCAST, LEAD, requestRole, isOwnRequest, type RequestRecord, asOpened } from '../protocol/index.js';
+import { SendRefused, type TeamBus, decisionDraft } from '../team/index.js';
+import type { RequestStore, Subscription } from '../store/index.js';
+import type { ControlCommand, ControlReply } from './control.js';
+import { alwaysKey } from '../policy/index.js';
+import type { LeadEvent } from './events.js';
+import type { PlanReviewer } from './routing.js';
+import type { LeadTeammates } from './teammates.js';
+import { describeRespawn } from './respawn.js';
+import { interrupted, type PermissionAnswer } from '../teammate/index.js';
+
+export type HumanDecision = { approve: boolean; note?: string; always?: boolean };
+
+/**
+ * The requests waiting on the lead's side: the human's approval queue, the lead's own
+ * "always" permissions, and the deadline timer. A teammate's "always" travels back in the
+ * signed permission_response and is kept by the teammate, which asks no more. Every decision, from the keyboard, another
+ * terminal or the lead's model, goes through `decide`, and is signed by the bus.
+ */
+export class LeadDecisions {
+  /** The lead's own permission request id → the exact call it asks for, so "always" can match repeats. */
+  private readonly permissionCalls = new Map<string, string>();
+  private readonly always = new Set<string>();
+  /** The lead's own calls approved "always", for the policy to allow unasked. */
+  readonly alwaysAllowed: ReadonlySet<string> = this.always;
+  /** The lead's own tool calls waiting on the human (or the journal's deadline, which any process may sweep). */
+  private readonly ownCalls = new Replies<PermissionAnswer>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  /** Each request's state when this lead last looked, to tell what changed. */
+  private readonly seen = new Map<string, RequestRecord['state']>();
+  private closed = false;
+  /**
+   * Tells the human's queue what is pending now, one look at a time, so that the queue
+   * is never shown an older look after a newer one; changes during a look bring one more.
+   */
+  private readonly queueLooks: DrainRunner;
+
+  constructor(
+    private readonly bus: TeamBus,
+    private readonly requests: RequestStore,
+    private readonly mode: PermissionMode,
+    private readonly planReviewer: PlanReviewer,
+    private readonly teammates: LeadTeammates,
+    private readonly events: EventStream<LeadEvent>,
+  ) {
+    this.queueLooks = createDrainRunner(
+      async () => this.events.emit({ type: 'approvals', pending: await this.pendingForHuman() }),
+      (error) => this.problem('reading the pending requests', error),
+    );
+  }
+
+  private problem(what: string, error: unknown): void {
+    this.events.emit({ type: 'problem', text: `${what} failed: ${error instanceof Error ? error.message : String(error)}` });
+  }
+
+  /** Oldest first: what the human has to decide now. */
+  async pendingForHuman(): Promise<RequestRecord[]> {
+    const pending = await this.requests.list({ state: 'pending' });
+    return pending.filter((r) => r.to === LEAD && requestRole(r.kind).humanDecides(this.planReviewer));
+  }
+
+  /** A request for the human arrived in the lead's mailbox. */
+  arrived(): void {
+    void this.changed();
+  }
+
+  /**
+   * The lead's own risky tool call, asked of the human like a teammate's: it waits in the
+   * queue, the deadline denies it, and an interrupt cancels it. ("Always" was applied by the
+   * policy before it asked.)
+   */
+  async askForLead(tool: string, input: Record<string, unknown>, reason: string, signal: AbortSignal): Promise<PermissionAnswer> {
+    const call = alwaysKey(tool, input);
+    const record = await this.bus.openOwnRequest('permission', `${call} (${reason})`, { name: tool, input, reason });
+    this.permissionCalls.set(record.request_id, call);
+    // "Sent" once the human's queue is told of it.
+    const decided = await this.ownCalls.request(record.request_id, () => this.changed(), { signal, onAbort: interrupted });
+    if (signal.aborted && (await this.requests.get(record.request_id))?.state === 'pending') {
+      await this.bus.closeOwnRequest(record.request_id, 'cancelled', LEAD, 'the lead\'s turn was interrupted');
+      await this.changed();
+    }
+    return decided;
+  }
+
+  async decide(requestId: string, decision: HumanDecision): Promise<RequestRecord> {
+    await this.sweep();
+    const record = await this.requests.get(requestId);
+    if (!record) throw new Refused(`unknown request_id '${requestId}'`);
+    try {
+      if (isOwnRequest(record)) {
+        await this.bus.closeOwnRequest(requestId, decision.approve ? 'approved' : 'rejected', 'human', decision.note);
+        this.ownCalls.settle(requestId, { approve: decision.approve, feedback: decision.note });
+      } else {
+        const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode, always: decision.always });
+        if (!made.ok) throw new Refused(made.error);
+        // A rule the human saved with this decision (`a`, then "for the project") reaches the
+        // teammate first, in the same mailbox: its next identical call already sees the rule.
+        await this.teammates.syncRules();
+        await this.bus.send(made.draft);
+      }
+    } catch (error) {
+      if (error instanceof SendRefused) throw new Refused(error.message);
+      throw error;
+    }
+    const call = this.permissionCalls.get(requestId);
+    if (decision.always && decision.approve && call) this.always.add(call);
+    this.permissionCalls.delete(requestId);
+    if (record.kind === 'finish' && decision.approve) this.teammates.expectExit(record.from);
+    await this.changed();
+    return (await this.requests.get(requestId)) ?? record;
+  }
+
+  /** A command from another terminal, answered over the control socket. */
+  async control(command: ControlCommand): Promise<ControlReply> {
+    try {
+      switch (command.op) {
+        case 'decide': {
+          const record = await this.decide(command.request_id, { approve: command.approve, note: command.note, always: command.always });
+          return { ok: true, message: `${command.approve ? 'approved' : 'rejected'} ${record.request_id} (${record.kind} request from ${record.from})` };
+        }
+        case 'spawn': {
+          // The control socket is the human's (its token is out of every sandbox): a --mode is their grant.
+          const { pid, model } = await this.teammates.spawn({
+            name: command.name,
+            role: command.role,
+            prompt: command.prompt ?? '',
+            planMode: command.plan_mode ?? false,
+            model: command.model,
+            permissionMode: command.mode,
+            asker: 'human',
+            ...(command.worktree === true ? { isolation: 'worktree' as const } : {}),
+          });
+          return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid}${command.mode ? `, ${command.mode} mode` : ''}${command.worktree ? ', in its own worktree' : ''})` };
+        }
+        case 'mode': {
+          await this.teammates.setMode(command.name, command.mode, 'human');
+          return { ok: true, message: `set ${command.name}'s permission mode to ${command.mode}` };
+        }
+        case 'respawn': {
+          return { ok: true, message: describeRespawn(command.name, await this.teammates.respawn(command.name)) };
+        }
+        case 'shutdown': {
+          const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);
+          return { ok: true, message: `asked ${command.name} to shut down (${requestId})` };
+        }
+        case 'send': {
+          const sent = await this.sendForHuman(command.to, command.text);
+          return { ok: true, message: command.to === BROADCAST ? `broadcast ${sent.id}` : `sent ${sent.id} to ${command.to}` };
+        }
+        case 'tell': {
+          const sent = await this.teammates.tell(command.name, command.text);
+          return { ok: true, message: `sent ${sent.id} to ${command.name} from the user` };
+        }
+        case 'interrupt': {
+          const sent = await this.teammates.interrupt(command.name);
+          return { ok: true, message: `interrupted ${command.name} (${sent.id})` };
+        }
+        case 'sweep': {
+          await this.sweep();
+          return { ok: true, message: 'swept' };
+        }
+      }
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error), refused: error instanceof Refused || error instanceof SendRefused };
+    }
+  }
+
+  /** The human's message from another terminal: the lead sends it, so it carries the lead's signature. */
+  private sendForHuman(to: string, text: string): Promise<Envelope> {
+    const summary = summarize(text);
+    return to === BROADCAST
+      ? this.bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text, summary })
+      : this.bus.send({ type: 'message', from: LEAD, to, text, summary });
+  }
+
+  /** Expire what is overdue now and tell whoever expiry concerns. */
+  private async sweep(): Promise<void> {
+    const expired = await this.bus.sweepExpired();
+    await this.settleOwnDecidedElsewhere();
+    if (expired.length > 0) await this.changed();
+  }
+
+  /** The lead's own requests that a deadline (swept by any process) ended: their calls are denied. */
+  private async settleOwnDecidedElsewhere(): Promise<void> {
+    for (const requestId of this.ownCalls.waitingIds()) {
+      const record = await this.requests.get(requestId);
+      if (!record || record.state === 'pending') continue;
+      this.ownCalls.settle(requestId, { approve: record.state === 'approved', feedback: record.note });
+      this.permissionCalls.delete(requestId);
+    }
+  }
+
+  /**
+   * Follow the requests (any process may change them). Those there as the lead starts are an
+   * earlier session's, not news; after that, requests between teammates, which the lead takes
+   * no part in, are announced as they open and close. The sweep timer follows every change:
+   * their deadlines are the lead's to enforce too.
+   */
+  async watch(): Promise<Subscription> {
+    let first = true;
+    return this.requests.watch(
+      (records) => {
+        if (first) for (const record of records) this.seen.set(record.request_id, record.state);
+        else this.announce(records);
+        first = false;
+        this.scheduleSweep(records);
+      },
+      (error) => this.problem('reading the requests', error),
+    );
+  }
+
+  private announce(records: readonly RequestRecord[]): void {
+    for (const record of records) {
+      const before = this.seen.get(record.request_id);
+      if (before === record.state) continue;
+      this.seen.set(record.request_id, record.state);
+      if (record.from === LEAD || record.to === LEAD) continue;
+      if (before === undefined && record.state !== 'pending') this.events.emit({ type: 'request', record: asOpened(record) });
+      this.events.emit({ type: 'request', record });
+    }
+  }
+
+  /** One timer, set for the nearest deadline among `records`: no polling. */
+  private scheduleSweep(records: readonly RequestRecord[]): void {
+    clearTimeout(this.sweepTimer);
+    if (this.closed) return;
+    const deadlines = records.filter((r) => r.state === 'pending').map((r) => Date.parse(r.deadline_at));
+    if (deadlines.length === 0) return;
+    const wait = Math.max(0, Math.min(...deadlines) - Date.now()) + 5;
+    this.sweepTimer = setTimeout(() => {
+      // Set again from the requests as the sweep left them, whether it expired any or failed.
+      this.sweep()
+        .catch((error: unknown) => this.problem('expiring overdue requests', error))
+        .then(() => this.requests.list({ state: 'pending' }))
+        .then((pending) => this.scheduleSweep(pending), (error: unknown) => this.problem('reading the requests', error));
+    }, wait);
+  }
+
+  /** Something the human's queue shows changed: resolves once the queue has been told what is pending now. */
+  private changed(): Promise<void> {
+    this.queueLooks.hint();
+    return this.queueLooks.idle();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.sweepTimer);
+    await this.queueLooks.close();
+  }
+}

@@ -1,0 +1,72 @@
+import { isRunning, Refused } from '../lib/index.js';
+import { modeAfterPlan, type PermissionMode, agentNameProblem, LEAD, type RequestRecord } from '../protocol/index.js';
+import type { Member, TeamStore } from '../store/index.js';
+import { noSuchTeammate } from './running-teammate.js';
+import type { TeamBus } from '../team/index.js';
+
+/** What the human is told of a respawn, wherever it was asked for (/respawn, `teams respawn`, the spawn tool). */
+export function describeRespawn(name: string, started: { pid: number; cancelled: readonly string[]; planMode: boolean }): string {
+  const { pid, cancelled } = started;
+  return `respawned ${name} (pid ${pid}${started.planMode ? ', plan mode' : ''}) with its conversation; ${cancelled.length === 0 ? 'no request of its was cancelled' : `told its cancelled requests: ${cancelled.join(', ')}`}`;
+}
+
+/**
+ * What a respawned teammate finds in its mailbox (as a board task, lead-board.ts): words that
+ * are its first input after its old conversation, saying it was restarted, that the tasks it
+ * held went back to the board, and which of its requests were cancelled, by id, so that it
+ * asks again for what it still needs rather than wait for an answer.
+ */
+export function respawnBrief(cancelled: readonly string[]): { subject: string; description: string } {
+  const requests =
+    cancelled.length === 0
+      ? 'None of your requests was cancelled.'
+      : `These requests of yours (or to you) were cancelled when your process ended, and will get no answer: ${cancelled.join(', ')}. Ask again for what you still need.`;
+  return {
+    subject: 'respawned: go on with your task',
+    description: `Your process ended (it crashed or was shut down) and the lead started it again. Your conversation so far is above; anything you were doing when it ended may not have finished. Board tasks you had in progress went back to pending: claim again (task_claim) those still free that you mean to finish. ${requests}`,
+  };
+}
+
+/**
+ * Whether a respawned teammate starts in plan mode: when a lead spawned it in plan mode (the
+ * roster keeps when, whichever lead process that was) and no plan it submitted since has been
+ * approved. A plan approved in an earlier life, before a fresh spawn under the same name, does
+ * not count: that spawn asked for a new plan.
+ */
+export function respawnsInPlanMode(member: Pick<Member, 'name' | 'plan_mode_since'>, plans: readonly RequestRecord[]): boolean {
+  if (member.plan_mode_since === undefined) return false;
+  const since = Date.parse(member.plan_mode_since);
+  return !plans.some((r) => r.kind === 'plan' && r.state === 'approved' && r.from === member.name && Date.parse(r.created_at) >= since);
+}
+
+/**
+ * Whether `name` can be respawned in this session, and how; Refused saying why not (a bad or
+ * unknown name, the lead, a process still running by the roster, nothing journaled). Its
+ * requests still pending are cancelled (the process that asked is gone), and `cancelled` names
+ * every request cancelled since its last record. Its caller has checked its own supervisor.
+ */
+export async function respawnPlan(
+  name: string,
+  deps: { store: TeamStore; bus: TeamBus; session: string; leadMode: PermissionMode },
+): Promise<{ member: Member; cancelled: string[]; planMode: boolean; permissionMode: PermissionMode }> {
+  const { store } = deps;
+  const problem = agentNameProblem(name);
+  if (problem) throw new Refused(problem);
+  if (name === LEAD) throw new Refused(`'${LEAD}' is the lead itself: resume its session with --continue or --resume <id>`);
+  const team = await store.roster.load();
+  const member = team?.members.find((m) => m.name === name);
+  if (!member) throw noSuchTeammate(name, team, store.team);
+  if (member.pid && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+  const last = (await store.sessions.read(deps.session, name)).entries.at(-1);
+  if (!last) throw new Refused(`${name} has no conversation journaled in session ${deps.session}: spawn it afresh (with a role and a task)`);
+  await deps.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);
+  const since = Date.parse(last.at);
+  const cancelled = (await store.requests.list({ state: 'cancelled', involving: name }))
+    .filter((r) => r.decided_at !== undefined && Date.parse(r.decided_at) >= since)
+    .map((r) => r.request_id);
+  // A crash must not be a way out of plan mode, whichever lead process spawned it (the roster says).
+  // A mode_set to plan since its spawn is recorded as its mode, and holds on respawn too.
+  const planMode = member.permission_mode === 'plan' || respawnsInPlanMode(member, await store.requests.list({ kind: 'plan', state: 'approved', involving: name }));
+  // It keeps the mode it worked in (the roster says: a grant by the human included), else the lead's.
+  return { member, cancelled, planMode, permissionMode: modeAfterPlan(member.permission_mode ?? deps.leadMode) };
+}

@@ -1,0 +1,52 @@
+import { type ConversationRecord, type RecordSink, journalSink, type OpenedConversation } from '../agent/index.js';
+import { LEAD } from '../protocol/index.js';
+import { promptPreview, type SessionStore } from '../store/index.js';
+
+/** Which session a lead runs in: a new one, or an earlier one resumed (--continue, --resume). */
+export type SessionChoice = { id: string; resume: boolean };
+
+/** The lead's session as it started: resumed or new, and what was read back of it. */
+export type LeadSessionStart = { id: string; resumed: boolean } & Pick<OpenedConversation, 'earlier' | 'problems'> & {
+  /** What the lead put right, as it started, of what an earlier lead left behind (lead-recovery.ts): a line each, for the human. */
+  recovered: string[];
+};
+
+/**
+ * The lead's session. A new one is recorded only once there is something in it: at the lead's
+ * first record (the human's first prompt, which becomes its preview) or at the first
+ * teammate started, whichever comes first. A REPL opened and left at once leaves no session.
+ */
+export class LeadSession {
+  private created: Promise<unknown> | undefined;
+  private readonly startedAt = new Date().toISOString();
+  private readonly journal: RecordSink;
+  readonly sink: RecordSink;
+
+  constructor(
+    private readonly sessions: SessionStore,
+    readonly choice: SessionChoice,
+  ) {
+    if (choice.resume) this.created = Promise.resolve();
+    this.journal = journalSink(sessions, choice.id, LEAD);
+    this.sink = async (record) => {
+      await this.ensure(firstText(record));
+      await this.journal(record);
+    };
+  }
+
+  get id(): string {
+    return this.choice.id;
+  }
+
+  /** The session recorded, once; `firstPrompt` is used only by the call that records it. */
+  ensure(firstPrompt = ''): Promise<unknown> {
+    this.created ??= this.sessions.create({ id: this.choice.id, started_at: this.startedAt, first_prompt: promptPreview(firstPrompt) });
+    return this.created;
+  }
+}
+
+function firstText(record: ConversationRecord): string {
+  if (record.type !== 'user') return '';
+  for (const block of record.content) if (block.type === 'text') return block.text;
+  return '';
+}

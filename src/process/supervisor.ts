@@ -1,0 +1,247 @@
+import { killProcessGroup, EventStream, PACKAGE_ROOT, Refused, processStartTime } from '../lib/index.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PermissionMode, KeyRing } from '../protocol/index.js';
+import type { SandboxSettings } from '../sandbox/index.js';
+import { rulesAsText, type PermissionRules } from '../policy/index.js';
+import type { TeamPaths } from '../team/index.js';
+import { ChildSignal, type ParentSignal } from './ipc.js';
+import type { CompactReason } from '../agent/index.js';
+
+/**
+ * The entry a teammate process runs: teammate/main.ts as the esbuild bundle that `npm run build`
+ * writes. It starts faster and holds less memory than the same code as separate modules, and
+ * the model SDK is a chunk of its own, loaded only after "ready". There is one teammate path,
+ * the one the tests run; tsc's copy of the entry is never started.
+ */
+export const TEAMMATE_ENTRY = join(PACKAGE_ROOT, 'dist', 'bundle', 'teammate', 'main.js');
+
+export type TeammateSpec = {
+  name: string;
+  planMode: boolean;
+  permissionMode: PermissionMode;
+  sandbox: SandboxSettings;
+  /** The project's permission rules as the lead read them: handed over, never read by the teammate. */
+  rules: PermissionRules;
+  /** Its own model: it reaches the process as TEAMS_MODEL, over the lead's. */
+  model: string;
+  /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
+  journal: { session: string; resume: boolean };
+  /** Where it works when not in the lead's directory: its own git worktree. */
+  cwd?: string;
+};
+
+export type ChildCompaction = { name: string; before: number; after: number; reason: CompactReason };
+
+export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
+
+type Tracked = {
+  child: ChildProcess;
+  pid: number;
+  expected: boolean;
+  graceTimer?: NodeJS.Timeout;
+  /** Command process groups the teammate reported over IPC: pgid → the leader's start time. */
+  commands: Map<number, string>;
+  /** Set at its exit: a group reported after that (the message was still in the pipe) is ended at once. */
+  exited: boolean;
+};
+
+/** How long a running teammate has to acknowledge a new member's key before the spawn goes on. */
+const KEYS_ACK_MS = 5_000;
+
+/**
+ * Starts teammate processes and watches them. Each teammate is its own process group, so
+ * ending it ends whatever it started; each keeps an IPC channel to this process, which
+ * closes when this process dies in any way, so a teammate never outlives its lead.
+ */
+export class Supervisor {
+  readonly exits = new EventStream<ChildExit>();
+  readonly compactions = new EventStream<ChildCompaction>();
+  private readonly children = new Map<string, Tracked>();
+  private keysSeq = 0;
+  private readonly keysAcks = new Map<number, Set<string>>();
+  private readonly keysAcked = new EventStream<number>();
+
+  constructor(
+    private readonly paths: TeamPaths,
+    private readonly options: { env: Record<string, string>; cwd: string; graceMs: number; keys: KeyRing; leadKey: string },
+  ) {}
+
+  /**
+   * Start a teammate; resolves once it is ready (subscribed to its mailbox; its model loads
+   * after). `started` hears its pid at once, while the process is still loading.
+   */
+  async spawn(spec: TeammateSpec, started: (pid: number) => void = () => undefined): Promise<{ pid: number }> {
+    if (this.children.has(spec.name)) throw new Error(`${spec.name} is already running (pid ${this.children.get(spec.name)?.pid})`);
+    if (!existsSync(TEAMMATE_ENTRY)) throw new Error(`cannot start ${spec.name}: ${TEAMMATE_ENTRY} is missing (npm run build writes it)`);
+    const logs = join(this.paths.root, 'logs');
+    mkdirSync(logs, { recursive: true });
+    const log = openSync(join(logs, `${spec.name}.log`), 'a');
+    const args = [
+      TEAMMATE_ENTRY,
+      '--home', this.paths.home,
+      '--team', this.paths.team,
+      '--permission-mode', spec.permissionMode,
+      // Trust is handed over here, by the process that starts the teammate, never read from a file.
+      '--lead-key', this.options.leadKey,
+      '--sandbox', JSON.stringify(spec.sandbox),
+      '--rules', JSON.stringify(rulesAsText(spec.rules)),
+      '--session', spec.journal.session,
+      spec.name,
+    ];
+    if (spec.planMode) args.push('--plan-mode');
+    if (spec.journal.resume) args.push('--resume');
+    let child: ChildProcess;
+    try {
+      child = spawn(process.execPath, args, {
+        cwd: spec.cwd ?? this.options.cwd,
+        env: { ...process.env, ...this.options.env, TEAMS_MODEL: spec.model },
+        detached: true,
+        stdio: ['ignore', log, log, 'ipc'],
+      });
+    } finally {
+      closeSync(log);
+    }
+    const pid = child.pid;
+    if (pid === undefined) throw new Error(`could not start ${spec.name}`);
+    const tracked: Tracked = { child, pid, expected: false, commands: new Map(), exited: false };
+    let sharing: Promise<void> | undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      child.on('message', (raw) => {
+        const signal = ChildSignal.safeParse(raw);
+        if (!signal.success) return;
+        const message = signal.data;
+        if (message.type === 'key') {
+          this.options.keys.set(spec.name, message.public_key);
+          // The team learns the new key while its owner finishes starting, not after.
+          sharing = this.shareKeys();
+        } else if (message.type === 'ready') resolve();
+        else if (message.type === 'command_started') {
+          tracked.commands.set(message.pgid, message.start_time);
+          if (tracked.exited) endCommands(tracked);
+        }
+        else if (message.type === 'command_ended') tracked.commands.delete(message.pgid);
+        else if (message.type === 'compacted') this.compactions.emit({ name: spec.name, before: message.before, after: message.after, reason: message.reason });
+        else this.acked(message.seq, spec.name);
+      });
+      child.once('exit', (code, signal) => reject(new Error(`${spec.name} exited before it was ready (code ${code}, signal ${signal}); see ${join(logs, `${spec.name}.log`)}`)));
+    });
+    this.children.set(spec.name, tracked);
+    child.once('exit', (code, signal) => {
+      clearTimeout(tracked.graceTimer);
+      this.children.delete(spec.name);
+      // Whatever the teammate's commands left running goes with it: only groups it reported
+      // over IPC, and only while their leader is still the process that was reported.
+      tracked.exited = true;
+      endCommands(tracked);
+      killProcessGroup(pid);
+      for (const seq of this.keysAcks.keys()) this.acked(seq, spec.name);
+      this.exits.emit({ name: spec.name, pid, code, signal, expected: tracked.expected });
+    });
+    started(pid);
+    await ready;
+    await (sharing ?? this.shareKeys());
+    return { pid };
+  }
+
+  /**
+   * Hand every running teammate the team's keys and wait (briefly) until each has them, so
+   * that the new member's first message to a teammate is not refused as unverifiable.
+   */
+  private async shareKeys(): Promise<void> {
+    const seq = ++this.keysSeq;
+    const waiting = new Set<string>();
+    const signal: ParentSignal = { type: 'keys', seq, keys: this.options.keys.entries() };
+    for (const [name, tracked] of this.children) {
+      if (!tracked.child.connected) continue;
+      waiting.add(name);
+      tracked.child.send(signal, (error) => {
+        if (error) this.acked(seq, name);
+      });
+    }
+    if (waiting.size === 0) return;
+    this.keysAcks.set(seq, waiting);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, KEYS_ACK_MS);
+      const unsubscribe = this.keysAcked.subscribe((acked) => acked === seq && done());
+      function done(): void {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      }
+    });
+    this.keysAcks.delete(seq);
+  }
+
+  private acked(seq: number, name: string): void {
+    const waiting = this.keysAcks.get(seq);
+    if (!waiting) return;
+    waiting.delete(name);
+    if (waiting.size === 0) this.keysAcked.emit(seq);
+  }
+
+  /** Tell a teammate to compact its conversation: now if it is idle, else before its next model call. */
+  compact(name: string): void {
+    const tracked = this.children.get(name);
+    if (!tracked?.child.connected) throw new Refused(`${name} is not running`);
+    // With a callback, a send that fails (the teammate exiting just now) is not an 'error' event on the child.
+    tracked.child.send({ type: 'compact' } satisfies ParentSignal, () => undefined);
+  }
+
+  isRunning(name: string): boolean {
+    return this.children.has(name);
+  }
+
+  running(): string[] {
+    return [...this.children.keys()];
+  }
+
+  /** The teammate agreed to stop: give it `graceMs` to exit, then end its process group. */
+  expectExit(name: string, graceMs = this.options.graceMs): void {
+    const tracked = this.children.get(name);
+    if (!tracked) return;
+    tracked.expected = true;
+    clearTimeout(tracked.graceTimer);
+    tracked.graceTimer = setTimeout(() => killProcessGroup(tracked.pid), graceMs);
+  }
+
+  /** Resolves when every teammate has exited, or after `timeoutMs` with the ones still running. */
+  async waitForExit(names: string[], timeoutMs: number): Promise<string[]> {
+    const pending = new Set(names.filter((n) => this.children.has(n)));
+    if (pending.size === 0) return [];
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        unsubscribe();
+        resolve([...pending]);
+      }, timeoutMs);
+      const unsubscribe = this.exits.subscribe((exit) => {
+        pending.delete(exit.name);
+        if (pending.size === 0) {
+          clearTimeout(timer);
+          unsubscribe();
+          resolve([]);
+        }
+      });
+    });
+  }
+
+  /** End every teammate's process group now and wait until each has exited. */
+  async killAll(): Promise<void> {
+    const names = this.running();
+    for (const name of names) {
+      const tracked = this.children.get(name);
+      if (tracked) {
+        tracked.expected = true;
+        killProcessGroup(tracked.pid);
+      }
+    }
+    await this.waitForExit(names, 10_000);
+  }
+}
+
+/** The groups a teammate reported, each only while its leader is still the process reported. */
+function endCommands(tracked: Tracked): void {
+  for (const [pgid, startTime] of tracked.commands) if (processStartTime(pgid) === startTime) killProcessGroup(pgid);
+  tracked.commands.clear();
+}
