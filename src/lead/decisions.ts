@@ -1,10 +1,10 @@
-import { type EventStream, createDrainRunner, type DrainRunner, Refused, Replies } from '../lib/index.js';
-import { summarize, type Envelope, type PermissionMode, BROADCAST, LEAD, requestRole, isOwnRequest, type RequestRecord, asOpened } from '../protocol/index.js';
+import { createDrainRunner, type DrainRunner, Refused, Replies } from '../lib/index.js';
+import { summarize, type Envelope, type PermissionMode, BROADCAST, LEAD, requestRole, isOwnRequest, type RequestRecord } from '../protocol/index.js';
 import { SendRefused, type TeamBus, decisionDraft } from '../team/index.js';
 import type { RequestStore, Subscription } from '../store/index.js';
 import type { ControlCommand, ControlReply } from './control.js';
 import { alwaysKey } from '../policy/index.js';
-import type { LeadEvent } from './events.js';
+import type { LeadInput } from './state.js';
 import type { PlanReviewer } from './routing.js';
 import type { LeadTeammates } from './teammates.js';
 import { describeRespawn } from './respawn.js';
@@ -27,8 +27,6 @@ export class LeadDecisions {
   /** The lead's own tool calls waiting on the human (or the journal's deadline, which any process may sweep). */
   private readonly ownCalls = new Replies<PermissionAnswer>();
   private sweepTimer: NodeJS.Timeout | undefined;
-  /** Each request's state when this lead last looked, to tell what changed. */
-  private readonly seen = new Map<string, RequestRecord['state']>();
   private closed = false;
   /**
    * Tells the human's queue what is pending now, one look at a time, so that the queue
@@ -42,16 +40,18 @@ export class LeadDecisions {
     private readonly mode: PermissionMode,
     private readonly planReviewer: PlanReviewer,
     private readonly teammates: LeadTeammates,
-    private readonly events: EventStream<LeadEvent>,
+    /** The lead takes in what the requests say now (step.ts). */
+    private readonly step: (input: LeadInput) => Promise<void>,
   ) {
     this.queueLooks = createDrainRunner(
-      async () => this.events.emit({ type: 'approvals', pending: await this.pendingForHuman() }),
+      async () => this.step({ type: 'approvals', pending: await this.pendingForHuman() }),
       (error) => this.problem('reading the pending requests', error),
     );
   }
 
+  /** Shown, not audited: the requests are the store's, and another look follows. */
   private problem(what: string, error: unknown): void {
-    this.events.emit({ type: 'problem', text: `${what} failed: ${error instanceof Error ? error.message : String(error)}` });
+    void this.step({ type: 'problem', what: `${what} failed`, reason: error instanceof Error ? error.message : String(error), audited: false });
   }
 
   /** Oldest first: what the human has to decide now. */
@@ -192,33 +192,19 @@ export class LeadDecisions {
   }
 
   /**
-   * Follow the requests (any process may change them). Those there as the lead starts are an
-   * earlier session's, not news; after that, requests between teammates, which the lead takes
-   * no part in, are announced as they open and close. The sweep timer follows every change:
-   * their deadlines are the lead's to enforce too.
+   * Follow the requests (any process may change them): the lead announces what changed
+   * (step.ts). The sweep timer follows every change: their deadlines are the lead's to enforce too.
    */
   async watch(): Promise<Subscription> {
     let first = true;
     return this.requests.watch(
       (records) => {
-        if (first) for (const record of records) this.seen.set(record.request_id, record.state);
-        else this.announce(records);
+        void this.step({ type: 'requests_changed', records, first });
         first = false;
         this.scheduleSweep(records);
       },
       (error) => this.problem('reading the requests', error),
     );
-  }
-
-  private announce(records: readonly RequestRecord[]): void {
-    for (const record of records) {
-      const before = this.seen.get(record.request_id);
-      if (before === record.state) continue;
-      this.seen.set(record.request_id, record.state);
-      if (record.from === LEAD || record.to === LEAD) continue;
-      if (before === undefined && record.state !== 'pending') this.events.emit({ type: 'request', record: asOpened(record) });
-      this.events.emit({ type: 'request', record });
-    }
   }
 
   /** One timer, set for the nearest deadline among `records`: no polling. */

@@ -2,44 +2,27 @@ import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
 import { AgentLoop, openConversation } from '../agent/index.js';
 import { EventStream, createSerial, type Serial, isRunning } from '../lib/index.js';
-import { openModel, type OpenModel, childModelEnv, teammateModel, type ModelSettings, contextWindowOf } from '../model/index.js';
+import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowOf } from '../model/index.js';
 import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
-import { type Envelope, type PermissionMode, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
-import { describeStatus, type SandboxNetwork, type SandboxStatus } from '../sandbox/index.js';
-import { TeamBus, pricedTurn, type TeamPaths } from '../team/index.js';
+import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
+import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
+import { TeamBus, pricedTurn } from '../team/index.js';
 import { addMemberUsage, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { LeadDecisions } from './decisions.js';
 import { LeadHooks } from './hooks.js';
 import type { LeadEvent } from './events.js';
 import { leadTeamIO } from './io.js';
-import { routeForLead, type PlanReviewer } from './routing.js';
 import { LeadTeammates } from './teammates.js';
 import { TeammateWorktrees } from './teammate-worktrees.js';
-import { reportProblem } from './report-problem.js';
+import { leadEffectRunner } from './execute.js';
+import { LeadStepper } from './stepper.js';
+import { initialLeadState, type LeadInput } from './state.js';
 import { RulesSync } from './rules-sync.js';
 import { Supervisor } from '../process/index.js';
 import { recoverFromEarlierLead, recoveryNotice } from './recovery.js';
-import { LeadSession, type LeadSessionStart, type SessionChoice } from './session.js';
-
-export type LeadOptions = {
-  /** Where everything the team shares is kept: opened by the caller, who closes it after the lead has stopped. */
-  store: TeamStore;
-  /** This machine's own state of the team: the control socket and token, the workspace, what agents must not see. */
-  paths: TeamPaths;
-  settings: ModelSettings;
-  cwd: string;
-  permissionMode: PermissionMode;
-  planReviewer: PlanReviewer;
-  /** How long a teammate that agreed to stop has before its process group is ended. */
-  graceMs?: number;
-  /** Tokens the whole team may use (kept in the team config, where every agent checks it). */
-  tokenBudget?: number;
-  /** `off`: --no-sandbox, approvals advisory. Default: bubblewrap with the network on. */
-  sandbox?: { kind: 'bwrap'; network: SandboxNetwork } | { kind: 'off' };
-  /** The session to journal into: a new one unless an earlier one is resumed. */
-  session?: SessionChoice;
-};
+import { LeadSession, type LeadSessionStart } from './session.js';
+import type { LeadOptions, LeadParts } from './options.js';
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue
@@ -51,24 +34,29 @@ export class LeadRuntime {
   /** Set by the first stop: a second caller (a force-stop, a test's after hook) waits for the same one. */
   private stopping: Promise<void> | undefined;
 
-  private constructor(
-    readonly events: EventStream<LeadEvent>,
-    readonly options: LeadOptions,
-    readonly store: TeamStore,
-    readonly bus: TeamBus,
-    readonly loop: AgentLoop,
-    readonly model: OpenModel,
-    readonly teammates: LeadTeammates,
-    readonly decisions: LeadDecisions,
-    private readonly supervisor: Supervisor,
-    private readonly keys: KeyRing,
-    readonly sandbox: SandboxStatus,
-    /** The lead's own roster writes, in the order its turns make them. */
-    private readonly rosterWrites: Serial,
-    readonly session: LeadSessionStart,
-    /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
-    readonly hooks: LeadHooks,
-  ) {}
+  readonly events: EventStream<LeadEvent>;
+  readonly options: LeadOptions;
+  readonly store: TeamStore;
+  readonly bus: TeamBus;
+  readonly loop: AgentLoop;
+  readonly model: OpenModel;
+  readonly teammates: LeadTeammates;
+  readonly decisions: LeadDecisions;
+  readonly sandbox: SandboxStatus;
+  readonly session: LeadSessionStart;
+  /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
+  readonly hooks: LeadHooks;
+  private readonly supervisor: Supervisor;
+  private readonly keys: KeyRing;
+  /** The lead's own roster writes, in the order its turns make them. */
+  private readonly rosterWrites: Serial;
+  /** What the lead knows of its team, stepped in this one place (step.ts). */
+  private readonly stepper: LeadStepper;
+
+  private constructor(parts: LeadParts) {
+    ({ events: this.events, options: this.options, store: this.store, bus: this.bus, loop: this.loop, model: this.model, teammates: this.teammates } = parts);
+    ({ decisions: this.decisions, supervisor: this.supervisor, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
+  }
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
     const { paths, store } = options;
@@ -102,19 +90,22 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
+    // Every module below steps the lead with what it learns; the effects run once the loop exists.
+    const stepper = new LeadStepper(initialLeadState(options.planReviewer));
+    const step = (input: LeadInput) => stepper.step(input);
     const rules = new RulesSync(
       paths.home,
       () => loadProjectRules(paths.home),
       (to, text) => bus.send({ type: 'rules_set', from: LEAD, to, ...text }),
-      (what, reason) => reportProblem(store, events, what, reason),
+      (what, reason) => void step({ type: 'problem', what, reason, audited: true }),
     );
-    const worktrees = new TeammateWorktrees(store, paths, options.cwd, events);
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
-    const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
-    const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
+    const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
+    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
+    const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, step);
+    const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: error instanceof Error ? error.message : String(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
     const hookLaunch = leadLauncher(sandbox, 'default', paths);
-    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, launch: hookLaunch, store, events, send: (draft) => bus.send(draft), sent: bus.sent });
+    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, launch: hookLaunch, store, step });
     const team = leadTeamIO(bus, store, {
       spawn: (spec) => teammates.spawn(spec),
       respawn: (name) => teammates.respawn(name),
@@ -137,15 +128,17 @@ export class LeadRuntime {
       running: () => supervisor.running(),
       rosterWrites,
     });
+    stepper.runEffectsWith(leadEffectRunner({ events, store, bus, loop, teammates, decisions, hooks }));
+    // Every message the lead's process sends: what starts a turn ends a teammate's idleness (step.ts).
+    bus.sent.subscribe((envelope) => void step({ type: 'sent', envelope }));
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const runtime = new LeadRuntime(events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, started, hooks);
-    teammates.board.created.subscribe((task) => hooks.taskCreated(task));
+    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, session: started, hooks, stepper });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
-    for (const problem of opened.problems) reportProblem(store, events, `set aside ${problem.ref}`, problem.reason);
+    for (const problem of opened.problems) runtime.refused(`set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
-      runtime.events.emit({ type: 'agent', event });
+      void step({ type: 'agent', event });
       if (event.type === 'turn_start') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
       if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));
       if (event.type === 'idle') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'idle'));
@@ -161,7 +154,7 @@ export class LeadRuntime {
 
   /** Shown and audited: something was refused that only a forger or a confused client sends, or an entry set aside. */
   private refused(what: string, reason: string): void {
-    reportProblem(this.store, this.events, what, reason);
+    void this.stepper.step({ type: 'problem', what, reason, audited: true });
   }
 
   private async wire(): Promise<void> {
@@ -186,8 +179,8 @@ export class LeadRuntime {
     // A roster that cannot be read (another process's, not the team's format) is shown, and the
     // last good one stands until the next change.
     const roster = await this.store.roster.watch(
-      (config) => this.events.emit({ type: 'team', members: config.members }),
-      (error) => this.events.emit({ type: 'problem', text: error.message }),
+      (config) => void this.stepper.step({ type: 'roster', members: config.members }),
+      (error) => void this.stepper.step({ type: 'problem', what: undefined, reason: error.message, audited: false }),
     );
     this.closers.push(() => roster.close());
     const requests = await this.decisions.watch();
@@ -199,23 +192,15 @@ export class LeadRuntime {
     this.closers.push(() => board.close());
   }
 
+  /**
+   * A verified message from a teammate: the lead's step decides whether it waits for hooks
+   * (teammate_idle, task_completed) or is routed now. While stopping, the hooks are closed: none
+   * runs, so none sends a teammate back to work, and a completion reported meanwhile is
+   * recorded unchecked rather than lost.
+   */
   private receive(envelope: Envelope): void {
-    // While stopping, the hooks are closed: none runs, so none sends a teammate back to work, and
-    // a completion reported meanwhile is recorded unchecked rather than lost.
-    this.hooks.receive(envelope, { route: (e, late) => this.route(e, late), working: (name) => this.teammates.heard(name, false) });
-  }
-
-  private route(envelope: Envelope, late = false): void {
-    // Recorded before it is announced: the event's subscribers (the run's "are we done?"
-    // check) read whether the sender is idle, and an idle notification with no summary
-    // causes no other event that would make them look again.
-    if (!late) this.teammates.heard(envelope.from, envelope.type === 'idle_notification', envelope.timestamp);
-    this.events.emit({ type: 'message', envelope });
-    const route = routeForLead(envelope, this.options.planReviewer);
-    if (route.expectExit) this.teammates.expectExit(route.expectExit);
-    if (route.forHuman) this.decisions.arrived();
-    // While stopping, the human is leaving: a shutdown reply must not start a turn (and spend tokens).
-    if (route.notice && this.stopping === undefined) this.loop.push(route.notice);
+    const idleHooks = envelope.type === 'idle_notification' && this.hooks.hooksFor('teammate_idle').length > 0;
+    void this.stepper.step({ type: 'received', envelope, idleHooks });
   }
 
   /** /compact [name]: the lead's own conversation, or a teammate's (over its IPC channel). */
@@ -235,7 +220,10 @@ export class LeadRuntime {
    * code that emitted an event has returned: the loop emits 'idle' while it is still busy.
    */
   async quiet(): Promise<boolean> {
-    if (this.loop.busy || this.teammates.anyBusy() || this.hooks.busy() || (await this.decisions.pendingForHuman()).length > 0) return false;
+    const { idle, checking } = this.stepper.state;
+    // A teammate not yet idle works; a completion still checked may send its teammate back to work.
+    const anyBusy = this.teammates.running().some((name) => !idle.has(name));
+    if (this.loop.busy || anyBusy || checking.size > 0 || (await this.decisions.pendingForHuman()).length > 0) return false;
     if ((await this.store.mailboxes.peek(LEAD)).messages.length > 0 || this.loop.busy) return false;
     const unread = async (name: string) => (await this.store.mailboxes.peek(name)).messages.length;
     return !(await this.teammates.busyAmongThemselves(await this.store.requests.list({ state: 'pending' }), unread));
@@ -277,6 +265,7 @@ export class LeadRuntime {
   private async stopOnce(reason: string): Promise<void> {
     this.loop.interrupt();
     this.hooks.close();
+    void this.stepper.step({ type: 'stop' });
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
     await this.decisions.close();
     for (const close of this.closers.reverse()) await close();

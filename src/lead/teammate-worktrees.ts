@@ -1,8 +1,7 @@
-import type { EventStream } from '../lib/index.js';
 import { setMemberWorktree, type Member, type WorktreeRecord, type TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
 import { createWorktree, describeSettled, sealWorktreeConfig, settleWorktree, worktreeExists, detachWorktreeHead } from '../worktree/index.js';
-import type { LeadEvent } from './events.js';
+import type { LeadInput } from './state.js';
 
 /**
  * The lead's side of teammates' worktrees: one made (or found again, on a respawn) before the
@@ -15,7 +14,8 @@ export class TeammateWorktrees {
     private readonly paths: TeamPaths,
     /** The lead's working directory: the repository a worktree is made from. */
     private readonly cwd: string,
-    private readonly events: EventStream<LeadEvent>,
+    /** The lead takes in what became of a worktree (step.ts). */
+    private readonly step: (input: LeadInput) => Promise<void>,
   ) {}
 
   /**
@@ -53,6 +53,6 @@ export class TeammateWorktrees {
     if (settled === undefined) return;
     const text = describeSettled(member.name, worktree, settled);
     await this.store.audit.append({ event: 'member', name: member.name, change: text });
-    this.events.emit({ type: 'notice', text });
+    await this.step({ type: 'notice', text });
   }
 }

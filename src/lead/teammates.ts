@@ -1,11 +1,10 @@
-import { type EventStream, Refused, processStartTime } from '../lib/index.js';
+import { Refused, processStartTime } from '../lib/index.js';
 import { newRequestId, summarize, type PermissionMode, agentNameProblem, LEAD, modeAfterPlan, type RequestRecord } from '../protocol/index.js';
 import { type TeamBus, budgetProblem } from '../team/index.js';
 import { addMember, setMemberStatus, type TeamStore } from '../store/index.js';
-import type { LeadEvent } from './events.js';
 import type { ChildExit, Supervisor } from '../process/index.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/index.js';
-import { reportProblem } from './report-problem.js';
+import type { LeadInput } from './state.js';
 import { modelIdProblem } from '../model/index.js';
 import type { Spawned, SpawnSpec } from '../tools/index.js';
 import type { LeadSession } from './session.js';
@@ -20,18 +19,9 @@ import { worktreeBrief } from '../worktree/index.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
-  /**
-   * Teammates whose idle notification the lead has received since it last gave them
-   * anything. Per-sender order means everything they sent before it has arrived too.
-   */
-  private readonly idle = new Set<string>();
-  /** When the lead last sent each teammate what starts a turn (ms). */
-  private readonly lastSent = new Map<string, number>();
-  /** Set once every teammate has been asked to shut down. */
-  private stopping = false;
   /** Exits still being handled: a stop waits for them (an exited teammate's worktree is settled then). */
   private readonly exiting = new Set<Promise<void>>();
-  /** The task board as the lead follows it: assignments sent, idle teammates told of work. */
+  /** The task board's side of the lead: a spawn's task, the tasks an exited teammate held, offers of work. */
   readonly board: LeadBoard;
 
   constructor(
@@ -40,7 +30,8 @@ export class LeadTeammates {
     private readonly supervisor: Supervisor,
     private readonly mode: PermissionMode,
     private readonly sandbox: SandboxStatus,
-    private readonly events: EventStream<LeadEvent>,
+    /** The lead takes in what happens to its teammates (step.ts). */
+    private readonly step: (input: LeadInput) => Promise<void>,
     /** The model a teammate runs, given the one it was spawned with (settings.ts teammateModel). */
     private readonly modelFor: (requested: string | undefined) => string,
     /** The lead's session: every teammate journals its conversation in it. */
@@ -50,41 +41,19 @@ export class LeadTeammates {
     /** Teammates' own git worktrees (isolation: worktree): made before a start, settled after an exit. */
     private readonly worktrees: TeammateWorktrees,
   ) {
-    // A team that is stopping is sent no more work: the board neither assigns nor offers.
-    const running = () => (this.stopping ? [] : supervisor.running());
-    const idle = () => running().filter((name) => this.idle.has(name));
-    this.board = new LeadBoard(store, bus, { running, idle, problem: (what, e) => this.problem(what, e) });
+    this.board = new LeadBoard(store, bus, step, () => supervisor.running());
     supervisor.exits.subscribe((exit) => {
       const handled: Promise<void> = this.exited(exit)
         .catch((error: unknown) => this.problem(`after ${exit.name} exited`, error))
         .finally(() => this.exiting.delete(handled));
       this.exiting.add(handled);
     });
-    supervisor.compactions.subscribe((compaction) => this.events.emit({ type: 'teammate_compacted', ...compaction }));
-    bus.sent.subscribe((envelope) => {
-      // An interrupt or new rules start no turn (an idle teammate ignores it, and its model never
-      // hears of rules), so they bring no idle notification either.
-      if (envelope.from !== LEAD || envelope.type === 'interrupt' || envelope.type === 'rules_set') return;
-      this.idle.delete(envelope.to);
-      this.lastSent.set(envelope.to, Date.parse(envelope.timestamp));
-    });
+    supervisor.compactions.subscribe((compaction) => void step({ type: 'child_compacted', ...compaction }));
   }
 
   /** Shown and audited: something failed on the lead's side that no caller waits for. */
   private problem(what: string, error: unknown): void {
-    reportProblem(this.store, this.events, what, error instanceof Error ? error.message : String(error));
-  }
-
-  /**
-   * A message from a teammate reached the lead (`sentAt`: when it was sent). An idle notification
-   * sent before the lead's latest message to it says nothing of now: that message starts a
-   * turn, which ends with a fresh one (a hook's feedback overtaking a stop, say).
-   */
-  heard(from: string, idleNow: boolean, sentAt?: string): void {
-    const stale = idleNow && sentAt !== undefined && Date.parse(sentAt) <= (this.lastSent.get(from) ?? -Infinity);
-    if (idleNow && !stale) this.idle.add(from);
-    else this.idle.delete(from);
-    if (idleNow && !stale && !this.stopping) this.board.idled(from);
+    void this.step({ type: 'problem', what, reason: error instanceof Error ? error.message : String(error), audited: true });
   }
 
   async spawn(spec: SpawnSpec): Promise<Spawned> {
@@ -239,9 +208,9 @@ export class LeadTeammates {
     this.supervisor.expectExit(name);
   }
 
-  /** Whether any running teammate has not yet told the lead it is idle. */
-  anyBusy(): boolean {
-    return this.supervisor.running().some((name) => !this.idle.has(name));
+  /** The teammates whose processes run now. */
+  running(): string[] {
+    return this.supervisor.running();
   }
 
   /** Work among running teammates the lead takes no part in (team-quiet.ts). */
@@ -251,7 +220,6 @@ export class LeadTeammates {
 
   /** The shutdown handshake with every teammate, then the process groups of any that did not go. */
   async stopAll(reason: string, graceMs: number): Promise<void> {
-    this.stopping = true;
     const running = this.supervisor.running();
     for (const name of running) await this.requestShutdown(name, reason).catch((error: unknown) => this.problem(`asking ${name} to shut down`, error));
     const left = await this.supervisor.waitForExit(running, graceMs);
@@ -273,7 +241,7 @@ export class LeadTeammates {
       if (member && member.status !== 'shutdown') await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
       await this.board.teammateExited(exit.name, undefined);
     }
-    this.events.emit({ type: 'teammate_exit', name: exit.name, code: exit.code, signal: exit.signal, crashed });
+    await this.step({ type: 'child_exited', name: exit.name, code: exit.code, signal: exit.signal, crashed });
     await this.worktrees.settle(member);
   }
 }

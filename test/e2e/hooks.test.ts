@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { settingsPath } from '../../src/lead/project-settings.js';
-import { MAX_HOOK_REFUSALS } from '../../src/lead/hooks.js';
+import { MAX_HOOK_REFUSALS } from '../../src/lead/state.js';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { TeamSession, taskNotifications } from './session.js';

@@ -4,10 +4,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStream } from '../../src/lib/event-stream.js';
 import { HOOK_OUTPUT_BYTES, runHookProcess } from '../../src/hooks/process.js';
-import { LeadHooks, MAX_HOOK_REFUSALS } from '../../src/lead/hooks.js';
+import { LeadHooks } from '../../src/lead/hooks.js';
+import { LeadStepper } from '../../src/lead/stepper.js';
+import { initialLeadState, MAX_HOOK_REFUSALS } from '../../src/lead/state.js';
 import type { LeadEvent } from '../../src/lead/events.js';
 import { settingsPath } from '../../src/lead/project-settings.js';
-import type { Draft, Envelope } from '../../src/protocol/messages.js';
+import type { Draft, Envelope, EnvelopeOf } from '../../src/protocol/messages.js';
+import type { LeadInput } from '../../src/lead/state.js';
 import { killAll } from '../helpers/children.js';
 import { storeOf } from '../helpers/store.js';
 import { tempHome } from '../helpers/temp.js';
@@ -115,9 +118,28 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
       if (event.type === 'problem') problems.push(event.text);
     });
     const sent: Draft[] = [];
-    const sentStream = new EventStream<Envelope>();
-    const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, launch: sandbox, store, events, send: async (draft) => void sent.push(draft), sent: sentStream });
-    return { home, store, events, hooks: hooks_, problems, sent, sentStream, cleanup: async () => (await store.close(), cleanup()) };
+    // The lead's step with the real hooks as its executor; the rest of the lead is what this records.
+    const stepper = new LeadStepper(initialLeadState('human'));
+    const step = (input: LeadInput) => stepper.step(input);
+    const hooks_ = new LeadHooks({ home, team: 'default', cwd: home, launch: sandbox, store, step });
+    /** Each message the lead takes in, as the human sees it: an idle notification that leaves its sender working was kept from the lead's model. */
+    const seen: string[] = [];
+    stepper.runEffectsWith((effect) => {
+      if (effect.type === 'emit') {
+        const event = effect.event;
+        if (event.type === 'message') seen.push(event.envelope.type === 'idle_notification' && !stepper.state.idle.has(event.envelope.from) ? `working ${event.envelope.from}` : `route ${event.envelope.id}`);
+        events.emit(event);
+      }
+      if (effect.type === 'problem') events.emit({ type: 'problem', text: `${effect.what}: ${effect.reason}` });
+      if (effect.type === 'send') sent.push(effect.draft);
+      if (effect.type === 'check_idle') hooks_.checkIdle(effect.envelope, effect.seen);
+      if (effect.type === 'check_completion') hooks_.checkCompletion(effect.envelope, effect.seen);
+    });
+    /** A message reaching the lead, as the lead takes it in. */
+    const receive = (envelope: Envelope) => void step({ type: 'received', envelope, idleHooks: envelope.type === 'idle_notification' && hooks_.hooksFor('teammate_idle').length > 0 });
+    /** Whether a completion report is still being checked. */
+    const busy = () => stepper.state.checking.size > 0;
+    return { home, store, events, hooks: hooks_, problems, sent, seen, receive, busy, step, stepper, cleanup: async () => (await store.close(), cleanup()) };
   };
 
   test('hooks run in order with the event on stdin; the first that blocks ends the run, and its stderr is the feedback', async (t) => {
@@ -143,7 +165,8 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     );
     assert.deepEqual(s.problems, []);
 
-    await s.hooks.tellBlocked('alice', 'teammate_idle', verdict.blocked ? verdict : { command: '', feedback: '' });
+    const idle = { type: 'idle_notification', id: 'i1', from: 'alice', to: 'lead', timestamp: new Date().toISOString(), reason: 'done' } as EnvelopeOf<'idle_notification'>;
+    await s.step({ type: 'idle_checked', envelope: idle, seen: 0, verdict });
     assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'alice', event: 'teammate_idle', command: 'echo "run the tests first" >&2; exit 2', feedback: 'run the tests first' }]);
   });
 
@@ -167,17 +190,17 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     assert.equal((await s.store.tasks.claim('bob', task.id)).ok, true);
     const report = (id: string, from: string) =>
       ({ type: 'task_notification', id, from, to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done', result: 'parser.ts' }) as Envelope;
-    const seen: string[] = [];
-    const lead = { route: (e: Envelope, late?: boolean) => void seen.push(`route ${e.id}${late ? ' late' : ''}`), working: (name: string) => void seen.push(`working ${name}`) };
     const notices: string[] = [];
     s.events.subscribe((e) => void (e.type === 'notice' && notices.push(e.text)));
 
-    s.hooks.receive(report('m1', 'bob'), lead);
-    assert.equal(s.hooks.busy(), true, 'busy while the hook decides');
+    s.receive(report('m1', 'bob'));
+    assert.equal(s.busy(), true, 'busy while the hook decides');
     // The same report again while it is checked: dropped, so the hook runs once for both.
-    s.hooks.receive(report('m1b', 'bob'), lead);
-    await waitFor(() => seen.length === 1, 'the first report to be settled');
-    assert.deepEqual(seen, ['working bob']);
+    s.receive(report('m1b', 'bob'));
+    await waitFor(() => !s.busy(), 'the first report to be settled');
+    // Refused: not shown as bob's message, and bob counts as working.
+    assert.deepEqual(s.seen, []);
+    assert.equal(s.stepper.state.idle.has('bob'), false);
     assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
     assert.deepEqual(s.sent, [{ type: 'hook_feedback', from: 'lead', to: 'bob', event: 'task_completed', command: 'cat >> completions.jsonl; test -f passed || { touch passed; echo "2 tests fail" >&2; exit 2; }', feedback: '2 tests fail', task_id: task.id }]);
     assert.deepEqual(notices, [
@@ -186,16 +209,17 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     ]);
 
     // Another teammate's report of bob's task is passed on as it came: no hook runs, the board is unchanged.
-    s.hooks.receive(report('m2', 'carol'), lead);
-    await waitFor(() => seen.length === 2, "carol's report to be passed on");
+    s.receive(report('m2', 'carol'));
+    await waitFor(() => s.seen.length === 1, "carol's report to be passed on");
     assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
 
     // Its idle notification overtakes the report while the hook runs: the report, routed late, must not undo it.
-    s.hooks.receive(report('m3', 'bob'), lead);
-    s.hooks.receive({ type: 'idle_notification', id: 'm4', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' } as Envelope, lead);
-    await waitFor(() => seen.length === 4, 'the second report to be settled');
-    assert.deepEqual(seen, ['working bob', 'route m2', 'route m4', 'route m3 late']);
-    assert.equal(s.hooks.busy(), false);
+    s.receive(report('m3', 'bob'));
+    s.receive({ type: 'idle_notification', id: 'm4', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' } as Envelope);
+    await waitFor(() => s.seen.length === 3, 'the second report to be settled');
+    assert.deepEqual(s.seen, ['route m2', 'route m4', 'route m3']);
+    assert.equal(s.stepper.state.idle.has('bob'), true, 'bob stays idle: the late report did not undo its idle notification');
+    assert.equal(s.busy(), false);
     const done = await s.store.tasks.get(task.id);
     assert.deepEqual([done?.status, done?.owner, done?.result], ['completed', 'bob', 'parser.ts']);
     // The hook saw the task as the board held it, with the result reported.
@@ -206,52 +230,51 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
   test('an idle notification is routed once its hooks pass, unless the teammate was sent work meanwhile', async (t) => {
     const s = await setUp({ teammate_idle: [{ command: 'while [ ! -f go ]; do sleep 0.02; done; rm go', timeout: 20, write: true }] });
     t.after(s.cleanup);
-    const idle = (id: string) => ({ type: 'idle_notification', id, from: 'alice', to: 'lead', timestamp: new Date().toISOString(), reason: 'waiting' }) as Envelope;
-    const routed: string[] = [];
-    const lead = { route: (e: Envelope) => void routed.push(`route ${e.id}`), working: (name: string) => void routed.push(`working ${name}`) };
+    // Sent after anything the lead sends here: only the traffic meanwhile, not its time, makes it stale.
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const idle = (id: string) => ({ type: 'idle_notification', id, from: 'alice', to: 'lead', timestamp: later, reason: 'waiting' }) as Envelope;
+    const sent = (envelope: Omit<Envelope, 'id' | 'timestamp' | 'from'>) => s.step({ type: 'sent', envelope: { ...envelope, id: 'x', from: 'lead', timestamp: new Date().toISOString() } as Envelope });
 
-    s.hooks.receive(idle('m1'), lead);
-    assert.deepEqual(routed, [], 'held while its hook runs');
+    s.receive(idle('m1'));
+    assert.deepEqual(s.seen, [], 'held while its hook runs');
     writeFileSync(join(s.home, 'go'), '');
-    await waitFor(() => routed.length === 1, 'the first idle to be routed');
+    await waitFor(() => s.seen.length === 1, 'the first idle to be routed');
 
-    s.hooks.receive(idle('m2'), lead);
+    s.receive(idle('m2'));
     // New rules start no turn: still idle. A message from the lead does.
-    s.sentStream.emit({ type: 'rules_set', id: 'r', from: 'lead', to: 'alice', timestamp: new Date().toISOString(), allow: [], deny: [] } as Envelope);
-    s.sentStream.emit({ type: 'message', id: 'x', from: 'lead', to: 'alice', timestamp: new Date().toISOString(), text: 'one more thing', summary: 'more' } as Envelope);
+    await sent({ type: 'rules_set', to: 'alice', allow: [], deny: [] } as unknown as Envelope);
+    assert.equal(s.stepper.state.idle.has('alice'), true, 'rules_set starts no turn');
+    await sent({ type: 'message', to: 'alice', text: 'one more thing', summary: 'more' } as unknown as Envelope);
     writeFileSync(join(s.home, 'go'), '');
-    await waitFor(() => routed.length === 2, 'the second idle to be handled');
-    assert.deepEqual(routed, ['route m1', 'working alice']);
+    await waitFor(() => s.seen.length === 2, 'the second idle to be handled');
+    assert.deepEqual(s.seen, ['route m1', 'working alice']);
   });
 
   test(`a hook that always refuses sends a teammate back at most ${MAX_HOOK_REFUSALS} times in a row: then its stop goes through, and a completion's further reports are dropped unchecked`, async (t) => {
     const s = await setUp({ teammate_idle: [{ command: 'echo no >&2; exit 2' }], task_completed: [{ command: 'echo >> ran; echo never >&2; exit 2', write: true }] });
     t.after(s.cleanup);
     const at = new Date().toISOString();
-    const seen: string[] = [];
-    const lead = { route: (e: Envelope) => void seen.push(`route ${e.id}`), working: (name: string) => void seen.push(`working ${name}`) };
     const notices: string[] = [];
     s.events.subscribe((e) => void (e.type === 'notice' && notices.push(e.text)));
     for (let i = 1; i <= MAX_HOOK_REFUSALS + 1; i++) {
-      s.hooks.receive({ type: 'idle_notification', id: `i${i}`, from: 'alice', to: 'lead', timestamp: at, reason: 'waiting' } as Envelope, lead);
-      await waitFor(() => seen.length === i, `idle ${i} to be handled`);
+      s.receive({ type: 'idle_notification', id: `i${i}`, from: 'alice', to: 'lead', timestamp: at, reason: 'waiting' } as Envelope);
+      await waitFor(() => s.seen.length === i, `idle ${i} to be handled`);
     }
-    assert.deepEqual(seen, [...Array<string>(MAX_HOOK_REFUSALS).fill('working alice'), `route i${MAX_HOOK_REFUSALS + 1}`]);
+    assert.deepEqual(s.seen, [...Array<string>(MAX_HOOK_REFUSALS).fill('working alice'), `route i${MAX_HOOK_REFUSALS + 1}`]);
     assert.equal(s.sent.length, MAX_HOOK_REFUSALS);
     assert.deepEqual(s.problems, [`hook on teammate_idle \`echo no >&2; exit 2\`: it refused alice's stop ${MAX_HOOK_REFUSALS} times in a row, so this stop goes through (fix the hook, or tell alice what to do)`]);
 
     const task = await s.store.tasks.create({ subject: 'parser', owner: 'bob' }, 'lead');
     await s.store.tasks.claim('bob', task.id);
     const report = (id: string) => ({ type: 'task_notification', id, from: 'bob', to: 'lead', timestamp: at, task_id: task.id, status: 'completed', summary: 'done' }) as Envelope;
-    seen.length = 0;
     for (let i = 1; i <= MAX_HOOK_REFUSALS; i++) {
-      s.hooks.receive(report(`c${i}`), lead);
-      await waitFor(() => seen.length === i && !s.hooks.busy(), `report ${i} to be refused`);
+      s.receive(report(`c${i}`));
+      await waitFor(() => notices.length === i && !s.busy(), `report ${i} to be refused`);
     }
     const last = s.sent.at(-1);
     assert.ok(last?.type === 'hook_feedback' && last.feedback.endsWith(`That is ${MAX_HOOK_REFUSALS} refusals in a row: do not report task ${task.id} completed again. Tell the lead what stands in the way, then wait.`), JSON.stringify(last));
     assert.match(s.problems.at(-1) ?? '', new RegExp(`refused bob's completion of task ${task.id} ${MAX_HOOK_REFUSALS} times in a row; further reports of it are dropped`));
-    s.hooks.receive(report('c-more'), lead);
+    s.receive(report('c-more'));
     assert.match(notices.at(-1) ?? '', /bob reported task 1 completed again, after 5 refusals in a row: dropped unchecked/);
     assert.equal(readFileSync(join(s.home, 'ran'), 'utf8').split('\n').length - 1, MAX_HOOK_REFUSALS, 'the hook ran once per refusal, not for the dropped report');
     assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
@@ -262,20 +285,18 @@ describe("the lead's hooks: the settings, the audit log, problems and feedback",
     t.after(s.cleanup);
     const task = await s.store.tasks.create({ subject: 'parser', owner: 'bob' }, 'lead');
     await s.store.tasks.claim('bob', task.id);
-    const seen: string[] = [];
-    const lead = { route: (e: Envelope) => void seen.push(`route ${e.id}`), working: (name: string) => void seen.push(`working ${name}`) };
     const notices: string[] = [];
     s.events.subscribe((e) => void (e.type === 'notice' && notices.push(e.text)));
     s.hooks.close();
-    s.hooks.receive({ type: 'task_notification', id: 'c1', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done' } as Envelope, lead);
-    await waitFor(() => seen.length === 1, 'the report to be settled');
-    assert.deepEqual(seen, ['working bob']);
+    s.receive({ type: 'task_notification', id: 'c1', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done' } as Envelope);
+    await waitFor(() => notices.length === 1, 'the report to be settled');
+    assert.deepEqual(s.seen, []);
     assert.deepEqual(notices, [`task ${task.id} stays in progress: the team is stopping, so its task_completed hooks did not run`]);
     assert.equal((await s.store.tasks.get(task.id))?.status, 'in_progress');
 
     writeFileSync(settingsPath(s.home), JSON.stringify({ hooks: {} }));
-    s.hooks.receive({ type: 'task_notification', id: 'c2', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done' } as Envelope, lead);
-    await waitFor(() => seen.length === 2, 'the second report to be settled');
+    s.receive({ type: 'task_notification', id: 'c2', from: 'bob', to: 'lead', timestamp: new Date().toISOString(), task_id: task.id, status: 'completed', summary: 'done' } as Envelope);
+    await waitFor(() => s.seen.length === 1, 'the second report to be settled');
     assert.equal((await s.store.tasks.get(task.id))?.status, 'completed');
   });
 

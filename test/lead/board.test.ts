@@ -2,6 +2,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { LeadBoard } from '../../src/lead/board.js';
+import { LeadStepper } from '../../src/lead/stepper.js';
+import { initialLeadState } from '../../src/lead/state.js';
 import { TeamBus } from '../../src/team/bus.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { filesOf, storeOf } from '../helpers/store.js';
@@ -18,7 +20,10 @@ test("the lead's board watch reports each set-aside line of the journal once, th
   const path = filesOf(teamPaths(temp.home, 'default')).tasks;
   appendFileSync(path, 'garbage before the lead\n');
   const reported: string[] = [];
-  const board = new LeadBoard(store, new TeamBus(store), { running: () => [], idle: () => [], problem: (what, error) => reported.push(`${what}: ${String(error)}`) });
+  // The board reads, the lead's step decides what is news: both as the lead has them.
+  const stepper = new LeadStepper(initialLeadState('human'));
+  stepper.runEffectsWith((effect) => void (effect.type === 'problem' && reported.push(`${effect.what}: ${effect.reason}`)));
+  const board = new LeadBoard(store, new TeamBus(store), (input) => stepper.step(input), () => []);
   const watch = await board.watch();
   try {
     await waitFor(() => reported.length >= 1, 'the line already there to be reported');

@@ -4,8 +4,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventStream } from '../../src/lib/event-stream.js';
-import type { LeadEvent } from '../../src/lead/events.js';
 import { TeammateWorktrees } from '../../src/lead/teammate-worktrees.js';
 import { addMember } from '../../src/store/roster-changes.js';
 import { findMember } from '../../src/store/roster.js';
@@ -21,10 +19,8 @@ describe("the lead's teammate worktrees", () => {
   const home = join(repo, '.teams');
   const store = storeOf(home);
   after(() => store.close());
-  const events = new EventStream<LeadEvent>();
   const seen: string[] = [];
-  events.subscribe((event) => event.type === 'notice' && seen.push(event.text));
-  const worktrees = new TeammateWorktrees(store, teamPaths(home, 'default'), repo, events);
+  const worktrees = new TeammateWorktrees(store, teamPaths(home, 'default'), repo, async (input) => void (input.type === 'notice' && seen.push(input.text)));
   const member = async () => findMember((await store.roster.load())!, 'alice');
 
   test('spawn, exit with work, respawn in the same worktree; exit with it merged, respawn in a new one; a plain spawn has none', async () => {
