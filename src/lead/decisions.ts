@@ -3,7 +3,7 @@ import { type PermissionMode, LEAD, requestRole, isOwnRequest, type RequestRecor
 import { SendRefused, type TeamBus, decisionDraft } from '../team/index.js';
 import type { RequestStore, Subscription } from '../store/index.js';
 import { alwaysKey } from '../policy/index.js';
-import type { LeadInput } from './state.js';
+import type { LeadInput, LeadState } from './state.js';
 import type { PlanReviewer } from './routing.js';
 import type { LeadTeammates } from './teammates.js';
 import { interrupted, type PermissionAnswer } from '../teammate/index.js';
@@ -17,11 +17,6 @@ export type HumanDecision = { approve: boolean; note?: string; always?: boolean 
  * terminal or the lead's model, goes through `decide`, and is signed by the bus.
  */
 export class LeadDecisions {
-  /** The lead's own permission request id → the exact call it asks for, so "always" can match repeats. */
-  private readonly permissionCalls = new Map<string, string>();
-  private readonly always = new Set<string>();
-  /** The lead's own calls approved "always", for the policy to allow unasked. */
-  readonly alwaysAllowed: ReadonlySet<string> = this.always;
   /** The lead's own tool calls waiting on the human (or the journal's deadline, which any process may sweep). */
   private readonly ownCalls = new Replies<PermissionAnswer>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -32,24 +27,29 @@ export class LeadDecisions {
    */
   private readonly queueLooks: DrainRunner;
 
+  /** The lead's own calls approved "always", for the policy to allow unasked. */
+  get alwaysAllowed(): ReadonlySet<string> {
+    return this.lead.state.always;
+  }
+
   constructor(
     private readonly bus: TeamBus,
     private readonly requests: RequestStore,
     private readonly mode: PermissionMode,
     private readonly planReviewer: PlanReviewer,
     private readonly teammates: LeadTeammates,
-    /** The lead takes in what the requests say now (step.ts). */
-    private readonly step: (input: LeadInput) => Promise<void>,
+    /** The lead: takes in what the requests say now (step.ts), and keeps the lead's own "always" calls. */
+    private readonly lead: { step(input: LeadInput): Promise<void>; readonly state: LeadState },
   ) {
     this.queueLooks = createDrainRunner(
-      async () => this.step({ type: 'approvals', pending: await this.pendingForHuman() }),
+      async () => this.lead.step({ type: 'approvals', pending: await this.pendingForHuman() }),
       (error) => this.problem('reading the pending requests', error),
     );
   }
 
   /** Shown, not audited: the requests are the store's, and another look follows. */
   private problem(what: string, error: unknown): void {
-    void this.step({ type: 'problem', what: `${what} failed`, reason: error instanceof Error ? error.message : String(error), audited: false });
+    void this.lead.step({ type: 'problem', what: `${what} failed`, reason: error instanceof Error ? error.message : String(error), audited: false });
   }
 
   /** Oldest first: what the human has to decide now. */
@@ -71,7 +71,7 @@ export class LeadDecisions {
   async askForLead(tool: string, input: Record<string, unknown>, reason: string, signal: AbortSignal): Promise<PermissionAnswer> {
     const call = alwaysKey(tool, input);
     const record = await this.bus.openOwnRequest('permission', `${call} (${reason})`, { name: tool, input, reason });
-    this.permissionCalls.set(record.request_id, call);
+    await this.lead.step({ type: 'own_call_asked', requestId: record.request_id, call });
     // "Sent" once the human's queue is told of it.
     const decided = await this.ownCalls.request(record.request_id, () => this.changed(), { signal, onAbort: interrupted });
     if (signal.aborted && (await this.requests.get(record.request_id))?.state === 'pending') {
@@ -101,9 +101,7 @@ export class LeadDecisions {
       if (error instanceof SendRefused) throw new Refused(error.message);
       throw error;
     }
-    const call = this.permissionCalls.get(requestId);
-    if (decision.always && decision.approve && call) this.always.add(call);
-    this.permissionCalls.delete(requestId);
+    await this.lead.step({ type: 'decided', requestId, approve: decision.approve, always: decision.always === true });
     if (record.kind === 'finish' && decision.approve) this.teammates.expectExit(record.from);
     await this.changed();
     return (await this.requests.get(requestId)) ?? record;
@@ -122,7 +120,7 @@ export class LeadDecisions {
       const record = await this.requests.get(requestId);
       if (!record || record.state === 'pending') continue;
       this.ownCalls.settle(requestId, { approve: record.state === 'approved', feedback: record.note });
-      this.permissionCalls.delete(requestId);
+      await this.lead.step({ type: 'decided', requestId, approve: record.state === 'approved', always: false });
     }
   }
 
@@ -134,7 +132,7 @@ export class LeadDecisions {
     let first = true;
     return this.requests.watch(
       (records) => {
-        void this.step({ type: 'requests_changed', records, first });
+        void this.lead.step({ type: 'requests_changed', records, first });
         first = false;
         this.scheduleSweep(records);
       },

@@ -104,7 +104,7 @@ export class LeadRuntime {
     );
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
     const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
-    const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, step);
+    const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
     const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: error instanceof Error ? error.message : String(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
     const hookLaunch = leadLauncher(sandbox, 'default', paths);

@@ -38,6 +38,10 @@ export type LeadState = {
   checking: ReadonlySet<string>;
   /** The lead is stopping: no turn of its model starts, and the board neither assigns nor offers. */
   stopping: boolean;
+  /** The lead's own permission requests → the exact call each asks for, so "always" can match repeats. */
+  ownCalls: ReadonlyMap<string, string>;
+  /** The lead's own calls the human approved "always": its policy allows them unasked. */
+  always: ReadonlySet<string>;
   /** Each request's state when the lead last looked, to tell what changed. */
   requests: ReadonlyMap<string, RequestRecord['state']>;
   board: {
@@ -59,6 +63,8 @@ export function initialLeadState(planReviewer: PlanReviewer): LeadState {
     refusals: new Map(),
     checking: new Set(),
     stopping: false,
+    ownCalls: new Map(),
+    always: new Set(),
     requests: new Map(),
     board: { seen: undefined, told: new Set(), reported: new Set() },
   };
@@ -93,6 +99,10 @@ export type LeadInput =
   | { type: 'child_compacted'; name: string; before: number; after: number; reason: CompactReason }
   /** The requests as the store holds them now; `first`: as the lead found them when it started (an earlier session's, not news). */
   | { type: 'requests_changed'; records: readonly RequestRecord[]; first: boolean }
+  /** The lead's own tool call `call` waits on the human as request `requestId`. */
+  | { type: 'own_call_asked'; requestId: string; call: string }
+  /** A request was decided (by the human, or a deadline for the lead's own): "always" with an approval of the lead's own call keeps it. */
+  | { type: 'decided'; requestId: string; approve: boolean; always: boolean }
   /** What waits on the human now, oldest first. */
   | { type: 'approvals'; pending: RequestRecord[] }
   /** Something failed or was refused that no caller waits for; `audited`: written to the audit log too. */

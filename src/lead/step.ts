@@ -59,6 +59,15 @@ export function stepLead(state: LeadState, input: LeadInput): LeadStep {
     }
     case 'requests_changed':
       return requestsChanged(state, input.records, input.first);
+    case 'own_call_asked':
+      return { state: { ...state, ownCalls: new Map(state.ownCalls).set(input.requestId, input.call) }, effects: [] };
+    case 'decided': {
+      const call = state.ownCalls.get(input.requestId);
+      const ownCalls = new Map(state.ownCalls);
+      ownCalls.delete(input.requestId);
+      const always = input.always && input.approve && call !== undefined ? new Set(state.always).add(call) : state.always;
+      return { state: { ...state, ownCalls, always }, effects: [] };
+    }
     case 'approvals':
       return { state, effects: [{ type: 'emit', event: { type: 'approvals', pending: input.pending } }] };
     case 'agent':

@@ -174,3 +174,16 @@ describe("the lead's step: requests between teammates", () => {
     assert.deepEqual(announced, ['p1 approved', 'p2 pending', 'p2 rejected']);
   });
 });
+
+describe("the lead's step: its own calls approved always", () => {
+  test('kept only when the human approves with "always"; a denial or a plain approval keeps nothing', () => {
+    const asked = run(start(), { type: 'own_call_asked', requestId: 'r1', call: 'bash:rm -rf build' }, { type: 'own_call_asked', requestId: 'r2', call: 'bash:make' });
+    const denied = run(asked.state, { type: 'decided', requestId: 'r1', approve: false, always: true }, { type: 'decided', requestId: 'r2', approve: true, always: false });
+    assert.equal(denied.state.always.size, 0);
+    assert.equal(denied.state.ownCalls.size, 0);
+    const kept = run(asked.state, { type: 'decided', requestId: 'r2', approve: true, always: true });
+    assert.deepEqual([...kept.state.always], ['bash:make']);
+    // A teammate's request decided "always" is the teammate's to keep, not the lead's.
+    assert.equal(run(start(), { type: 'decided', requestId: 'r9', approve: true, always: true }).state.always.size, 0);
+  });
+});
