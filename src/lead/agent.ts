@@ -102,7 +102,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
     protocol_rules: protocolRules(),
     plan_review_note:
       parts.planReviewer === 'lead'
-        ? 'You review teammates\' plans yourself with plan_approval.'
+        ? 'You review teammates\' plans yourself with plan_approval_response.'
         : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
   });
   return new AgentLoop({

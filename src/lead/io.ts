@@ -43,7 +43,7 @@ export function leadTeamIO(bus: TeamBus, store: TeamStore, actions: LeadActions)
       const record = await store.requests.get(requestId);
       if (!record) throw new Refused(`unknown request_id '${requestId}'`);
       if (record.kind !== 'plan') {
-        throw new Refused(`${requestId} is a ${record.kind} request from ${record.from}, not a plan: plan_approval decides plans only, and only the human decides ${record.kind} requests`);
+        throw new Refused(`${requestId} is a ${record.kind} request from ${record.from}, not a plan: plan_approval_response decides plans only, and only the human decides ${record.kind} requests`);
       }
       await actions.decide(requestId, { approve, note: feedback });
     },

@@ -6,6 +6,7 @@ import { assessCommand, showCommand } from './dangerous.js';
 import { isGitPath, isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
 import { judgeByRules, NO_VERDICT, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
+import { renamedTool } from './former-tool-names.js';
 import { isReadOnlyTool, toolClass } from './tool-classes.js';
 
 /**
@@ -96,6 +97,8 @@ function ask(use: ToolUse, reason: string): Asked {
  */
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return { action: 'allow', grant: FULL_GRANT };
+  const renamed = renamedTool(use.tool);
+  if (renamed) return { action: 'deny', reason: `${renamed}; call that instead` };
   const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : NO_VERDICT;
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
@@ -147,7 +150,7 @@ function decideOutsidePlan(use: ToolUse): ToolDecision {
 function planDenial(what: string): ToolDecision {
   return {
     action: 'deny',
-    reason: `plan mode: ${what} is not allowed until your plan is approved. Only read-only tools and read-only commands run now; submit your plan with plan_approval first.`,
+    reason: `plan mode: ${what} is not allowed until your plan is approved. Only read-only tools and read-only commands run now; submit your plan with plan_approval_request first.`,
   };
 }
 

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { parseBashPattern, showBashPattern, type BashPattern } from './bash-pattern.js';
 import { commandTarget } from './command-parts.js';
 import { isInside } from './places.js';
+import { renamedTool } from './former-tool-names.js';
 import { TOOL_CLASSES, type ToolName } from './tool-classes.js';
 
 /**
@@ -39,6 +40,8 @@ export function parseRule(text: string): PermissionRule | string {
   // Claude Code's Edit covers writing a file as well as editing one: here those are two tools, and a rule names one.
   if (named === 'Edit') return `'Edit' in Claude Code covers writing files too; here write edit_file(…) or write_file(…), or both`;
   const tool = Object.hasOwn(ALIASES, named) ? (ALIASES[named] as ToolName) : named;
+  const renamed = renamedTool(tool);
+  if (renamed) return `${renamed}: write the rule with the new name`;
   if (!Object.hasOwn(TOOL_CLASSES, tool)) return `unknown tool '${tool}' (known: Bash, ${Object.keys(TOOL_CLASSES).join(', ')})`;
   const raw = shape[2];
   if (raw === undefined) return { tool: tool as ToolName };

@@ -1,7 +1,6 @@
 /**
- * What each tool does, by name, for the permission policy. The lead's and a teammate's
- * `shutdown_response` and `plan_approval` are different tools with one name (seed 003);
- * both variants of each only coordinate, so one class fits both.
+ * What each tool does, by name, for the permission policy. A tool that sends a protocol kind
+ * is named after that kind (`plan_approval_request`, `finish_request`): one name, one tool.
  */
 export type ToolClass =
   /** Reads files or team state. */
@@ -28,10 +27,12 @@ export const TOOL_CLASSES = {
   spawn_teammate: 'spawn',
   shutdown_request: 'protocol',
   shutdown_response: 'protocol',
-  plan_approval: 'protocol',
-  request_shutdown: 'protocol',
-  request_review: 'protocol',
-  review_response: 'protocol',
+  shutdown_status: 'read',
+  plan_approval_request: 'protocol',
+  plan_approval_response: 'protocol',
+  finish_request: 'protocol',
+  code_review_request: 'protocol',
+  code_review_response: 'protocol',
   // The task board only coordinates: it never changes the working directory, so it never asks.
   task_create: 'protocol',
   task_update: 'protocol',

@@ -15,7 +15,7 @@ const Input = z
     message: 'reason is required when approve is false: say why you must keep working',
   });
 
-/** A teammate's `shutdown_response`: it answers the lead; the lead's tool of the same name looks answers up. */
+/** A teammate's `shutdown_response`: it answers the lead's shutdown_request; the lead looks the answer up with shutdown_status. */
 export const shutdownResponseTool = defineTool({
   name: 'shutdown_response',
   description: "Answer the lead's shutdown request. Approving ends your process after this turn; reject only with a reason.",

@@ -7,9 +7,9 @@ const Input = z.strictObject({
   request_id: RequestId.describe('The id shutdown_request returned.'),
 });
 
-/** The lead's `shutdown_response`: it looks an answer up; the teammate's tool of the same name gives one (seed 003). */
+/** The lead's `shutdown_status`: it looks up the answer a teammate gave with shutdown_response (seed 003). */
 export const shutdownStatusTool = defineTool({
-  name: 'shutdown_response',
+  name: 'shutdown_status',
   description: 'Look up the state of a shutdown request you sent: pending, approved, rejected (with the reason), expired or cancelled.',
   input: Input,
   async run(input, io: Pick<ToolIO, 'team'>) {

@@ -2,15 +2,15 @@ import type * as z from 'zod';
 import type { ToolSpec } from '../model/index.js';
 import { bashTool } from './bash.js';
 import { broadcastTool } from './broadcast.js';
+import { codeReviewRequestTool } from './code-review-request.js';
+import { codeReviewResponseTool } from './code-review-response.js';
 import { editFileTool } from './edit-file.js';
+import { finishRequestTool } from './finish-request.js';
 import type { ToolIO } from './io.js';
 import { listTeammatesTool } from './list-teammates.js';
-import { planReviewTool } from './plan-review.js';
-import { planSubmitTool } from './plan-submit.js';
+import { planApprovalRequestTool } from './plan-approval-request.js';
+import { planApprovalResponseTool } from './plan-approval-response.js';
 import { readFileTool } from './read-file.js';
-import { requestReviewTool } from './request-review.js';
-import { requestShutdownTool } from './request-shutdown.js';
-import { reviewResponseTool } from './review-response.js';
 import { sendMessageTool } from './send-message.js';
 import { shutdownRequestTool } from './shutdown-request.js';
 import { shutdownResponseTool } from './shutdown-response.js';
@@ -35,10 +35,10 @@ export type TeammateToolIO = ToolIO<TeammateTeamIO>;
 const WORK_TOOLS: AnyTool[] = [bashTool, readFileTool, writeFileTool, editFileTool];
 // No read_inbox: messages reach the model as notices at tool-result boundaries and between
 // turns, so an inbox tool would only ever answer "No new messages".
-const TEAM_TOOLS: AnyTool[] = [sendMessageTool, broadcastTool, listTeammatesTool, requestReviewTool, reviewResponseTool];
+const TEAM_TOOLS: AnyTool[] = [sendMessageTool, broadcastTool, listTeammatesTool, codeReviewRequestTool, codeReviewResponseTool];
 
 /**
- * The lead's tools. `plan_approval` is offered only when the lead model reviews plans;
+ * The lead's tools. `plan_approval_response` is offered only when the lead model reviews plans;
  * otherwise a human decides them and the model has nothing to call.
  */
 export function leadTools(options: { reviewPlans: boolean }): AnyTool<LeadToolIO>[] {
@@ -51,12 +51,12 @@ export function leadTools(options: { reviewPlans: boolean }): AnyTool<LeadToolIO
     taskListTool,
     shutdownRequestTool,
     shutdownStatusTool,
-    ...(options.reviewPlans ? [planReviewTool] : []),
+    ...(options.reviewPlans ? [planApprovalResponseTool] : []),
   ];
 }
 
 export function teammateTools(): AnyTool<TeammateToolIO>[] {
-  return [...WORK_TOOLS, ...TEAM_TOOLS, taskListTool, taskClaimTool, teammateTaskUpdateTool, shutdownResponseTool, planSubmitTool, requestShutdownTool];
+  return [...WORK_TOOLS, ...TEAM_TOOLS, taskListTool, taskClaimTool, teammateTaskUpdateTool, shutdownResponseTool, planApprovalRequestTool, finishRequestTool];
 }
 
 export function toolSpecs<IO>(tools: readonly AnyTool<IO>[]): ToolSpec[] {

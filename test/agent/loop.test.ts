@@ -94,6 +94,28 @@ describe('AgentLoop', () => {
     assert.deepEqual(loop.messages.at(-1), { role: 'assistant', content: [{ type: 'text', text: 'Starting the work.' }] });
   });
 
+  test('a conversation resumed from before the tools were renamed replays its old calls as history, without error', async () => {
+    // `plan_approval` became plan_approval_request: the old call and its result stay in the
+    // conversation, and nothing looks their name up again (closeInterruptedTools answers by id).
+    const earlier: ConversationRecord[] = [
+      { type: 'user', content: [{ type: 'text', text: 'submit your plan' }] },
+      { type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_old', name: 'plan_approval', input: { plan: '1. x' } }] },
+      { type: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_old', content: 'Plan submitted (request plan-1).' }] },
+    ];
+    const renamed = TOOLS.map((tool) => ({ ...tool, name: 'plan_approval_request' }));
+    const loop = new AgentLoop({ system: 'You are a teammate.', tools: renamed, model, execute: async () => ({ content: '' }), conversation: new Conversation({ earlier }) });
+    const errors: string[] = [];
+    loop.subscribe((event) => {
+      if (event.type === 'error') errors.push(event.message);
+    });
+    const reasons = idleReasons(loop);
+    loop.push('Your plan was approved.');
+    await waitFor(() => reasons.length === 1, 'the turn to end');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(reasons, ['end_turn']);
+    assert.deepEqual(loop.messages.at(-1), { role: 'assistant', content: [{ type: 'text', text: 'Starting the work.' }] });
+  });
+
   test('without the wait, the same model keeps calling tools until the turn cap', async () => {
     const loop = new AgentLoop({ system: 'You are a teammate.', tools: TOOLS, model, maxModelCalls: 4, execute: async () => ({ content: 'submitted' }) });
     const reasons = idleReasons(loop);

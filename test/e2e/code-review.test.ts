@@ -24,9 +24,9 @@ const TEAM_OF_TWO = [
   {
     name: 'alice: ask bob for a review',
     when: { agent: 'alice', turn: 1 },
-    reply: { tool_uses: [{ name: 'request_review', input: { to: 'bob', subject: 'notes.md wording', files: ['notes.md'], diff: '+# Notes\n+Build cache: keep it.' } }] },
+    reply: { tool_uses: [{ name: 'code_review_request', input: { to: 'bob', subject: 'notes.md wording', files: ['notes.md'], diff: '+# Notes\n+Build cache: keep it.' } }] },
   },
-  { name: 'alice: wait for the review', when: { agent: 'alice', after_tool: 'request_review' }, reply: { text: "Waiting for bob's review." } },
+  { name: 'alice: wait for the review', when: { agent: 'alice', after_tool: 'code_review_request' }, reply: { text: "Waiting for bob's review." } },
   {
     name: 'alice: report the review to the lead',
     when: { agent: 'alice', last: '\\[code_review_response [^\\s\\]]+ from bob\\] bob (?<verdict>approved your change|requests changes): (?<comments>[^\\n]*)' },
@@ -50,9 +50,9 @@ describe('code review between teammates, end to end', () => {
         {
           name: 'bob: approve the review',
           when: { agent: 'bob', last: '\\[code_review_request (?<id>[^\\s\\]]+) from alice\\]' },
-          reply: { tool_uses: [{ name: 'review_response', input: { request_id: '{{last.id}}', approve: true, comments: 'Reads well; ship it.' } }] },
+          reply: { tool_uses: [{ name: 'code_review_response', input: { request_id: '{{last.id}}', approve: true, comments: 'Reads well; ship it.' } }] },
         },
-        { name: 'bob: review sent', when: { agent: 'bob', after_tool: 'review_response' }, reply: { text: 'Review sent.' } },
+        { name: 'bob: review sent', when: { agent: 'bob', after_tool: 'code_review_response' }, reply: { text: 'Review sent.' } },
         BOB_WAITS,
         ...TEAM_OF_TWO,
       ],

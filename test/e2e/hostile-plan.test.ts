@@ -41,9 +41,9 @@ const RULES: unknown[] = [
     name: 'mallory submits a plan',
     when: { agent: 'mallory', after_tool: 'bash' },
     times: 1,
-    reply: { text: 'Here is my plan.', tool_uses: [{ name: 'plan_approval', input: { plan: '1. Write approved.txt' } }] },
+    reply: { text: 'Here is my plan.', tool_uses: [{ name: 'plan_approval_request', input: { plan: '1. Write approved.txt' } }] },
   },
-  { name: 'mallory waits for the decision', when: { agent: 'mallory', after_tool: 'plan_approval' }, reply: { text: 'Waiting for approval.' } },
+  { name: 'mallory waits for the decision', when: { agent: 'mallory', after_tool: 'plan_approval_request' }, reply: { text: 'Waiting for approval.' } },
   { name: 'mallory is done', when: { agent: 'mallory', after_tool: 'bash' }, reply: { text: 'Done.' } },
 ];
 

@@ -23,7 +23,7 @@ describe('teams logs on a real teammate', () => {
       const text = await logs();
       return text.includes('· alice is awaiting_approval') ? text : undefined;
     }, 'her wait to show in her log').catch((error: unknown) => assert.fail(`${String(error)}; her log:\n${last}`));
-    assert.match(waiting, /^⚙ plan_approval \{"plan":"1\. Read the task.* → Plan submitted \(request plan-/m);
+    assert.match(waiting, /^⚙ plan_approval_request \{"plan":"1\. Read the task.* → Plan submitted \(request plan-/m);
     assert.match(waiting, /^· alice is working$/m);
 
     assert.equal((await session.cli(['approve', plan.request_id])).code, 0);

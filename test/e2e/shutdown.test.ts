@@ -51,9 +51,9 @@ describe('shutdown, end to end', () => {
         {
           name: 'ask to be ended instead of reporting',
           when: { agent: 'teammate', after_tool: 'bash' },
-          reply: { tool_uses: [{ name: 'request_shutdown', input: { summary: 'notes written and the cache cleared' } }] },
+          reply: { tool_uses: [{ name: 'finish_request', input: { summary: 'notes written and the cache cleared' } }] },
         },
-        { name: 'wait to be ended', when: { agent: 'teammate', after_tool: 'request_shutdown' }, reply: { text: 'Waiting for the lead to end me.' } },
+        { name: 'wait to be ended', when: { agent: 'teammate', after_tool: 'finish_request' }, reply: { text: 'Waiting for the lead to end me.' } },
       ],
     });
     t.after(() => session.cleanup());
@@ -75,8 +75,8 @@ describe('shutdown, end to end', () => {
       extraRules: [
         // The answer joins the request's tool result: the turn waited for it.
         { name: 'continue', when: { agent: 'teammate', last: 'The lead asks you to continue: (?<what>.*)' }, reply: { tool_uses: [{ name: 'send_message', input: { to: 'lead', content: 'Report: continuing with {{last.what}}' } }] } },
-        { name: 'ask to be ended', when: { agent: 'teammate', after_tool: 'bash' }, times: 1, reply: { tool_uses: [{ name: 'request_shutdown', input: { summary: 'done' } }] } },
-        { name: 'wait', when: { agent: 'teammate', after_tool: 'request_shutdown' }, reply: { text: 'Waiting.' } },
+        { name: 'ask to be ended', when: { agent: 'teammate', after_tool: 'bash' }, times: 1, reply: { tool_uses: [{ name: 'finish_request', input: { summary: 'done' } }] } },
+        { name: 'wait', when: { agent: 'teammate', after_tool: 'finish_request' }, reply: { text: 'Waiting.' } },
       ],
     });
     t.after(() => session.cleanup());

@@ -20,7 +20,7 @@ const IMPATIENT: unknown[] = [
   },
   {
     name: 'alice does not wait: she tells the lead the work is done',
-    when: { agent: 'alice', after_tool: 'plan_approval' },
+    when: { agent: 'alice', after_tool: 'plan_approval_request' },
     reply: { tool_uses: [{ name: 'send_message', input: { to: 'lead', content: 'IMPATIENT: all done, notes.md is written' } }] },
   },
 ];

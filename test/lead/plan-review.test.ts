@@ -52,7 +52,7 @@ describe("the lead's model reviews plans, and only plans (--plan-reviewer lead)"
       for (const approve of [true, false]) {
         await assert.rejects(io.reviewPlan(`${kind}-0123456789`, approve, undefined), (error: unknown) => {
           assert.ok(error instanceof Refused);
-          assert.equal(error.message, `${kind}-0123456789 is a ${kind} request from alice, not a plan: plan_approval decides plans only, and only the human decides ${kind} requests`);
+          assert.equal(error.message, `${kind}-0123456789 is a ${kind} request from alice, not a plan: plan_approval_response decides plans only, and only the human decides ${kind} requests`);
           return true;
         });
       }

@@ -18,8 +18,8 @@ const script = loadScript(DEFAULT_OFFLINE_SCRIPT);
 
 const LEAD_SYSTEM = "You are the lead of team 'demo'. You coordinate teammates.";
 const ALICE_SYSTEM = "You are 'alice', role: coder, a member of team 'demo'. The lead is 'lead'.";
-const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval'];
-const TEAMMATE_TOOLS = ['plan_approval', 'write_file', 'read_file', 'bash', 'send_message', 'shutdown_response'];
+const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval_response'];
+const TEAMMATE_TOOLS = ['plan_approval_request', 'write_file', 'read_file', 'bash', 'send_message', 'shutdown_response'];
 const REQUEST = 'Write up notes for the parser refactor';
 
 function notice(fields: Record<string, unknown>): string {
@@ -82,7 +82,7 @@ function started(): { lead: Agent; alice: Agent; plan: string } {
   const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
   const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS);
   call(lead.hears(REQUEST), 'spawn_teammate');
-  const plan = String(call(alice.hears(REQUEST), 'plan_approval').plan);
+  const plan = String(call(alice.hears(REQUEST), 'plan_approval_request').plan);
   endsTurn(alice.gets('Plan submitted for approval.'));
   return { lead, alice, plan };
 }
@@ -97,13 +97,13 @@ describe('demo script', () => {
     endsTurn(lead.gets('Spawned alice (coder).'));
 
     // (2) alice plans first and waits.
-    const plan = String(call(alice.hears(REQUEST), 'plan_approval').plan);
+    const plan = String(call(alice.hears(REQUEST), 'plan_approval_request').plan);
     assert.match(plan, /^1\. .+\n2\. .+\n3\. .+$/);
     endsTurn(alice.gets('Plan sent to the lead; wait for the answer.'));
 
-    // When the lead's model reviews plans (--plan-reviewer lead), it answers with plan_approval, quoting the request id.
+    // When the lead's model reviews plans (--plan-reviewer lead), it answers with plan_approval_response, quoting the request id.
     const planRequest = notice({ type: 'plan_approval_request', from: 'alice', to: 'lead', request_id: 'plan-42', plan });
-    assert.deepEqual(call(lead.hears(planRequest), 'plan_approval'), {
+    assert.deepEqual(call(lead.hears(planRequest), 'plan_approval_response'), {
       request_id: 'plan-42',
       approve: true,
       feedback: 'Looks good. Go ahead.',
@@ -149,12 +149,12 @@ describe('demo script', () => {
       approve: false,
       feedback: 'Also cover the error paths',
     });
-    const revised = String(call(alice.hears(rejected), 'plan_approval').plan);
+    const revised = String(call(alice.hears(rejected), 'plan_approval_request').plan);
     assert.match(revised, /^1\. .*Also cover the error paths\n2\. .+\n3\. .+$/);
 
     // A rejection without feedback still gets a revision (the notice supplies a default).
     const bare = notice({ type: 'plan_approval_response', from: 'lead', to: 'alice', request_id: 'plan-2', approve: false });
-    assert.match(String(call(alice.hears(bare), 'plan_approval').plan), /Plan needs revision/);
+    assert.match(String(call(alice.hears(bare), 'plan_approval_request').plan), /Plan needs revision/);
   });
 
   test('a refused command is reported as such', () => {
@@ -167,7 +167,7 @@ describe('demo script', () => {
   });
 
   test('a teammate without a plan step starts working right away', () => {
-    const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS.filter((name) => name !== 'plan_approval'));
+    const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS.filter((name) => name !== 'plan_approval_request'));
     assert.equal(call(alice.hears(REQUEST), 'write_file').path, 'notes.md');
   });
 

@@ -12,7 +12,7 @@ const ALLOW: ToolDecision = { action: 'allow', grant: READ_ONLY_GRANT };
 const WRITE = { write: true, network: false };
 const PLAN_DENIAL = (what: string): ToolDecision => ({
   action: 'deny',
-  reason: `plan mode: ${what} is not allowed until your plan is approved. Only read-only tools and read-only commands run now; submit your plan with plan_approval first.`,
+  reason: `plan mode: ${what} is not allowed until your plan is approved. Only read-only tools and read-only commands run now; submit your plan with plan_approval_request first.`,
 });
 
 function decide(mode: PermissionMode, tool: string, input: unknown, extra: Partial<ToolUse> = {}): ToolDecision {
@@ -24,7 +24,7 @@ const CALLS = {
   read: ['read_file', { path: 'src/a.ts' }],
   listing: ['list_teammates', {}],
   message: ['send_message', { to: 'alice', content: 'hi' }],
-  protocol: ['plan_approval', { plan: 'do x' }],
+  protocol: ['plan_approval_request', { plan: 'do x' }],
   spawnPlanning: ['spawn_teammate', { name: 'bob', role: 'r', prompt: 'p', plan_mode: 'true' }],
   spawn: ['spawn_teammate', { name: 'bob', role: 'r', prompt: 'p' }],
   write: ['write_file', { path: 'src/a.ts', content: 'a\nb\n' }],
@@ -166,10 +166,19 @@ describe('decideToolUse: plan approval, "always" answers and odd input', () => {
 describe('tool classes', () => {
   test('reading, messaging and the protocols are read-only; shell, edits and spawning are not', () => {
     const readOnly = Object.keys(TOOL_CLASSES).filter(isReadOnlyTool).sort();
-    assert.deepEqual(readOnly, ['broadcast', 'list_teammates', 'plan_approval', 'read_file', 'request_review', 'request_shutdown', 'review_response', 'send_message', 'shutdown_request', 'shutdown_response', 'task_claim', 'task_create', 'task_list', 'task_update']);
+    assert.deepEqual(readOnly, ['broadcast', 'code_review_request', 'code_review_response', 'finish_request', 'list_teammates', 'plan_approval_request', 'plan_approval_response', 'read_file', 'send_message', 'shutdown_request', 'shutdown_response', 'shutdown_status', 'task_claim', 'task_create', 'task_list', 'task_update']);
     assert.equal(isReadOnlyTool('bash'), false);
     assert.equal(isReadOnlyTool('nope'), false);
     assert.equal(toolClass('toString'), undefined);
+  });
+
+  test("a former tool name (a resumed model may call one) is refused with its new name, asking no one, in every mode but bypass", () => {
+    for (const mode of ['plan', 'default', 'accept-edits'] as const) {
+      assert.deepEqual(decide(mode, 'request_shutdown', { summary: 'done' }), { action: 'deny', reason: "the tool 'request_shutdown' is now called finish_request; call that instead" });
+      const plan = decide(mode, 'plan_approval', { plan: 'x' });
+      assert.equal(plan.action, 'deny');
+      assert.match(plan.action === 'deny' ? plan.reason : '', /now called plan_approval_request \(a teammate submitting its plan\) or plan_approval_response/);
+    }
   });
 });
 

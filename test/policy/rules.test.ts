@@ -57,6 +57,8 @@ describe('parsing a rule', () => {
     ['Edit(docs/*.md)', /'Edit' in Claude Code covers writing files too; here write edit_file\(…\) or write_file\(…\), or both/],
     ['BASH(ls)', /unknown tool 'BASH'/],
     ['shell(ls)', /unknown tool 'shell'/],
+    ['request_review', /the tool 'request_review' is now called code_review_request: write the rule with the new name/],
+    ['plan_approval', /now called plan_approval_request .* or plan_approval_response/],
     ['bash(ls', /unbalanced parentheses/],
     ['bash(ls))', /unbalanced parentheses/],
     ['bash()', /empty pattern/],

@@ -35,7 +35,7 @@ const EXPECTED: Record<Kind, string> = {
     '<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n<summary>Agent "Fix parser" completed</summary>\n</task-notification>',
   code_review_request:
     '[code_review_request review-abc from alice] alice asks you to review: Parser fix.\nFiles: src/parser.ts\nDiff:\n-a\n+b\n' +
-    'Answer with review_response(request_id="review-abc", approve=true|false, comments="…").',
+    'Answer with code_review_response(request_id="review-abc", approve=true|false, comments="…").',
   code_review_response: '[code_review_response review-abc from bob] bob approved your change: Looks right.',
 };
 
@@ -64,7 +64,7 @@ describe('renderForModel: variants', () => {
     ['a denied permission without feedback', sample('permission_response', { approve: false }), '] Permission denied. Do not use'],
     ['a permission request without a reason', sample('permission_request', { reason: '' }), 'alice asks permission to use bash. Input:'],
     ['a task without a description', sample('task_assignment', { description: '' }), '] New task "Fix parser"'],
-    ['a review of files only', sample('code_review_request', { diff: undefined }), 'review: Parser fix.\nFiles: src/parser.ts\nAnswer with review_response('],
+    ['a review of files only', sample('code_review_request', { diff: undefined }), 'review: Parser fix.\nFiles: src/parser.ts\nAnswer with code_review_response('],
     ['a review asking for changes', sample('code_review_response', { approve: false, comments: 'name the flag' }), 'bob requests changes: name the flag. Make them, then ask again'],
     ['an idle notice with a summary', sample('idle_notification', { summary: 'fixed the parser' }), 'alice is idle: waiting for review. Last: fixed the parser'],
   ];

@@ -176,7 +176,7 @@ describe("the lead's tools", () => {
     assert.equal(team.calls.length, 1, 'nothing more was started');
   });
 
-  test('shutdown_request, then shutdown_response looks its state up', async () => {
+  test('shutdown_request, then shutdown_status looks its state up', async () => {
     const { team, run } = setup('lead');
     assert.deepEqual(await run('shutdown_request', { teammate: 'alice', reason: 'bob did it' }), { content: 'Shutdown request shutdown-1 sent to alice.' });
     const record: RequestRecord = {
@@ -184,25 +184,25 @@ describe("the lead's tools", () => {
       created_at: '2025-01-01T00:00:00.000Z', deadline_at: '2025-01-01T00:05:00.000Z',
     };
     team.requests.set('shutdown-1', record);
-    assert.deepEqual(await run('shutdown_response', { request_id: 'shutdown-1' }), { content: 'Request shutdown-1 (shutdown, to alice) is pending, no answer yet.' });
+    assert.deepEqual(await run('shutdown_status', { request_id: 'shutdown-1' }), { content: 'Request shutdown-1 (shutdown, to alice) is pending, no answer yet.' });
     team.requests.set('shutdown-1', { ...record, state: 'rejected', note: 'tests still running' });
-    assert.deepEqual(await run('shutdown_response', { request_id: 'shutdown-1' }), { content: 'Request shutdown-1 (shutdown, to alice) is rejected: tests still running.' });
-    assert.deepEqual(await run('shutdown_response', { request_id: 'nope' }), { content: "No request with id 'nope'.", isError: true });
+    assert.deepEqual(await run('shutdown_status', { request_id: 'shutdown-1' }), { content: 'Request shutdown-1 (shutdown, to alice) is rejected: tests still running.' });
+    assert.deepEqual(await run('shutdown_status', { request_id: 'nope' }), { content: "No request with id 'nope'.", isError: true });
   });
 
-  test('plan_approval reviews; approve accepts "true"/"false" strings', async () => {
+  test('plan_approval_response reviews; approve accepts "true"/"false" strings', async () => {
     const { team, run } = setup('lead');
-    assert.deepEqual(await run('plan_approval', { request_id: 'plan-1', approve: 'false', feedback: 'smaller batches' }), { content: 'Plan plan-1 rejected.' });
-    assert.deepEqual(await run('plan_approval', { request_id: 'plan-2', approve: true }), { content: 'Plan plan-2 approved.' });
+    assert.deepEqual(await run('plan_approval_response', { request_id: 'plan-1', approve: 'false', feedback: 'smaller batches' }), { content: 'Plan plan-1 rejected.' });
+    assert.deepEqual(await run('plan_approval_response', { request_id: 'plan-2', approve: true }), { content: 'Plan plan-2 approved.' });
     assert.deepEqual(team.calls, [['reviewPlan', 'plan-1', false, 'smaller batches'], ['reviewPlan', 'plan-2', true, undefined]]);
-    assert.deepEqual(await run('plan_approval', { request_id: 'plan-3', approve: 'no' }), { content: 'invalid input for plan_approval: approve: expected true or false', isError: true });
+    assert.deepEqual(await run('plan_approval_response', { request_id: 'plan-3', approve: 'no' }), { content: 'invalid input for plan_approval_response: approve: expected true or false', isError: true });
   });
 
-  test('without plan review the lead has no plan_approval tool', async () => {
+  test('without plan review the lead has no plan_approval_response tool', async () => {
     const io: LeadToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team: new FakeTeam('lead'), cwd: '/w', grant: READ_ONLY_GRANT };
-    const result = await runTool(leadTools({ reviewPlans: false }), 'plan_approval', { request_id: 'p', approve: true }, io);
+    const result = await runTool(leadTools({ reviewPlans: false }), 'plan_approval_response', { request_id: 'p', approve: true }, io);
     assert.equal(result.isError, true);
-    assert.match(result.content, /^unknown tool 'plan_approval'; available tools: bash, /);
+    assert.match(result.content, /^unknown tool 'plan_approval_response'; available tools: bash, /);
   });
 });
 
@@ -225,19 +225,19 @@ describe("a teammate's tools", () => {
     assert.deepEqual(team.calls, []);
   });
 
-  test('plan_approval submits a plan', async () => {
+  test('plan_approval_request submits a plan', async () => {
     const { team, run } = setup('alice');
-    assert.deepEqual(await run('plan_approval', { plan: '1. read\n2. change a.ts' }), { content: 'Plan submitted (request plan-1). Wait for the decision before changing anything.' });
+    assert.deepEqual(await run('plan_approval_request', { plan: '1. read\n2. change a.ts' }), { content: 'Plan submitted (request plan-1). Wait for the decision before changing anything.' });
     assert.deepEqual(team.calls, [['submitPlan', '1. read\n2. change a.ts']]);
-    assert.deepEqual(await run('plan_approval', { request_id: 'x', approve: true }), {
-      content: 'invalid input for plan_approval: plan: Invalid input: expected string, received undefined; input: Unrecognized keys: "request_id", "approve"',
+    assert.deepEqual(await run('plan_approval_request', { request_id: 'x', approve: true }), {
+      content: 'invalid input for plan_approval_request: plan: Invalid input: expected string, received undefined; input: Unrecognized keys: "request_id", "approve"',
       isError: true,
     });
   });
 
-  test('request_shutdown reports the work done', async () => {
+  test('finish_request reports the work done', async () => {
     const { team, run } = setup('alice');
-    assert.deepEqual(await run('request_shutdown', { summary: 'tests pass' }), { content: 'Done reported to the lead (request finish-1). Wait for the answer in your inbox.' });
+    assert.deepEqual(await run('finish_request', { summary: 'tests pass' }), { content: 'Done reported to the lead (request finish-1). Wait for the answer in your inbox.' });
     assert.deepEqual(team.calls, [['requestFinish', 'tests pass']]);
   });
 });
@@ -247,9 +247,9 @@ describe('code review tools, for any member', () => {
     request_id: 'review-abc', kind: 'review', from, to, created_at: '2025-01-01T00:00:00.000Z', deadline_at: '2025-01-01T00:10:00.000Z', state: 'pending', summary: 'Parser fix',
   });
 
-  test('request_review sends a code_review_request to the member named, with a fresh review id', async () => {
+  test('code_review_request sends a code_review_request to the member named, with a fresh review id', async () => {
     const { team, run } = setup('alice');
-    const result = await run('request_review', { to: 'bob', subject: 'Parser fix', files: ['src/parser.ts'] });
+    const result = await run('code_review_request', { to: 'bob', subject: 'Parser fix', files: ['src/parser.ts'] });
     assert.match(result.content, /^Review requested from bob \(request review-[0-9a-z]{10}\)\. Their answer arrives in your inbox/);
     const [[name, draft]] = team.calls as [[string, Record<string, unknown>]];
     assert.equal(name, 'send');
@@ -257,28 +257,28 @@ describe('code review tools, for any member', () => {
     assert.match(String(draft.request_id), /^review-[0-9a-z]{10}$/);
   });
 
-  test('request_review needs the files or a diff; the lead may ask too', async () => {
+  test('code_review_request needs the files or a diff; the lead may ask too', async () => {
     const { team, run } = setup('lead');
-    assert.deepEqual(await run('request_review', { to: 'bob', subject: 'x' }), { content: 'invalid input for request_review: files: give the files to review or a diff', isError: true });
-    assert.equal((await run('request_review', { to: 'bob', subject: 'x', diff: '-a\n+b' })).isError, undefined);
+    assert.deepEqual(await run('code_review_request', { to: 'bob', subject: 'x' }), { content: 'invalid input for code_review_request: files: give the files to review or a diff', isError: true });
+    assert.equal((await run('code_review_request', { to: 'bob', subject: 'x', diff: '-a\n+b' })).isError, undefined);
     assert.equal(team.calls.length, 1);
   });
 
-  test('review_response answers whoever asked, approve as a boolean or a string', async () => {
+  test('code_review_response answers whoever asked, approve as a boolean or a string', async () => {
     const { team, run } = setup('bob');
     team.requests.set('review-abc', reviewRecord('alice', 'bob'));
-    assert.deepEqual(await run('review_response', { request_id: 'review-abc', approve: 'false', comments: 'name the flag' }), { content: 'Requested changes sent to alice.' });
+    assert.deepEqual(await run('code_review_response', { request_id: 'review-abc', approve: 'false', comments: 'name the flag' }), { content: 'Requested changes sent to alice.' });
     assert.deepEqual(team.calls.at(-1), ['send', { type: 'code_review_response', to: 'alice', request_id: 'review-abc', approve: false, comments: 'name the flag' }]);
   });
 
-  test('review_response refuses an id that is not a review request, and needs comments', async () => {
+  test('code_review_response refuses an id that is not a review request, and needs comments', async () => {
     const { team, run } = setup('bob');
     team.requests.set('plan-abc', { ...reviewRecord('alice', 'lead'), request_id: 'plan-abc', kind: 'plan' });
-    assert.deepEqual(await run('review_response', { request_id: 'plan-abc', approve: true, comments: 'ok' }), {
-      content: "review_response failed: no code review request has the id 'plan-abc'; answer with the request_id its notice gives",
+    assert.deepEqual(await run('code_review_response', { request_id: 'plan-abc', approve: true, comments: 'ok' }), {
+      content: "code_review_response failed: no code review request has the id 'plan-abc'; answer with the request_id its notice gives",
       isError: true,
     });
-    assert.deepEqual(await run('review_response', { request_id: 'review-abc', approve: true, comments: ' ' }), { content: 'invalid input for review_response: comments: comments is empty', isError: true });
+    assert.deepEqual(await run('code_review_response', { request_id: 'review-abc', approve: true, comments: ' ' }), { content: 'invalid input for code_review_response: comments: comments is empty', isError: true });
     assert.ok(!team.calls.some(([name]) => name === 'send'));
   });
 });

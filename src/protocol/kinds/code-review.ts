@@ -61,7 +61,7 @@ export const codeReviewRequest = defineKind(Request, {
     `${header(e, e.request_id)} ${sentence(`${e.from} asks you to review: ${e.subject}`)}` +
     (e.files?.length ? `\nFiles: ${e.files.join(', ')}` : '') +
     (isBlank(e.diff) ? '' : `\nDiff:\n${(e.diff ?? '').trimEnd()}`) +
-    `\nAnswer with review_response(request_id="${e.request_id}", approve=true|false, comments="…").`,
+    `\nAnswer with code_review_response(request_id="${e.request_id}", approve=true|false, comments="…").`,
   line: (e) => `asks ${e.to} to review: ${e.subject} (${e.request_id}; ${scope(e)})`,
 });
 

@@ -12,9 +12,9 @@ const Input = z
   })
   .refine((input) => (input.files?.length ?? 0) > 0 || (input.diff ?? '').trim() !== '', { path: ['files'], message: 'give the files to review or a diff' });
 
-/** Any member's `request_review`: a `code_review_request` to another member, answered with review_response. */
-export const requestReviewTool = defineTool({
-  name: 'request_review',
+/** Any member's `code_review_request`: sends that kind to another member, who answers with code_review_response. */
+export const codeReviewRequestTool = defineTool({
+  name: 'code_review_request',
   description: 'Ask another team member to review your change: name the files or give a diff. Their answer (approve, or changes to make) arrives in your inbox.',
   input: Input,
   async run(input, io: Pick<ToolIO, 'team'>) {

@@ -7,8 +7,9 @@ const Input = z.strictObject({
   summary: z.string().trim().min(1, 'summary is empty').describe('What you did and where the results are.'),
 });
 
-export const requestShutdownTool = defineTool({
-  name: 'request_shutdown',
+/** A teammate's `finish_request`: its work is done and it asks to be ended; the human answers with a finish_response. */
+export const finishRequestTool = defineTool({
+  name: 'finish_request',
   description: 'Tell the lead your work is done and ask to be ended. The lead approves, or replies with what to continue with.',
   input: Input,
   async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {

@@ -9,9 +9,9 @@ const Input = z.strictObject({
   comments: z.string().trim().min(1, 'comments is empty').describe('What you found: what to change, or why it is fine as it is.'),
 });
 
-/** Any member's `review_response`: the answer to a code review request addressed to it, sent back to whoever asked. */
-export const reviewResponseTool = defineTool({
-  name: 'review_response',
+/** Any member's `code_review_response`: the answer to a code review request addressed to it, sent back to whoever asked. */
+export const codeReviewResponseTool = defineTool({
+  name: 'code_review_response',
   description: 'Answer a code review request addressed to you: approve the change, or request changes, with your comments.',
   input: Input,
   async run(input, io: Pick<ToolIO, 'team'>) {

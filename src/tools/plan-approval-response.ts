@@ -10,9 +10,9 @@ const Input = z.strictObject({
   feedback: z.string().optional().describe('What to change; give it when rejecting.'),
 });
 
-/** The lead's `plan_approval`: it decides a teammate's plan; the teammate's tool of the same name submits one. */
-export const planReviewTool = defineTool({
-  name: 'plan_approval',
+/** The lead's `plan_approval_response`: it decides the plan a teammate submitted with plan_approval_request. */
+export const planApprovalResponseTool = defineTool({
+  name: 'plan_approval_response',
   description: "Approve or reject a teammate's plan. A rejected teammate revises its plan from your feedback and submits it again.",
   input: Input,
   async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {

@@ -7,9 +7,9 @@ const Input = z.strictObject({
   plan: z.string().trim().min(1, 'plan is empty').describe('What you will do, step by step, and which files you will change.'),
 });
 
-/** A teammate's `plan_approval`: it submits a plan; the lead's tool of the same name decides it. */
-export const planSubmitTool = defineTool({
-  name: 'plan_approval',
+/** A teammate's `plan_approval_request`: it submits a plan; the lead decides it, or its model with plan_approval_response. */
+export const planApprovalRequestTool = defineTool({
+  name: 'plan_approval_request',
   description: 'Submit your plan for approval before major work. Change nothing until the decision arrives in your inbox; if rejected, revise and submit again.',
   input: Input,
   async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {
