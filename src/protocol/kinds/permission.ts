@@ -70,5 +70,16 @@ export const permissionResponse = defineKind(Response, {
     e.approve
       ? `${header(e, e.request_id)} ${sentence(`Permission granted${e.always ? ' always (this session)' : ''}${colon(e.feedback)}`)}`
       : `${header(e, e.request_id)} ${sentence(`Permission denied${colon(e.feedback)}`)} Do not use that tool this way; find another way or ask the lead.`,
+  // The tool call waiting for it takes the decision, and tells the model in its result.
+  atTeammate: (e, state) => ({
+    state,
+    permission: {
+      requestId: e.request_id,
+      approve: e.approve,
+      feedback: e.feedback,
+      // Kept only with an approval: a denial that says "always" grants nothing.
+      ...(e.approve && e.always ? { always: true } : {}),
+    },
+  }),
   line: (e) => (e.approve ? `granted permission${e.always ? ' always' : ''}${colon(e.feedback)} (${e.request_id})` : `denied permission${colon(e.feedback)} (${e.request_id})`),
 });
