@@ -3,40 +3,21 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as z from 'zod';
-import { AgentName, Recipient, PermissionMode, RequestId } from '../protocol/index.js';
 import { writeFileAtomic, isMissing, describeIssues } from '../lib/index.js';
-import { ModelId } from '../model/index.js';
+import { parseLeadOp, type LeadOp } from './ops.js';
+
+const Token = z.string().regex(/^[0-9a-f]{64}$/, 'not a control token');
+/** The capability beside the op, checked before the op is (an op's words never reach a client without it). */
+const ControlRequest = z.looseObject({ token: z.string() });
 
 /**
  * The running lead's control socket: how `teams approve`, `teams spawn`, `teams send` and
  * `teams requests` in another terminal reach the process that holds the lead's key and
- * supervises the team. One JSON line in, one JSON line out.
+ * supervises the team. One JSON line in (a LeadOp and the token), one JSON line out.
  *
  * Who may command it is decided by a capability, never by who the client says it is: a
  * random token in a file of the state root (mode 0600), which no agent's sandbox can see.
  */
-export const ControlCommand = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
-  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional(), mode: PermissionMode.optional(), worktree: z.boolean().optional() }),
-  z.object({ op: z.literal('shutdown'), name: AgentName, reason: z.string().optional() }),
-  /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
-  z.object({ op: z.literal('respawn'), name: AgentName }),
-  /** The human changes a running teammate's permission mode: a mode_set the lead signs. */
-  z.object({ op: z.literal('mode'), name: AgentName, mode: PermissionMode }),
-  /** The human's message, sent and signed by the lead (`to: "*"` broadcasts). */
-  z.object({ op: z.literal('send'), to: Recipient, text: z.string().min(1) }),
-  /** The human's own words to one running teammate: a user_message the lead signs. */
-  z.object({ op: z.literal('tell'), name: AgentName, text: z.string().min(1) }),
-  /** Stop a running teammate's model call or tool: an interrupt the lead signs. */
-  z.object({ op: z.literal('interrupt'), name: AgentName }),
-  /** Expire what is overdue: only the process holding the lead's key writes those decisions. */
-  z.object({ op: z.literal('sweep') }),
-]);
-export type ControlCommand = z.infer<typeof ControlCommand>;
-
-const Token = z.string().regex(/^[0-9a-f]{64}$/, 'not a control token');
-const ControlRequest = z.object({ token: z.string() }).and(ControlCommand);
-
 export const ControlReply = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), message: z.string() }),
   /** `refused`: the command was understood and refused (a usage error); otherwise it failed. */
@@ -75,7 +56,7 @@ function sameToken(given: string, expected: Buffer): boolean {
 export async function startControlServer(
   path: string,
   token: string,
-  handle: (command: ControlCommand) => Promise<ControlReply>,
+  handle: (op: LeadOp) => Promise<ControlReply>,
   refused: (why: string) => void,
 ): Promise<{ close(): Promise<void> }> {
   const expected = Buffer.from(token, 'utf8');
@@ -106,14 +87,16 @@ export async function startControlServer(
     }
     const request = ControlRequest.safeParse(raw);
     if (!request.success) return { ok: false, error: `bad control command: ${describeIssues(request.error, 'command')}`, refused: true };
-    const { token: given, ...command } = request.data;
+    const { token: given, ...rest } = request.data;
+    const op = parseLeadOp(rest);
+    if (!op.ok) return { ok: false, error: `bad control command: ${op.error}`, refused: true };
     if (!sameToken(given, expected)) {
-      const error = `refused: ${command.op} without this lead's control token; only the human's own terminal holds it`;
+      const error = `refused: ${op.op.op} without this lead's control token; only the human's own terminal holds it`;
       refused(error);
       return { ok: false, error, refused: true };
     }
     try {
-      return await handle(command);
+      return await handle(op.op);
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error), refused: false };
     }
@@ -131,8 +114,8 @@ export async function startControlServer(
   };
 }
 
-/** Send one command to the running lead; undefined when no lead is listening. */
-export async function sendControl(path: string, token: string, command: ControlCommand, timeoutMs = 30_000): Promise<ControlReply | undefined> {
+/** Send one op to the running lead; undefined when no lead is listening. */
+export async function sendControl(path: string, token: string, command: LeadOp, timeoutMs = 30_000): Promise<ControlReply | undefined> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     let buffer = '';

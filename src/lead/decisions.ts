@@ -1,13 +1,11 @@
 import { type EventStream, createDrainRunner, type DrainRunner, Refused, Replies } from '../lib/index.js';
-import { summarize, type Envelope, type PermissionMode, BROADCAST, LEAD, requestRole, isOwnRequest, type RequestRecord, asOpened } from '../protocol/index.js';
+import { type PermissionMode, LEAD, requestRole, isOwnRequest, type RequestRecord, asOpened } from '../protocol/index.js';
 import { SendRefused, type TeamBus, decisionDraft } from '../team/index.js';
 import type { RequestStore, Subscription } from '../store/index.js';
-import type { ControlCommand, ControlReply } from './control.js';
 import { alwaysKey } from '../policy/index.js';
 import type { LeadEvent } from './events.js';
 import type { PlanReviewer } from './routing.js';
 import type { LeadTeammates } from './teammates.js';
-import { describeRespawn } from './respawn.js';
 import { interrupted, type PermissionAnswer } from '../teammate/index.js';
 
 export type HumanDecision = { approve: boolean; note?: string; always?: boolean };
@@ -111,71 +109,8 @@ export class LeadDecisions {
     return (await this.requests.get(requestId)) ?? record;
   }
 
-  /** A command from another terminal, answered over the control socket. */
-  async control(command: ControlCommand): Promise<ControlReply> {
-    try {
-      switch (command.op) {
-        case 'decide': {
-          const record = await this.decide(command.request_id, { approve: command.approve, note: command.note, always: command.always });
-          return { ok: true, message: `${command.approve ? 'approved' : 'rejected'} ${record.request_id} (${record.kind} request from ${record.from})` };
-        }
-        case 'spawn': {
-          // The control socket is the human's (its token is out of every sandbox): a --mode is their grant.
-          const { pid, model } = await this.teammates.spawn({
-            name: command.name,
-            role: command.role,
-            prompt: command.prompt ?? '',
-            planMode: command.plan_mode ?? false,
-            model: command.model,
-            permissionMode: command.mode,
-            asker: 'human',
-            ...(command.worktree === true ? { isolation: 'worktree' as const } : {}),
-          });
-          return { ok: true, message: `spawned ${command.name} (${model}, pid ${pid}${command.mode ? `, ${command.mode} mode` : ''}${command.worktree ? ', in its own worktree' : ''})` };
-        }
-        case 'mode': {
-          await this.teammates.setMode(command.name, command.mode, 'human');
-          return { ok: true, message: `set ${command.name}'s permission mode to ${command.mode}` };
-        }
-        case 'respawn': {
-          return { ok: true, message: describeRespawn(command.name, await this.teammates.respawn(command.name)) };
-        }
-        case 'shutdown': {
-          const { requestId } = await this.teammates.requestShutdown(command.name, command.reason);
-          return { ok: true, message: `asked ${command.name} to shut down (${requestId})` };
-        }
-        case 'send': {
-          const sent = await this.sendForHuman(command.to, command.text);
-          return { ok: true, message: command.to === BROADCAST ? `broadcast ${sent.id}` : `sent ${sent.id} to ${command.to}` };
-        }
-        case 'tell': {
-          const sent = await this.teammates.tell(command.name, command.text);
-          return { ok: true, message: `sent ${sent.id} to ${command.name} from the user` };
-        }
-        case 'interrupt': {
-          const sent = await this.teammates.interrupt(command.name);
-          return { ok: true, message: `interrupted ${command.name} (${sent.id})` };
-        }
-        case 'sweep': {
-          await this.sweep();
-          return { ok: true, message: 'swept' };
-        }
-      }
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error), refused: error instanceof Refused || error instanceof SendRefused };
-    }
-  }
-
-  /** The human's message from another terminal: the lead sends it, so it carries the lead's signature. */
-  private sendForHuman(to: string, text: string): Promise<Envelope> {
-    const summary = summarize(text);
-    return to === BROADCAST
-      ? this.bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text, summary })
-      : this.bus.send({ type: 'message', from: LEAD, to, text, summary });
-  }
-
   /** Expire what is overdue now and tell whoever expiry concerns. */
-  private async sweep(): Promise<void> {
+  async sweep(): Promise<void> {
     const expired = await this.bus.sweepExpired();
     await this.settleOwnDecidedElsewhere();
     if (expired.length > 0) await this.changed();

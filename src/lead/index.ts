@@ -1,7 +1,10 @@
 // The lead: its runtime, its agent, the decisions, the board, hooks, teammates, recovery and the
 // control socket.
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
-export { ControlCommand, readControlToken, sendControl } from './control.js';
+export { readControlToken, sendControl } from './control.js';
+export { LEAD_OPS, LeadOp, parseLeadOp, replyTo } from './ops.js';
+export type { LeadOpName, LeadReply, LeadSnapshot, ReplyTo } from './ops.js';
+export { listedRules } from './rule-list.js';
 export type { HumanDecision } from './decisions.js';
 export type { LeadEvent } from './events.js';
 export { addProjectRule, loadProjectHooks, loadProjectRules, loadProjectSandbox, removeProjectRule, settingsPath } from './project-settings.js';

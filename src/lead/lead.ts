@@ -9,6 +9,9 @@ import { describeStatus, type SandboxNetwork, type SandboxStatus } from '../sand
 import { TeamBus, pricedTurn, type TeamPaths } from '../team/index.js';
 import { addMemberUsage, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
+import { answerOverSocket } from './control-answer.js';
+import type { LeadOp, LeadReply, LeadSnapshot } from './ops.js';
+import { submitOp } from './submit.js';
 import { LeadDecisions } from './decisions.js';
 import { LeadHooks } from './hooks.js';
 import type { LeadEvent } from './events.js';
@@ -178,7 +181,12 @@ export class LeadRuntime {
     this.closers.push(() => subscription.close());
     this.closers.push(async () => this.hooks.close());
     const token = issueControlToken(paths.controlToken);
-    const control = await startControlServer(paths.controlSocket, token, (command) => this.decisions.control(command), (why) => this.refused('control command', why));
+    const control = await startControlServer(
+      paths.controlSocket,
+      token,
+      (op) => answerOverSocket((o) => this.submit(o), op, (what, error) => this.refused(what, String(error))),
+      (why) => this.refused('control command', why),
+    );
     this.closers.push(async () => {
       rmSync(paths.controlToken, { force: true });
       await control.close();
@@ -218,15 +226,15 @@ export class LeadRuntime {
     if (route.notice && this.stopping === undefined) this.loop.push(route.notice);
   }
 
-  /** /compact [name]: the lead's own conversation, or a teammate's (over its IPC channel). */
-  compact(name: string | undefined): void {
-    if (name === undefined || name === LEAD) this.loop.compact();
-    else this.teammates.compact(name);
+  /** The human's command, from the REPL, another terminal or `teams run`: carried out in one place (submit.ts). */
+  submit(op: LeadOp): Promise<LeadReply> {
+    const { store, bus, decisions, teammates, loop } = this;
+    return submitOp(op, { store, paths: this.options.paths, bus, decisions, teammates, loop, stop: (reason) => this.stop(reason), forceStop: () => this.forceStop() });
   }
 
-  /** The human's words to the lead. */
-  prompt(text: string): void {
-    this.loop.push(text);
+  /** What the REPL reads of the lead now. */
+  async snapshot(): Promise<LeadSnapshot> {
+    return { busy: this.loop.busy, pending: await this.decisions.pendingForHuman() };
   }
 
   /**

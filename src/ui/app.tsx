@@ -77,7 +77,7 @@ export function App({ store, controller }: AppProps) {
 /** The state a fresh REPL starts from: the roster and the queue as they are now, after a resumed session's conversation. */
 export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<State> {
   const { cwd, settings } = runtime.options;
-  const [team, queue] = await Promise.all([runtime.store.roster.load(), runtime.decisions.pendingForHuman()]);
+  const [team, { pending: queue }] = await Promise.all([runtime.store.roster.load(), runtime.snapshot()]);
   const state = initialState({
     team: runtime.store.team,
     modelLabel: runtime.model.label,

@@ -1,14 +1,12 @@
-import { taskDetail, taskLine } from '../tools/index.js';
-import { Refused } from '../lib/index.js';
-import { type TaskChange, HUMAN_ACTOR, involves, requireMember as requireTeamMember } from '../store/index.js';
+import { taskDetail } from '../tools/index.js';
+import { involves, requireMember as requireTeamMember } from '../store/index.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
-import { summarize, BROADCAST, LEAD } from '../protocol/index.js';
+import { LEAD } from '../protocol/index.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
-import { describeRespawn } from '../lead/index.js';
-import { permissionsCommand } from './permissions-command.js';
-import { worktreeAction } from '../worktree/index.js';
+import { permissionsList } from './permissions-command.js';
+import { submit } from './submit.js';
 
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
 const RECENT = 30;
@@ -36,23 +34,18 @@ function recent(lines: string[], what: string): string {
   return skipped > 0 ? [`(${skipped} older ${what} not shown)`, ...lines.slice(-RECENT)].join('\n') : lines.join('\n');
 }
 
-/**
- * /task: the human's change to the board, made as the lead (whose session this is) through the
- * same store calls as `teams task`. An assignment reaches the teammate through the lead's board
- * watch, as one made anywhere else does.
- */
+/** /task: the human's change to the board, a lead op like the socket's. */
 async function taskCommand(command: Extract<SlashCommand, { name: 'task' }>, runtime: ReplRuntime): Promise<NewItem[]> {
-  const { tasks } = runtime.store;
   if (command.action === 'add') {
-    const created = await tasks.create({ subject: command.subject, blocked_by: command.blockedBy }, HUMAN_ACTOR);
-    return [{ kind: 'info', text: `added to the board: ${taskLine(created)}` }];
+    const { line } = await submit(runtime, { op: 'task_create', subject: command.subject, blocked_by: command.blockedBy });
+    return [{ kind: 'info', text: `added to the board: ${line}` }];
   }
-  if (command.action === 'assign') await requireMember(runtime, command.member);
-  const change: TaskChange = command.action === 'assign' ? { op: 'set', owner: command.member } : { op: 'set', status: 'cancelled', note: 'cancelled by the user in the REPL' };
-  const result = await tasks.update(command.id, change, HUMAN_ACTOR);
-  if (!result.ok) throw new Refused(result.error);
-  const done = command.action === 'assign' ? `assigned to ${command.member}` : 'cancelled';
-  return [{ kind: 'info', text: `${done}: ${taskLine(result.task)}` }];
+  if (command.action === 'assign') {
+    const { line } = await submit(runtime, { op: 'task_assign', id: command.id, owner: command.member });
+    return [{ kind: 'info', text: `assigned to ${command.member}: ${line}` }];
+  }
+  const { line } = await submit(runtime, { op: 'task_cancel', id: command.id, note: 'cancelled by the user in the REPL' });
+  return [{ kind: 'info', text: `cancelled: ${line}` }];
 }
 
 async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' | 'view' }>, runtime: ReplRuntime): Promise<NewItem[]> {
@@ -62,29 +55,29 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       return [{ kind: 'output', text: helpText() }];
     case 'spawn': {
       // Typed by the human: a --mode is their grant, beyond the lead's own if they say so.
-      const { pid, model } = await runtime.teammates.spawn({
+      const { pid, model } = await submit(runtime, {
+        op: 'spawn',
         name: command.member,
         role: command.role,
         prompt: command.prompt,
-        planMode: command.planMode,
+        plan_mode: command.planMode,
         ...(command.model === undefined ? {} : { model: command.model }),
-        ...(command.mode === undefined ? {} : { permissionMode: command.mode }),
-        ...(command.worktree ? { isolation: 'worktree' as const } : {}),
-        asker: 'human',
+        ...(command.mode === undefined ? {} : { mode: command.mode }),
+        ...(command.worktree ? { worktree: true } : {}),
       });
       const mode = (command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '') + (command.worktree ? ', own worktree' : '');
       return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${mode}, ${model}, pid ${pid})` }];
     }
     case 'mode':
-      await runtime.teammates.setMode(command.member, command.mode, 'human');
+      await runtime.submit({ op: 'mode', name: command.member, mode: command.mode });
       return [{ kind: 'info', text: `set ${command.member}'s permission mode to ${command.mode}` }];
     case 'send': {
       // The human's own words, signed by the lead and read as the user's (a user_message).
-      const sent = await runtime.teammates.tell(command.to, command.text);
+      const sent = await submit(runtime, { op: 'tell', name: command.to, text: command.text });
       return [{ kind: 'info', text: `sent to ${command.to} from you (${sent.id})` }];
     }
     case 'broadcast': {
-      const sent = await runtime.bus.send({ type: 'broadcast', from: LEAD, to: BROADCAST, text: command.text, summary: summarize(command.text) });
+      const sent = await submit(runtime, { op: 'broadcast', text: command.text });
       return [{ kind: 'info', text: `broadcast to the team (${sent.id})` }];
     }
     case 'team':
@@ -110,31 +103,27 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
     case 'reject': {
       const approve = command.name === 'approve';
       const note = approve ? command.feedback : command.reason;
-      const record = await runtime.decisions.decide(command.requestId, { approve, note });
+      const record = await submit(runtime, { op: 'decide', request_id: command.requestId, approve, ...(note === undefined ? {} : { note }) });
       return [{ kind: 'info', text: `${approve ? 'approved' : 'rejected'} ${record.kind} request ${record.request_id} from ${record.from}` }];
     }
-    case 'shutdown': {
-      const { requestId } = await runtime.teammates.requestShutdown(command.member, command.reason);
-      return [{ kind: 'info', text: `asked ${command.member} to shut down (${requestId})` }];
-    }
-    case 'respawn': {
-      return [{ kind: 'info', text: describeRespawn(command.member, await runtime.teammates.respawn(command.member)) }];
-    }
+    // The lead's words are the REPL's too: what it asked, or what it respawned and cancelled.
+    case 'shutdown':
+      return [{ kind: 'info', text: (await runtime.submit({ op: 'shutdown', name: command.member, ...(command.reason === undefined ? {} : { reason: command.reason }) })).message }];
+    case 'respawn':
+      return [{ kind: 'info', text: (await runtime.submit({ op: 'respawn', name: command.member })).message }];
+    case 'compact':
+      // What it came to is reported when it is done: a compaction takes a model call.
+      return [{ kind: 'info', text: (await runtime.submit({ op: 'compact', ...(command.agent === undefined ? {} : { name: command.agent }) })).message }];
     case 'diff':
-      return [{ kind: 'output', text: await worktreeAction(store, command.member, 'diff', runtime.options.paths) }];
+      return [{ kind: 'output', text: (await runtime.submit({ op: 'diff', name: command.member })).message }];
     case 'merge':
     case 'discard':
-      return [{ kind: 'info', text: await worktreeAction(store, command.member, command.name, runtime.options.paths) }];
-    case 'compact': {
-      if (command.agent) await requireMember(runtime, command.agent);
-      runtime.compact(command.agent);
-      // What it came to is reported when it is done: a compaction takes a model call.
-      return [{ kind: 'info', text: `asked ${command.agent ?? LEAD} to compact its context (now if idle, else before its next model call)` }];
-    }
+      return [{ kind: 'info', text: (await runtime.submit({ op: command.name, name: command.member })).message }];
     case 'permissions': {
       const { paths } = runtime.options;
+      if (command.remove !== undefined) return [{ kind: 'info', text: (await runtime.submit({ op: 'permissions_remove', rule: command.remove })).message }];
       if (!paths) throw new Error('this session has no project settings file');
-      return permissionsCommand(paths.home, command.remove);
+      return permissionsList(paths.home);
     }
     case 'log': {
       if (command.agent) await requireMember(runtime, command.agent);

@@ -4,7 +4,7 @@ import { isCommandLine, parseCommand } from './commands.js';
 import { interpretKey, type Effect } from './keys.js';
 import type { ReplRuntime } from './runtime.js';
 import { showRule, type PermissionRule, grantOnApproval } from '../policy/index.js';
-import { addProjectRule, settingsPath } from '../lead/index.js';
+import { submit } from './submit.js';
 import { previewRequest } from '../present/index.js';
 import { hiddenFromAgents } from '../team/index.js';
 import type { Store } from './store.js';
@@ -86,7 +86,7 @@ export class ReplController {
         return this.line(effect.text, screen);
       case 'decide': {
         const { requestId, approve, note, always } = effect;
-        void this.runtime.decisions.decide(requestId, { approve, note, always }).then(
+        void submit(this.runtime, { op: 'decide', request_id: requestId, approve, ...(note === undefined ? {} : { note }), ...(always === undefined ? {} : { always }) }).then(
           (record) => {
             const how = approve ? (always ? 'approved always (this session)' : 'approved') : 'rejected';
             this.append('info', `${how} ${record.kind} request ${requestId} from ${record.from}${note ? `: ${note}` : ''}`);
@@ -120,22 +120,16 @@ export class ReplController {
    * the request itself approved. A rule that cannot be saved approves nothing.
    */
   private allowRule(requestId: string, rule: PermissionRule): void {
-    const { paths } = this.runtime.options;
     const tool = this.store.getState().queue.find((r) => r.request_id === requestId)?.tool;
     // The rule grants what approving this call grants: the network too when the call asked for it.
     const network = tool !== undefined && rule.tool === 'bash' && grantOnApproval(tool.name, tool.input).network;
-    let saved: string;
-    try {
-      if (!paths) throw new Error('this session has no project settings file');
-      const { changed } = addProjectRule(paths.home, network ? ['allow', 'network'] : 'allow', rule);
-      saved = `${changed ? 'added' : 'already had'} ${network ? 'allow and network' : 'allow'} rule ${showRule(rule)} in ${settingsPath(paths.home)}`;
-    } catch (error) {
-      this.store.dispatch({ type: 'decide_failed', requestId, message: `rule not saved: ${message(error)}` });
-      return;
-    }
-    void this.runtime.decisions.decide(requestId, { approve: true }).then(
-      (record) => this.append('info', `${saved}; approved ${record.kind} request ${requestId} from ${record.from}`),
-      (error: unknown) => this.store.dispatch({ type: 'decide_failed', requestId, message: `${saved}, but ${message(error)}` }),
+    void this.runtime.submit({ op: 'permissions_add', rule: showRule(rule), network }).then(
+      ({ message: saved }) =>
+        submit(this.runtime, { op: 'decide', request_id: requestId, approve: true }).then(
+          (record) => this.append('info', `${saved}; approved ${record.kind} request ${requestId} from ${record.from}`),
+          (error: unknown) => this.store.dispatch({ type: 'decide_failed', requestId, message: `${saved}, but ${message(error)}` }),
+        ),
+      (error: unknown) => this.store.dispatch({ type: 'decide_failed', requestId, message: `rule not saved: ${message(error)}` }),
     );
   }
 
@@ -154,12 +148,8 @@ export class ReplController {
 
   /** Esc: the lead's turn, if it has one under way, or the viewed teammate's, by a signed control message. */
   private interrupt(agent: string): void {
-    if (agent === LEAD) {
-      if (this.runtime.loop.busy) this.runtime.loop.interrupt();
-      return;
-    }
-    void this.runtime.teammates.interrupt(agent).then(
-      () => this.append('info', `interrupting ${agent}`),
+    void this.runtime.submit({ op: 'interrupt', name: agent }).then(
+      () => agent !== LEAD && this.append('info', `interrupting ${agent}`),
       (error: unknown) => this.append('error', `could not interrupt ${agent}: ${message(error)}`),
     );
   }
@@ -186,7 +176,7 @@ export class ReplController {
   /** /quit, Ctrl+C, or a signal: the shutdown handshake with every teammate, then done. */
   stop(): void {
     this.store.dispatch({ type: 'quit_requested' });
-    this.stopping ??= this.ended(this.runtime.stop('the human closed the REPL'));
+    this.stopping ??= this.ended(this.runtime.submit({ op: 'quit', reason: 'the human closed the REPL' }));
   }
 
   /** A second Ctrl+C: teammates' process groups are ended now. */
@@ -195,10 +185,10 @@ export class ReplController {
     this.forcing = true;
     this.store.dispatch({ type: 'force_requested' });
     // ended() shows a failed stop itself.
-    void this.ended(this.runtime.forceStop());
+    void this.ended(this.runtime.submit({ op: 'quit', force: true }));
   }
 
-  private async ended(stopped: Promise<void>): Promise<void> {
+  private async ended(stopped: Promise<unknown>): Promise<void> {
     try {
       await stopped;
     } catch (error) {
@@ -214,7 +204,7 @@ export class ReplController {
     if (!isCommandLine(text) && view !== LEAD) return this.tell(view, text);
     if (!isCommandLine(text)) {
       this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }] });
-      this.runtime.prompt(text);
+      this.runtime.submit({ op: 'prompt', text }).catch((error: unknown) => this.append('error', `not sent to the lead: ${message(error)}`));
       return;
     }
     const parsed = parseCommand(text);
@@ -234,7 +224,7 @@ export class ReplController {
 
   /** Typed in a teammate's view: the human's words, to that teammate. Shown once sent. */
   private tell(name: string, text: string): void {
-    void this.runtime.teammates.tell(name, text).then(
+    void this.runtime.submit({ op: 'tell', name, text }).then(
       () => this.store.dispatch({ type: 'append', items: [{ kind: 'user', text: `(to ${name}) ${text}` }] }),
       (error: unknown) => this.append('error', `not sent to ${name}: ${message(error)}`),
     );

@@ -12,17 +12,17 @@ test('/compact: the lead compacts its own conversation, and a teammate its own w
   const events: LeadEvent[] = [];
   runtime.events.subscribe((event) => events.push(event));
   try {
-    runtime.prompt('Write a short note about our build cache');
+    await runtime.submit({ op: 'prompt', text: 'Write a short note about our build cache' });
     // alice has submitted her plan and waits, idle, for the human's decision.
     const plan = await waitFor(async () => (await runtime.decisions.pendingForHuman()).find((r) => r.kind === 'plan'), "alice's plan in the queue", 20_000);
     await runtime.loop.idle();
 
-    runtime.compact('alice');
+    await runtime.submit({ op: 'compact', name: 'alice' });
     const told = await waitFor(() => events.find((e) => e.type === 'teammate_compacted'), 'alice to report her compaction', 20_000);
     assert.equal(told.type === 'teammate_compacted' && told.name, 'alice');
     assert.equal(told.type === 'teammate_compacted' && told.reason, 'manual');
 
-    runtime.compact(undefined);
+    await runtime.submit({ op: 'compact' });
     const own = await waitFor(() => events.find((e) => e.type === 'agent' && e.event.type === 'compacted'), 'the lead to compact', 20_000);
     // A conversation this short grows by its summary: the figures say so rather than pretend.
     assert.ok(own.type === 'agent' && own.event.type === 'compacted' && own.event.reason === 'manual' && own.event.before > 0 && own.event.after > 0);
@@ -35,7 +35,7 @@ test('/compact: the lead compacts its own conversation, and a teammate its own w
       return entries.length === 2 ? entries.sort() : undefined;
     }, 'both compactions in the audit log');
     assert.deepEqual(audited, ['alice', 'lead']);
-    assert.throws(() => runtime.compact('nobody'), /nobody is not running/);
+    await assert.rejects(runtime.submit({ op: 'compact', name: 'nobody' }), /no member named 'nobody'/);
 
     // Still a working team: alice goes on once her plan is approved.
     await runtime.decisions.decide(plan.request_id, { approve: true });

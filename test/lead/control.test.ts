@@ -9,15 +9,15 @@ import {
   readControlToken,
   sendControl,
   startControlServer,
-  type ControlCommand,
 } from '../../src/lead/control.js';
+import type { LeadOp } from '../../src/lead/ops.js';
 import { tempHome } from '../helpers/temp.js';
 
 const temp = tempHome('teams-control-');
 const socket = join(temp.home, 'lead.sock');
 const TOKEN = 'a'.repeat(16) + '0123456789abcdef'.repeat(3);
 
-const handled: ControlCommand[] = [];
+const handled: LeadOp[] = [];
 const refusals: string[] = [];
 let server: { close(): Promise<void> } | undefined;
 
@@ -111,7 +111,13 @@ describe('the control socket', { timeout: 20_000 }, () => {
   });
 
   test('a valid command with an unknown op is refused before any token check', async () => {
-    await refused(`${JSON.stringify({ op: 'exec', command: 'id', token: TOKEN })}\n`, /bad control command/);
+    await refused(`${JSON.stringify({ op: 'exec', command: 'id', token: TOKEN })}\n`, /bad control command: unknown op 'exec'; the ops: decide, spawn/);
+    await refused(`${JSON.stringify({ op: 'exec', command: 'id', token: 'x' })}\n`, /bad control command: unknown op 'exec'/);
+  });
+
+  test('a known op is checked with the one LeadOp schema, in its words', async () => {
+    await refused(`${JSON.stringify({ op: 'spawn', name: 'Alice!', role: 'coder', token: TOKEN })}\n`, /^bad control command: spawn: name: /);
+    await refused(`${JSON.stringify({ op: 'tell', name: 'alice', text: '', token: TOKEN })}\n`, /^bad control command: tell: text: must not be empty$/);
   });
 
   test('the right token works, and the handler gets the command without it', async () => {

@@ -17,7 +17,7 @@ test('stopping the lead: the teammates\' shutdown replies are shown but start no
     if (stopping && event.type === 'agent' && event.event.type === 'turn_start') turnsWhileStopping.push(event.event.call);
   });
   try {
-    runtime.prompt('Write a short note about our build cache');
+    await runtime.submit({ op: 'prompt', text: 'Write a short note about our build cache' });
     await waitFor(async () => (await runtime.decisions.pendingForHuman()).find((r) => r.kind === 'plan'), 'alice\'s plan in the queue', 20_000);
     await runtime.loop.idle();
     const alice = (await store.roster.load())?.members.find((m) => m.name === 'alice')?.pid;

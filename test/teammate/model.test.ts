@@ -48,7 +48,7 @@ test('a teammate spawned with its own model asks for it, is listed with it, and 
   const runtime = await LeadRuntime.start({ store, paths, settings, cwd: paths.workspace, permissionMode: 'default', planReviewer: 'human', graceMs: 5000, sandbox: { kind: 'off' } });
   try {
     await assert.rejects(runtime.teammates.spawn({ name: 'bad', role: 'r', prompt: 'p', planMode: false, model: 'haiku please' }), /invalid model id 'haiku please'/);
-    runtime.prompt('Start hal to check the notes');
+    await runtime.submit({ op: 'prompt', text: 'Start hal to check the notes' });
     const hal = await waitFor(async () => {
       const member = (await store.roster.load())?.members.find((m) => m.name === 'hal');
       return member?.usage && member.status === 'idle' ? member : undefined;

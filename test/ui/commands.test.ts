@@ -1,7 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openFileStore } from '../../src/store/file/file-store.js';
-import { teamPaths } from '../../src/team/paths.js';
+import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
+import { submitOp } from '../../src/lead/submit.js';
+import { LEAD } from '../../src/protocol/names.js';
 import { Refused } from '../../src/lib/refused.js';
 import { helpText, runCommand } from '../../src/ui/command-runner.js';
 import { COMMAND_NAMES, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
@@ -192,22 +194,28 @@ describe('slash commands: running', () => {
   const failing = (message: string) => async (): Promise<never> => {
     throw new Refused(message);
   };
-  const compacted: (string | undefined)[] = [];
-  const runtime: ReplRuntime = {
-    compact: (name) => void compacted.push(name),
+  const compacted: string[] = [];
+  // The REPL's ops go through the real submitOp, onto a lead whose every part refuses.
+  const withPaths = (paths: TeamPaths | undefined): ReplRuntime => ({
     events: { subscribe: () => () => undefined },
+    submit: (op) =>
+      submitOp(op, {
+        store,
+        paths,
+        bus: { send: failing('no member named bob') },
+        decisions: { decide: failing("request 'x' is not pending (approved)"), sweep: async () => undefined },
+        teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running'), tell: failing("no teammate 'bob' in team 'default'"), interrupt: failing('bob is not running'), compact: (name) => void compacted.push(name) },
+        loop: { busy: false, interrupt: () => undefined, compact: () => void compacted.push(LEAD), push: () => undefined },
+        stop: async () => undefined,
+        forceStop: async () => undefined,
+      }),
+    snapshot: async () => ({ busy: false, pending: [] }),
     model: { label: 'offline-demo' },
     sandbox: { kind: 'off' },
-    options: { cwd: home, settings: { model: 'offline-demo', offline: true } },
+    options: { cwd: home, settings: { model: 'offline-demo', offline: true }, ...(paths ? { paths } : {}) },
     store,
-    loop: { busy: false, interrupt: () => undefined },
-    decisions: { decide: failing("request 'x' is not pending (approved)"), pendingForHuman: async () => [] },
-    teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running'), tell: failing("no teammate 'bob' in team 'default'"), interrupt: failing('bob is not running') },
-    bus: { send: failing('no member named bob') },
-    prompt: () => undefined,
-    stop: async () => undefined,
-    forceStop: async () => undefined,
-  };
+  });
+  const runtime = withPaths(undefined);
 
   test('a refused action is one error line naming the command', async () => {
     const cases: [string, RegExp][] = [
@@ -281,11 +289,10 @@ describe('slash commands: running', () => {
   });
 
   test('/permissions lists the rules numbered, allow then deny; remove by rule or number changes settings.json', async () => {
-    const withPaths: ReplRuntime = { ...runtime, options: { ...runtime.options, paths: teamPaths(home, 'default') } };
     const run = async (line: string) => {
       const command = parsed(line);
       assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
-      const [item] = await runCommand(command, withPaths);
+      const [item] = await runCommand(command, withPaths(teamPaths(home, 'default')));
       return `${item?.kind}: ${item && 'text' in item ? item.text : ''}`;
     };
     const file = settingsPath(teamPaths(home, 'default').home);
@@ -314,6 +321,6 @@ describe('slash commands: running', () => {
     const [item] = await runCommand({ name: 'compact', agent: undefined }, runtime);
     assert.deepEqual(item, { kind: 'info', text: 'asked lead to compact its context (now if idle, else before its next model call)' });
     await runCommand({ name: 'compact', agent: 'lead' }, runtime);
-    assert.deepEqual(compacted, [undefined, 'lead'], 'an unknown member never reaches the runtime');
+    assert.deepEqual(compacted, ['lead', 'lead'], 'an unknown member never reaches the runtime');
   });
 });

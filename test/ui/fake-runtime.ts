@@ -3,15 +3,18 @@ import { AuditEntry } from '../../src/store/audit.js';
 import { Refused } from '../../src/lib/refused.js';
 import type { Draft, Envelope } from '../../src/protocol/messages.js';
 import type { HumanDecision } from '../../src/lead/decisions.js';
+import type { LeadOp, LeadReply, LeadSnapshot } from '../../src/lead/ops.js';
+import { submitOp, type OpTargets } from '../../src/lead/submit.js';
 import type { LeadEvent } from '../../src/lead/events.js';
 import type { RequestRecord } from '../../src/protocol/request-records.js';
 import type { ReplRuntime, ReplStore } from '../../src/ui/runtime.js';
 import type { Spawned, SpawnSpec } from '../../src/tools/team-io.js';
 
 /**
- * A stand-in for the lead runtime: events are emitted by the test, and every call the REPL
- * makes is recorded. For rendering and keyboard tests that need no processes; the approval
- * flow test uses the real runtime.
+ * A stand-in for the lead runtime: events are emitted by the test. Its ops go through the
+ * real `submitOp`, as LeadRuntime's do, onto stand-in parts that record every call they get.
+ * For rendering and keyboard tests that need no processes; the approval flow test uses the
+ * real runtime.
  */
 export class FakeRuntime implements ReplRuntime {
   readonly events = new EventStream<LeadEvent>();
@@ -29,8 +32,25 @@ export class FakeRuntime implements ReplRuntime {
     this.options = { cwd: '/tmp/work', settings: { model: 'offline-demo', offline: true } };
   }
 
+  submit(op: LeadOp): Promise<LeadReply> {
+    return submitOp(op, {
+      store: this.store,
+      paths: undefined,
+      bus: this.bus,
+      decisions: { decide: this.decisions.decide, sweep: async () => this.record('sweep') },
+      teammates: this.teammates,
+      loop: this.loop,
+      stop: (reason) => this.stop(reason),
+      forceStop: () => this.forceStop(),
+    });
+  }
+
+  async snapshot(): Promise<LeadSnapshot> {
+    return { busy: this.loop.busy, pending: this.pending };
+  }
+
   /** A team with nothing stored but the requests a test puts in `pending`. */
-  readonly store: ReplStore = {
+  readonly store: ReplStore & OpTargets['store'] = {
     team: 'default',
     roster: { load: async () => undefined },
     requests: { list: async () => this.pending },
@@ -65,7 +85,7 @@ export class FakeRuntime implements ReplRuntime {
   }
 
   /** Tests set `loop.busy` to say the lead is mid-turn. */
-  readonly loop = { busy: false, interrupt: () => this.record('interrupt') };
+  readonly loop = { busy: false, interrupt: () => this.record('interrupt'), compact: () => this.record('compact', 'lead'), push: (text: string) => this.record('prompt', text) };
 
   readonly decisions = {
     decide: async (requestId: string, decision: HumanDecision): Promise<RequestRecord> => {
@@ -76,7 +96,6 @@ export class FakeRuntime implements ReplRuntime {
       this.events.emit({ type: 'approvals', pending: this.pending });
       return { ...record, state: decision.approve ? 'approved' : 'rejected' };
     },
-    pendingForHuman: async () => this.pending,
   };
 
   readonly teammates = {
@@ -103,6 +122,7 @@ export class FakeRuntime implements ReplRuntime {
       this.record('interrupt-teammate', name);
       return { id: 'interrupt-1' };
     },
+    compact: (name: string) => this.record('compact', name),
   };
 
   readonly bus = {
@@ -111,14 +131,6 @@ export class FakeRuntime implements ReplRuntime {
       return { ...draft, id: '01hzzzzzzz0000abcdef', timestamp: new Date().toISOString() } as Envelope;
     },
   };
-
-  compact(name: string | undefined): void {
-    this.record('compact', name);
-  }
-
-  prompt(text: string): void {
-    this.record('prompt', text);
-  }
 
   stop(reason?: string): Promise<void> {
     this.record('stop', reason);

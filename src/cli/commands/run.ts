@@ -103,7 +103,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
       const finish = (failure?: unknown) => {
         if (stopping) return;
         stopping = true;
-        runtime.stop().then(() => (failure === undefined ? resolve() : reject(failure)), reject);
+        runtime.submit({ op: 'quit' }).then(() => (failure === undefined ? resolve() : reject(failure)), reject);
       };
       // Done: the lead idle, no teammate working, nothing for the human. Checked after every
       // event, but only once the code that emitted it has finished: events are emitted mid-change
@@ -124,7 +124,8 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
       });
       process.once('SIGINT', () => finish());
       process.once('SIGTERM', () => finish());
-      runtime.prompt(prompt);
+      // A prompt the lead's checks refuse (an empty one) ends the run with their words.
+      runtime.submit({ op: 'prompt', text: prompt }).catch(finish);
     });
   });
 }
