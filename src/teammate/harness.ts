@@ -63,14 +63,13 @@ export type HarnessEffect =
 
 export type Step = { state: HarnessState; effects: HarnessEffect[] };
 
-/** Plan mode starts unapproved and read-only; otherwise the given mode applies. */
-export function initialState(mode: PermissionMode, planMode: boolean): TeammateState {
-  return { mode: planMode ? 'plan' : mode, planApproved: !planMode, planRejections: 0, stopping: false };
-}
-
 export function initialHarness(options: { name: string; mode: PermissionMode; planMode: boolean; rules: PermissionRules }): HarnessState {
   return {
-    ...initialState(options.mode, options.planMode),
+    // Plan mode starts unapproved and read-only; otherwise the given mode applies.
+    mode: options.planMode ? 'plan' : options.mode,
+    planApproved: !options.planMode,
+    planRejections: 0,
+    stopping: false,
     task: { id: options.name, subject: options.name },
     status: 'starting',
     reported: false,

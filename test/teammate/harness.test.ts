@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialHarness, initialState, step, type HarnessEvent, type HarnessState, type Step } from '../../src/teammate/harness.js';
+import { initialHarness, step, type HarnessEvent, type HarnessState, type Step } from '../../src/teammate/harness.js';
 import type { Envelope } from '../../src/protocol/messages.js';
 import { NO_RULES } from '../../src/policy/rules.js';
 import { leadProtocolState, teammateProtocolState } from '../../src/teammate/protocol-state.js';
@@ -20,8 +20,11 @@ const message: Envelope = { ...base, type: 'message', text: 'how is it going?', 
 
 describe('the teammate harness as one reducer', () => {
   test('plan mode starts unapproved and read-only; otherwise the given mode applies', () => {
-    assert.deepEqual(initialState('accept-edits', true), { mode: 'plan', planApproved: false, planRejections: 0, stopping: false });
-    assert.deepEqual(initialState('accept-edits', false), { mode: 'accept-edits', planApproved: true, planRejections: 0, stopping: false });
+    const protocol = ({ mode, planApproved, planRejections, stopping }: HarnessState) => ({ mode, planApproved, planRejections, stopping });
+    const inPlan = initialHarness({ name: 'alice', mode: 'accept-edits', planMode: true, rules: NO_RULES });
+    assert.deepEqual(protocol(inPlan), { mode: 'plan', planApproved: false, planRejections: 0, stopping: false });
+    const working = initialHarness({ name: 'alice', mode: 'accept-edits', planMode: false, rules: NO_RULES });
+    assert.deepEqual(protocol(working), { mode: 'accept-edits', planApproved: true, planRejections: 0, stopping: false });
   });
 
   test('going idle tells the lead, with the last words unless they were already reported', () => {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
 import { newRequestId } from '../ids.js';
 import { LEAD } from '../names.js';
-import { defineKind, replyTo, type DraftOf } from './spec.js';
+import { defineKind, responseTo, type DraftOf } from './spec.js';
 import { colon, header, isBlank, sentence } from './text.js';
 
 /**
@@ -28,7 +28,7 @@ export const finishRequest = defineKind(Request, {
     deadlineMs: 10 * 60_000,
     subject: (e) => e.summary,
     expire: (r, waited) => ({
-      response: replyTo(r, {
+      response: responseTo(r, {
         type: 'finish_response',
         approve: false,
         feedback: `No answer to your request to be ended came within ${waited}, so you are not ended. Stay idle and wait for instructions from ${r.to}.`,
@@ -36,7 +36,7 @@ export const finishRequest = defineKind(Request, {
       note: `no answer within ${waited}; not ended, told to stay idle and wait`,
     }),
     humanDecides: () => true,
-    answer: (r, d) => replyTo(r, { type: 'finish_response', approve: d.approve, feedback: d.note }) satisfies ResponseDraft,
+    answer: (r, d) => responseTo(r, { type: 'finish_response', approve: d.approve, feedback: d.note }) satisfies ResponseDraft,
   },
   notice: (e) =>
     `${header(e, e.request_id)} ${sentence(`${e.from} says its work is done and asks to be ended${colon(e.summary)}`)} ` +

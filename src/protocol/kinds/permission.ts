@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
-import { defineKind, replyTo, type DraftOf } from './spec.js';
+import { defineKind, responseTo, type DraftOf } from './spec.js';
 import { colon, header, keyValues, sentence } from './text.js';
 
 /**
@@ -44,7 +44,7 @@ export const permissionRequest = defineKind(
       deadlineMs: 5 * 60_000,
       subject: (e) => `${e.tool_name} ${JSON.stringify(e.tool_input)} (${e.reason})`,
       expire: (r, waited) => ({
-        response: replyTo(r, {
+        response: responseTo(r, {
           type: 'permission_response',
           approve: false,
           feedback: `Permission request timed out after ${waited} with no decision, so it is denied. Do not run it; ask again if it is still needed.`,
@@ -53,7 +53,7 @@ export const permissionRequest = defineKind(
       }),
       humanDecides: () => true,
       answer: (r, d) =>
-        replyTo(r, { type: 'permission_response', approve: d.approve, feedback: d.note, ...(d.approve && d.always ? { always: true as const } : {}) }) satisfies ResponseDraft,
+        responseTo(r, { type: 'permission_response', approve: d.approve, feedback: d.note, ...(d.approve && d.always ? { always: true as const } : {}) }) satisfies ResponseDraft,
     },
     notice: (e) =>
       `${header(e, e.request_id)} ${sentence(`${e.from} asks permission to use ${e.tool_name}${colon(e.reason)}`)} ` +

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { envelopeOf, PermissionMode, RequestId } from '../fields.js';
 import { newRequestId } from '../ids.js';
 import { LEAD } from '../names.js';
-import { defineKind, replyTo, type DraftOf, type TeammateState } from './spec.js';
+import { defineKind, responseTo, type DraftOf, type TeammateState } from './spec.js';
 import { colon, header, sentence, summarize } from './text.js';
 
 /**
@@ -53,7 +53,7 @@ export const planRequest = defineKind(Request, {
     deadlineMs: 10 * 60_000,
     subject: (e) => e.plan,
     expire: (r, waited) => ({
-      response: replyTo(r, {
+      response: responseTo(r, {
         type: 'plan_approval_response',
         approve: false,
         feedback: `No decision came in time: the plan was not approved within ${waited}, so it counts as rejected. Do not start that work; revise and resubmit the plan, or ask ${r.to}.`,
@@ -62,7 +62,7 @@ export const planRequest = defineKind(Request, {
     }),
     humanDecides: (reviewer) => reviewer === 'human',
     answer: (r, d) =>
-      replyTo(r, {
+      responseTo(r, {
         type: 'plan_approval_response',
         approve: d.approve,
         feedback: d.note,

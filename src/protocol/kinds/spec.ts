@@ -139,7 +139,7 @@ export function defineKind<S extends z.ZodObject, const B extends KindBody<z.out
 }
 
 /** An answer to `request`: from whom it was asked of, back to whoever asked. Expiry and the lead's decisions draft theirs so. */
-export function replyTo<const F extends { type: string; approve: boolean }>(request: OpenRequest, fields: F): F & { from: string; to: string; request_id: string } {
+export function responseTo<const F extends { type: string; approve: boolean }>(request: OpenRequest, fields: F): F & { from: string; to: string; request_id: string } {
   return { ...fields, from: request.to, to: request.from, request_id: request.request_id };
 }
 
