@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
-import { isMissing } from '../../../lib/index.js';
+import { isMissing, errorMessage } from '../../../lib/index.js';
 
 /** What kind of thing a non-regular entry is, for the reason it is set aside. */
 export function kindOf(stats: Stats): string {
@@ -43,5 +43,5 @@ export function openRegular(path: string): { fd: number; stats: Stats } {
 }
 
 export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
