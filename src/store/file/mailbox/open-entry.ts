@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
-import { isMissing, errorMessage } from '../../../lib/index.js';
+import { isMissing } from '../../../lib/index.js';
 
 /** What kind of thing a non-regular entry is, for the reason it is set aside. */
 export function kindOf(stats: Stats): string {
@@ -40,8 +40,4 @@ export function openEntry(path: string): { fd: number; stats: Stats } {
   if (stats.isFile()) return { fd, stats };
   closeSync(fd);
   throw new NotRegular(kindOf(stats));
-}
-
-export function describeError(error: unknown): string {
-  return errorMessage(error);
 }
