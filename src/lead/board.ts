@@ -1,6 +1,6 @@
 import { LEAD, taskNotificationSummary } from '../protocol/index.js';
 import { type Subscription, type TeamStore, Task } from '../store/index.js';
-import { inertLine, oneLine, Refused } from '../lib/index.js';
+import { inertLine, oneLine, Refused, errorMessage } from '../lib/index.js';
 import type { TeamBus } from '../team/index.js';
 import { respawnBrief } from './respawn.js';
 import type { LeadInput } from './state.js';
@@ -21,7 +21,7 @@ export class LeadBoard {
   ) {}
 
   private problem(what: string, error: unknown): void {
-    void this.step({ type: 'problem', what, reason: error instanceof Error ? error.message : String(error), audited: true });
+    void this.step({ type: 'problem', what, reason: errorMessage(error), audited: true });
   }
 
   /**
@@ -98,6 +98,6 @@ export class LeadBoard {
 
   /** A spawn's teammate did not start: its task is cancelled, saying why, rather than left in progress. */
   async spawnFailed(id: string, name: string, error: unknown): Promise<void> {
-    await this.store.tasks.update(id, { op: 'set', status: 'cancelled', note: `${name} did not start: ${error instanceof Error ? error.message : String(error)}` }, LEAD);
+    await this.store.tasks.update(id, { op: 'set', status: 'cancelled', note: `${name} did not start: ${errorMessage(error)}` }, LEAD);
   }
 }

@@ -1,4 +1,4 @@
-import { createDrainRunner, type DrainRunner, Refused, Replies } from '../lib/index.js';
+import { createDrainRunner, type DrainRunner, Refused, Replies, errorMessage } from '../lib/index.js';
 import { type PermissionMode, LEAD, requestRole, isOwnRequest, type RequestRecord } from '../protocol/index.js';
 import { SendRefused, type TeamBus, decisionDraft } from '../team/index.js';
 import type { RequestStore, Subscription } from '../store/index.js';
@@ -49,7 +49,7 @@ export class LeadDecisions {
 
   /** Shown, not audited: the requests are the store's, and another look follows. */
   private problem(what: string, error: unknown): void {
-    void this.lead.step({ type: 'problem', what: `${what} failed`, reason: error instanceof Error ? error.message : String(error), audited: false });
+    void this.lead.step({ type: 'problem', what: `${what} failed`, reason: errorMessage(error), audited: false });
   }
 
   /** Oldest first: what the human has to decide now. */

@@ -1,5 +1,5 @@
 import type { AgentLoop } from '../agent/index.js';
-import type { EventStream } from '../lib/index.js';
+import { errorMessage, type EventStream } from '../lib/index.js';
 import { LEAD } from '../protocol/index.js';
 import type { TeamStore } from '../store/index.js';
 import type { TeamBus } from '../team/index.js';
@@ -22,8 +22,6 @@ export type LeadExecutors = {
   hooks: LeadHooks;
 };
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * Runs each effect of the lead's steps (effects.ts) by the module that owns what it touches.
  * Only a send is waited for: the effects after it (a teammate shown as kept working, say) come
@@ -37,7 +35,7 @@ export function leadEffectRunner(x: LeadExecutors): EffectRunner {
   const problem = (what: string | undefined, reason: string, audited: boolean): void => {
     x.events.emit({ type: 'problem', text: what === undefined ? reason : `${what}: ${reason}` });
     if (!audited || what === undefined) return;
-    x.store.audit.append({ event: 'problem', agent: LEAD, what, reason }).catch((error: unknown) => x.events.emit({ type: 'problem', text: `the audit log was not written: ${message(error)}` }));
+    x.store.audit.append({ event: 'problem', agent: LEAD, what, reason }).catch((error: unknown) => x.events.emit({ type: 'problem', text: `the audit log was not written: ${errorMessage(error)}` }));
   };
   return (effect: LeadEffect) => {
     switch (effect.type) {

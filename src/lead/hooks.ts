@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/index.js';
 import type { Envelope } from '../protocol/index.js';
 import type { TeamStore } from '../store/index.js';
 import { hookOutcome, type HookVerdict, runHookProcess, type HookEvent, type HookSpec } from '../hooks/index.js';
@@ -57,7 +58,7 @@ export class LeadHooks {
       this.lastConfigProblem = undefined;
       return hooks;
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       if (text !== this.lastConfigProblem) this.problem('hooks not run (fix the settings file)', text);
       this.lastConfigProblem = text;
       return [];

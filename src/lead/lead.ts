@@ -1,7 +1,7 @@
 import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
 import { AgentLoop, openConversation } from '../agent/index.js';
-import { EventStream, createSerial, type Serial, isRunning } from '../lib/index.js';
+import { EventStream, createSerial, type Serial, isRunning, errorMessage } from '../lib/index.js';
 import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowOf } from '../model/index.js';
 import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
@@ -105,7 +105,7 @@ export class LeadRuntime {
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
     const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
-    const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: error instanceof Error ? error.message : String(error), audited: false }));
+    const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: errorMessage(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
     const hookLaunch = leadLauncher(sandbox, 'default', paths);
     const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, launch: hookLaunch, store, step });

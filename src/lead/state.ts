@@ -1,4 +1,4 @@
-import type { Envelope, EnvelopeOf, PlanReviewer, RequestRecord } from '../protocol/index.js';
+import type { Envelope, PlanReviewer, RequestRecord } from '../protocol/index.js';
 import type { AgentEvent, CompactReason } from '../agent/index.js';
 import type { Member, Task, TaskBoardStatus } from '../store/index.js';
 import type { HookVerdict } from '../hooks/index.js';
@@ -70,8 +70,8 @@ export function initialLeadState(planReviewer: PlanReviewer): LeadState {
   };
 }
 
-export type IdleNotification = EnvelopeOf<'idle_notification'>;
-export type CompletionReportEnvelope = EnvelopeOf<'task_notification'>;
+export type IdleNotification = Extract<Envelope, { type: 'idle_notification' }>;
+export type CompletionReportEnvelope = Extract<Envelope, { type: 'task_notification' }>;
 
 /** What the board's records that could not be read say (TaskStore.problems). */
 export type BoardProblem = { ref: string; reason: string };

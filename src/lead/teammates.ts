@@ -1,4 +1,4 @@
-import { Refused, processStartTime } from '../lib/index.js';
+import { Refused, processStartTime, errorMessage } from '../lib/index.js';
 import { newRequestId, summarize, type PermissionMode, agentNameProblem, LEAD, modeAfterPlan, type RequestRecord } from '../protocol/index.js';
 import { type TeamBus, budgetProblem } from '../team/index.js';
 import { addMember, setMemberStatus, type TeamStore } from '../store/index.js';
@@ -53,7 +53,7 @@ export class LeadTeammates {
 
   /** Shown and audited: something failed on the lead's side that no caller waits for. */
   private problem(what: string, error: unknown): void {
-    void this.step({ type: 'problem', what, reason: error instanceof Error ? error.message : String(error), audited: true });
+    void this.step({ type: 'problem', what, reason: errorMessage(error), audited: true });
   }
 
   async spawn(spec: SpawnSpec): Promise<Spawned> {
