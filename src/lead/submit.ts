@@ -2,15 +2,14 @@ import { Refused } from '../lib/index.js';
 import { summarize, BROADCAST, LEAD, type Draft, type Envelope, type PermissionMode, type RequestRecord } from '../protocol/index.js';
 import { HUMAN_ACTOR, requireStoredMember, type TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
-import type { Spawned, SpawnSpec } from '../tools/index.js';
-import { taskLine } from '../tools/index.js';
+import { taskLine, type Spawned, type SpawnSpec } from '../tools/index.js';
 import { worktreeAction } from '../worktree/index.js';
+import { parseRule, showRule } from '../policy/index.js';
 import type { HumanDecision } from './decisions.js';
 import { parseLeadOp, type LeadOp, type LeadReply } from './ops.js';
 import { addProjectRule, settingsPath } from './project-settings.js';
 import { describeRespawn } from './respawn.js';
 import { removeListedRule } from './rule-list.js';
-import { parseRule, showRule } from '../policy/index.js';
 
 /**
  * What an op is carried out with: the lead's parts as they are (LeadRuntime passes its own),
