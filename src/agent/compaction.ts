@@ -1,14 +1,10 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type * as z from 'zod';
 import { ModelError } from '../model/index.js';
-import type { CompactReason as CompactReasonSchema } from '../store/index.js';
 
 /**
  * The pure half of compaction: where to cut a conversation, what the summariser reads, and
  * what replaces the older turns. No model and no clock here, so every rule is tested as data.
  */
-
-export type CompactReason = z.infer<typeof CompactReasonSchema>;
 
 /** Opens the message that stands for the older turns: the model must not take it for the human's words. */
 export const SUMMARY_HEADER =

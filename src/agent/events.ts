@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../model/index.js';
-import type { CompactReason } from './compaction.js';
+import type { CompactReason } from '../store/index.js';
 
 /**
  * What an agent loop reports, for headless printing, the Ink UI and the harness alike.

@@ -1,7 +1,8 @@
 // One agent's model loop: the conversation, prompts, compaction, and the session journal that makes
 // it resumable.
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
-export type { CompactReason } from './compaction.js';
+// The store's schema names why an agent compacted; the loop's events carry it.
+export type { CompactReason } from '../store/index.js';
 export { Conversation } from './conversation.js';
 export type { ConversationRecord, RecordSink } from './conversation.js';
 export type { AgentEvent } from './events.js';

@@ -3,7 +3,8 @@ import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec, DEFAULT_CONTEXT_WI
 import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream } from '../lib/index.js';
 import { Conversation } from './conversation.js';
-import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf, type CompactReason } from './compaction.js';
+import type { CompactReason } from '../store/index.js';
+import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf } from './compaction.js';
 import { summarise } from './compactor.js';
 import { ContextMeter } from './context-meter.js';
 import { renderPrompt } from './prompts.js';

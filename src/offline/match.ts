@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContentBlock, RequestMessage } from './request.js';
+import type { RequestBlock, RequestMessage } from './request.js';
 import type { InjectedError, Pattern, Rule, Script } from './script.js';
 import { renderDeep, renderTemplate, type TemplateRef } from './template.js';
 
@@ -10,7 +10,8 @@ import { renderDeep, renderTemplate, type TemplateRef } from './template.js';
  * passed in by the server.
  */
 
-export type Conversation = { system: string; messages: readonly RequestMessage[]; tools: readonly string[] };
+/** One request to the model as a script matches it: the system prompt, the messages so far and the tools offered. */
+export type ModelRequest = { system: string; messages: readonly RequestMessage[]; tools: readonly string[] };
 
 export type AgentIdentity = { kind: 'lead' | 'teammate'; name: string; role: string; team: string };
 
@@ -43,7 +44,7 @@ export type ScriptedError = {
 /** `rule` is the index of the rule that answered, undefined for the fallback. */
 export type Match = { rule: number | undefined; reply: ScriptedReply | ScriptedError };
 
-function blockText(block: ContentBlock): string | undefined {
+function blockText(block: RequestBlock): string | undefined {
   if (block.type === 'text') return block.text;
   if (block.type !== 'tool_result' || block.content === undefined) return undefined;
   if (typeof block.content === 'string') return block.content;
@@ -95,7 +96,7 @@ export function offlineToolUseId(first: string, turn: number, index: number): st
   return `toolu_offline_${turn}_${index}_${stretch}`;
 }
 
-function factsOf(conversation: Conversation): Facts {
+function factsOf(conversation: ModelRequest): Facts {
   const { messages } = conversation;
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
   return {
@@ -194,7 +195,7 @@ function fallback(facts: Facts): ScriptedReply {
 }
 
 /** First matching rule wins; `fired(i)` says how often rule i has answered already. */
-export function matchScript(script: Script, conversation: Conversation, fired: (rule: number) => number): Match {
+export function matchScript(script: Script, conversation: ModelRequest, fired: (rule: number) => number): Match {
   const facts = factsOf(conversation);
   for (const [index, rule] of script.rules.entries()) {
     if (rule.times !== undefined && fired(index) >= rule.times) continue;

@@ -20,7 +20,7 @@ const ToolResultContent = z.union([
   z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
 ]);
 
-const ContentBlock = z.discriminatedUnion('type', [
+const RequestBlock = z.discriminatedUnion('type', [
   TextBlock,
   z.looseObject({
     type: z.literal('tool_use'),
@@ -42,11 +42,11 @@ const ContentBlock = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string(), cache_control: noCacheControl }),
   z.looseObject({ type: z.literal('redacted_thinking'), data: z.string(), cache_control: noCacheControl }),
 ]);
-export type ContentBlock = z.infer<typeof ContentBlock>;
+export type RequestBlock = z.infer<typeof RequestBlock>;
 
 const Message = z.strictObject({
   role: z.enum(['user', 'assistant', 'system']),
-  content: z.union([z.string(), z.array(ContentBlock)]),
+  content: z.union([z.string(), z.array(RequestBlock)]),
 });
 export type RequestMessage = z.infer<typeof Message>;
 

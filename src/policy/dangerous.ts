@@ -3,8 +3,8 @@ import { findExecs, nestedScript, pipesDownloadIntoInterpreter, runsDownloadedAr
 import { placeOf, resolveWord, type Location } from './places.js';
 import { invocation, splitArgs, type Invocation } from './shell-argv.js';
 import { parseShell } from './shell-parse.js';
-import { ShellSyntaxError, type Redirect, type Script, type Simple, type Word } from './shell-syntax.js';
-import { commandTargets, redirectTargets, type Effect, type Target } from './write-targets.js';
+import { ShellSyntaxError, type Redirect, type ShellScript, type Simple, type Word } from './shell-syntax.js';
+import { commandTargets, redirectTargets, type PathEffect, type Target } from './write-targets.js';
 
 /**
  * Whether a shell command needs a human's approval, and why, in words shown in the
@@ -16,7 +16,7 @@ export type AssessOptions = { cwd: string; home?: string };
 
 // `sh -c "eval 'sh -c …'"` deeper than this is not something a model writes in good faith.
 const MAX_DEPTH = 6;
-const NOUNS: Record<Effect, string> = { write: 'write', delete: 'delete', permissions: 'permission change' };
+const NOUNS: Record<PathEffect, string> = { write: 'write', delete: 'delete', permissions: 'permission change' };
 
 export function assessCommand(command: string, options: AssessOptions): CommandAssessment {
   const reasons = new Set<string>();
@@ -35,7 +35,7 @@ function assessSource(source: string, where: Location, out: Set<string>, depth: 
     out.add(`nested too deeply to check: ${showCommand(source)}`);
     return;
   }
-  let script: Script;
+  let script: ShellScript;
   try {
     script = parseShell(source);
   } catch (error) {
@@ -46,7 +46,7 @@ function assessSource(source: string, where: Location, out: Set<string>, depth: 
   assessScript(script, where, out, depth);
 }
 
-function assessScript(script: Script, where: Location, out: Set<string>, depth: number): void {
+function assessScript(script: ShellScript, where: Location, out: Set<string>, depth: number): void {
   for (const pipeline of script) {
     if (pipesDownloadIntoInterpreter(pipeline)) out.add(`download piped into a shell: ${showCommand(pipeline.source)}`);
     const alone = pipeline.commands.length === 1;

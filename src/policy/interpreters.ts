@@ -1,5 +1,5 @@
 import { hasFlag, invocation, splitArgs, type Invocation } from './shell-argv.js';
-import { simpleCommands, type Pipeline, type Script, type Word } from './shell-syntax.js';
+import { simpleCommands, type Pipeline, type ShellScript, type Word } from './shell-syntax.js';
 
 /**
  * Commands that run code given to them as data: shells, script interpreters, `eval`,
@@ -57,7 +57,7 @@ export function findExecs(inv: Invocation): Word[][] {
   return out;
 }
 
-function downloads(script: Script): boolean {
+function downloads(script: ShellScript): boolean {
   return simpleCommands(script).some((command) => DOWNLOADERS.has(invocation(command.words).name));
 }
 

@@ -1,7 +1,7 @@
 import { gitSubcommand } from './danger-rules.js';
 import { hasFlag, invocation, splitArgs } from './shell-argv.js';
 import { parseShell } from './shell-parse.js';
-import { ShellSyntaxError, type Command, type Redirect, type Script, type Word } from './shell-syntax.js';
+import { ShellSyntaxError, type Command, type Redirect, type ShellScript, type Word } from './shell-syntax.js';
 
 /**
  * Whether a shell command only reads: what plan mode lets run before a plan is approved.
@@ -90,7 +90,7 @@ const SAFE_ENV = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|FORCE_COLOR|TERM|COLUMNS
 const READ_REDIRECTS = new Set(['<', '<<', '<<-', '<<<', 'dup']);
 const DISCARD = /^\/dev\/(null|stdout|stderr)$/;
 
-function scriptReadOnly(script: Script): boolean {
+function scriptReadOnly(script: ShellScript): boolean {
   return script.every((pipeline) => pipeline.commands.every(commandReadOnly));
 }
 

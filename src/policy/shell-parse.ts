@@ -1,4 +1,4 @@
-import { emptyWord, ShellSyntaxError, type Command, type Pipeline, type Redirect, type Script, type Simple, type Word } from './shell-syntax.js';
+import { emptyWord, ShellSyntaxError, type Command, type Pipeline, type Redirect, type ShellScript, type Simple, type Word } from './shell-syntax.js';
 
 /**
  * A POSIX-ish shell parser, just deep enough for a permission policy: separators, pipes,
@@ -6,7 +6,7 @@ import { emptyWord, ShellSyntaxError, type Command, type Pipeline, type Redirect
  * What it does not understand (`case`, function definitions, arrays) is a syntax error, and
  * the policy treats a command it cannot read as one a human must look at.
  */
-export function parseShell(source: string): Script {
+export function parseShell(source: string): ShellScript {
   return new Parser(source).script(undefined);
 }
 
@@ -21,8 +21,8 @@ class Parser {
 
   constructor(private readonly src: string) {}
 
-  script(end: ')' | '}' | undefined): Script {
-    const out: Script = [];
+  script(end: ')' | '}' | undefined): ShellScript {
+    const out: ShellScript = [];
     for (;;) {
       this.skipSeparators();
       const c = this.src[this.pos];

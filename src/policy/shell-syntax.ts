@@ -18,9 +18,9 @@ export type Word = {
   /** It contains an unquoted `*`, `?` or `[`. */
   glob: boolean;
   /** Command substitutions inside it, which run before the command does. */
-  subs: Script[];
+  subs: ShellScript[];
   /** A process substitution `<( )` or `>( )`: the word is the path of a pipe to that script. */
-  process?: Script;
+  process?: ShellScript;
 };
 
 export type Redirect = {
@@ -32,10 +32,10 @@ export type Redirect = {
 };
 
 export type Simple = { type: 'simple'; words: Word[]; redirects: Redirect[]; source: string };
-export type Group = { type: 'group'; body: Script; redirects: Redirect[]; source: string };
+export type Group = { type: 'group'; body: ShellScript; redirects: Redirect[]; source: string };
 export type Command = Simple | Group;
 export type Pipeline = { commands: Command[]; source: string };
-export type Script = Pipeline[];
+export type ShellScript = Pipeline[];
 
 export class ShellSyntaxError extends Error {
   override name = 'ShellSyntaxError';
@@ -51,7 +51,7 @@ export function literalWord(text: string): Word {
 }
 
 /** Every simple command in a script, nested ones included, in source order. */
-export function simpleCommands(script: Script): Simple[] {
+export function simpleCommands(script: ShellScript): Simple[] {
   const out: Simple[] = [];
   const visitWord = (word: Word) => {
     for (const sub of word.subs) out.push(...simpleCommands(sub));

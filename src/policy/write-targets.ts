@@ -5,8 +5,8 @@ import { literalWord, type Redirect, type Word } from './shell-syntax.js';
  * The paths a command changes, by what it does to them. Only commands whose arguments are
  * plainly paths are listed; the rest of the danger rules name whole commands instead.
  */
-export type Effect = 'write' | 'delete' | 'permissions';
-export type Target = { effect: Effect; word: Word };
+export type PathEffect = 'write' | 'delete' | 'permissions';
+export type Target = { effect: PathEffect; word: Word };
 
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
@@ -14,7 +14,7 @@ export function redirectTargets(redirects: readonly Redirect[]): Target[] {
   return redirects.filter((r) => WRITE_REDIRECTS.has(r.op)).map((r) => ({ effect: 'write', word: r.target }));
 }
 
-const all = (effect: Effect, words: readonly Word[]): Target[] => words.map((word) => ({ effect, word }));
+const all = (effect: PathEffect, words: readonly Word[]): Target[] => words.map((word) => ({ effect, word }));
 
 /** cp/mv/ln/install: the destination is `-t DIR` or the last operand. */
 function copyTargets(inv: Invocation, sourcesToo: boolean): Target[] {

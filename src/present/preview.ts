@@ -15,7 +15,8 @@ export type PreviewLine = { kind: PreviewKind; text: string };
 /** The file a write or an edit targets, as its caller found it. */
 export type CurrentFile = { state: 'absent' } | { state: 'text'; text: string } | { state: 'unreadable'; error: string };
 
-export type ToolCall = { tool: string; input: unknown; reason?: string };
+/** A tool call as a human is shown it before deciding: the tool, its input, and why it asks. */
+export type PreviewedCall = { tool: string; input: unknown; reason?: string };
 
 export const MAX_PREVIEW_LINES = 200;
 
@@ -114,7 +115,7 @@ function cap(lines: PreviewLine[], max: number): PreviewLine[] {
 }
 
 /** The preview of one tool call; `current` is the file `previewedPath` names, as read now. */
-export function previewToolCall(call: ToolCall, current?: CurrentFile, max = MAX_PREVIEW_LINES): PreviewLine[] {
+export function previewToolCall(call: PreviewedCall, current?: CurrentFile, max = MAX_PREVIEW_LINES): PreviewLine[] {
   const write = call.tool === 'write_file' ? WriteInput.safeParse(call.input) : undefined;
   const edit = call.tool === 'edit_file' ? EditInput.safeParse(call.input) : undefined;
   const bash = call.tool === 'bash' ? BashInput.safeParse(call.input) : undefined;

@@ -1,14 +1,16 @@
 // The protocol: envelopes and their kinds (one file each under kinds/), names, ids, signing, the
 // send rules, and requests as records with their lifecycle and deadlines.
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
+export { atTeammate } from './at-teammate.js';
 export { classify } from './classify.js';
 export { Usage } from './fields.js';
 export { MESSAGE_ID_PATTERN, SESSION_ID_PATTERN, newMessageId, newRequestId, newSessionId } from './ids.js';
 export { codeReviewRequest } from './kinds/code-review.js';
-export { requestRole, specOf } from './kinds/index.js';
+export { finishRequest, finishRequestDraft } from './kinds/finish.js';
+export { requestRole, specOf, startsTurn } from './kinds/index.js';
 export { INTERRUPTED_NOTE } from './kinds/interrupt.js';
-export { modeAfterPlan } from './kinds/plan.js';
-export type { Decision, LeadRoute, PlanReviewer } from './kinds/spec.js';
+export { MAX_PLAN_REJECTIONS, modeAfterPlan, planRequest, planRequestDraft, planSubmissionProblem } from './kinds/plan.js';
+export type { Decision, LeadRoute, PlanReviewer, TeammateReaction, TeammateState } from './kinds/spec.js';
 export { keyValues } from './kinds/text.js';
 export { Envelope, KINDS, MAX_MESSAGE_BYTES, MessageId, PERMISSION_MODES, PermissionMode, RequestId, RequestKindSchema, draftFrom, summarize } from './messages.js';
 export type { Draft, EnvelopeOf, Kind, OutgoingDraft, RequestKind } from './messages.js';

@@ -30,7 +30,8 @@ export function deadlineAt(kind: RequestKind, createdAt: string, overrides?: Dea
   return new Date(Date.parse(createdAt) + resolveDeadlines(overrides)[kind]).toISOString();
 }
 
-export type ResponseDraft = Extract<Draft, { type: ResponseType }>;
+/** The response an expired request gets, as the requester would have got it from the decider. */
+export type ExpiryResponse = Extract<Draft, { type: ResponseType }>;
 
 /**
  * Who is told what when a request expires: the requester gets a protocol `response`, as if
@@ -40,7 +41,7 @@ export type ExpiryOutcome = {
   /** One line for the journal note of the expiry and the audit log. */
   note: string;
   recipient: string;
-} & ({ response: ResponseDraft; notice?: undefined } | { notice: string; response?: undefined });
+} & ({ response: ExpiryResponse; notice?: undefined } | { notice: string; response?: undefined });
 
 /** "60 s", "5 min", "1 h 30 min": how long the decider had, for the texts below. */
 export function formatDuration(ms: number): string {
@@ -58,5 +59,5 @@ export function expiryOutcome(record: RequestRecord): ExpiryOutcome {
   const waited = formatDuration(Date.parse(record.deadline_at) - Date.parse(record.created_at));
   const expiry = requestRole(record.kind).expire(record, waited);
   // The sweep parses the response with the envelope's schema before it is delivered.
-  return expiry.response ? { note: expiry.note, recipient: expiry.response.to, response: expiry.response as ResponseDraft } : { note: expiry.note, recipient: expiry.to, notice: expiry.notice };
+  return expiry.response ? { note: expiry.note, recipient: expiry.response.to, response: expiry.response as ExpiryResponse } : { note: expiry.note, recipient: expiry.to, notice: expiry.notice };
 }

@@ -11,6 +11,7 @@ const at = z.iso.datetime({ offset: true });
 
 /** Why an agent compacted: past its threshold, told so by the API, or asked by the human (/compact). */
 export const CompactReason = z.enum(['threshold', 'overflow', 'manual']);
+export type CompactReason = z.infer<typeof CompactReason>;
 
 export const AuditEntry = z.discriminatedUnion('event', [
   z.object({

@@ -60,7 +60,7 @@ export interface RosterStore {
 }
 
 /** A request as it is opened: pending, with its deadline already decided by the caller. */
-export type OpenRequest = Pick<RequestRecord, 'request_id' | 'kind' | 'from' | 'to' | 'created_at' | 'deadline_at' | 'summary' | 'tool'>;
+export type NewRequest = Pick<RequestRecord, 'request_id' | 'kind' | 'from' | 'to' | 'created_at' | 'deadline_at' | 'summary' | 'tool'>;
 
 /** Every given field must match; `involving` matches the requester or the one asked. */
 export type RequestFilter = { state?: RequestState; kind?: RequestKind; involving?: string };
@@ -70,7 +70,7 @@ export interface RequestStore {
    * Record a new pending request. Throws on invalid fields, or on a request_id already taken,
    * also by an open racing in another process (the first one stands).
    */
-  open(request: OpenRequest): Promise<RequestRecord>;
+  open(request: NewRequest): Promise<RequestRecord>;
   /**
    * Move a pending request to a final state, as the lifecycle allows. When processes race to
    * decide the same request, exactly one wins everywhere; the others are refused (not thrown)

@@ -1,9 +1,8 @@
-import { type Envelope, type EnvelopeOf, INTERRUPTED_NOTE } from '../protocol/index.js';
+import { atTeammate, type Envelope, INTERRUPTED_NOTE, type PermissionMode, type RequestKind, type TeammateReaction, type TeammateState } from '../protocol/index.js';
 import { RulesText, type PermissionRules } from '../policy/index.js';
 import { describeIssues } from '../lib/index.js';
 import type { MemberStatus } from '../store/index.js';
 import type { PermissionAnswer } from './permission-answer.js';
-import { initialState, react, type TeammateState } from './state.js';
 
 /**
  * Everything the teammate harness remembers, in one value: its protocol state, and what it
@@ -16,7 +15,7 @@ export type HarnessState = TeammateState & {
   /** It told the lead something since the model last heard news: an idle notice need not repeat it. */
   reported: boolean;
   /** A plan or finish request the lead has not answered: while it waits, it is not idle. */
-  awaiting?: { kind: 'plan' | 'finish'; requestId: string };
+  awaiting?: { kind: RequestKind; requestId: string };
   /** Calls the human approved "always", as `alwaysKey` names them; only the lead's verified answer adds one. */
   alwaysAllowed: ReadonlySet<string>;
   /** The project's permission rules, as the lead handed them over at spawn and sent since (rules_set). */
@@ -32,7 +31,7 @@ export type HarnessEvent =
   | { type: 'delivered'; envelope: Envelope; busy: boolean }
   /** It sent something the lead will read (a message to the lead, a broadcast, a finish request). */
   | { type: 'reported' }
-  | { type: 'asked'; kind: 'plan' | 'finish'; requestId: string }
+  | { type: 'asked'; kind: RequestKind; requestId: string }
   | { type: 'agreed_to_shut_down' }
   /** The lead granted this exact call "always" in answer to this teammate's own request. */
   | { type: 'granted_always'; call: string }
@@ -47,7 +46,7 @@ export type HarnessEffect =
   /** Record the new status in the roster. */
   | { type: 'status'; status: MemberStatus }
   /** Record the mode it now works in on the roster (the team panel and `teams status` show it). */
-  | { type: 'mode'; mode: TeammateState['mode'] }
+  | { type: 'mode'; mode: PermissionMode }
   /** Tell the model. */
   | { type: 'notice'; text: string }
   /** Something refused that is not the model's to handle: logged and audited. */
@@ -64,9 +63,13 @@ export type HarnessEffect =
 
 export type Step = { state: HarnessState; effects: HarnessEffect[] };
 
-export function initialHarness(options: { name: string; mode: TeammateState['mode']; planMode: boolean; rules: PermissionRules }): HarnessState {
+export function initialHarness(options: { name: string; mode: PermissionMode; planMode: boolean; rules: PermissionRules }): HarnessState {
   return {
-    ...initialState(options.mode, options.planMode),
+    // Plan mode starts unapproved and read-only; otherwise the given mode applies.
+    mode: options.planMode ? 'plan' : options.mode,
+    planApproved: !options.planMode,
+    planRejections: 0,
+    stopping: false,
     task: { id: options.name, subject: options.name },
     status: 'starting',
     reported: false,
@@ -117,14 +120,14 @@ export function step(state: HarnessState, event: HarnessEvent): Step {
   }
 }
 
+/** A verified message, as its kind says it acts at a teammate (`atTeammate` in its file under protocol/kinds/). */
 function delivered(before: HarnessState, envelope: Envelope, busy: boolean): Step {
-  if (envelope.type === 'interrupt') return interrupted(before, busy);
-  if (envelope.type === 'rules_set') return rulesSet(before, envelope);
-  let state = before;
-  if (envelope.type === 'task_assignment') state = { ...state, task: { id: envelope.task_id, subject: envelope.subject, description: envelope.description } };
+  const reaction = atTeammate(envelope, before);
+  if (reaction.halt) return interrupted(before, busy);
+  if (reaction.rules) return rulesSet(before, envelope.id, reaction.rules);
+  let state: HarnessState = { ...before, ...reaction.state };
+  if (reaction.task) state = { ...state, task: reaction.task };
   if (state.awaiting && 'request_id' in envelope && envelope.request_id === state.awaiting.requestId) state = { ...state, awaiting: undefined };
-  const reaction = react(state, envelope);
-  state = { ...state, ...reaction.state };
   const effects: HarnessEffect[] = [];
   if (state.mode !== before.mode) effects.push({ type: 'mode', mode: state.mode });
   if (reaction.permission) {
@@ -156,10 +159,10 @@ function interrupted(state: HarnessState, busy: boolean): Step {
  * the policy's parse makes rules of the text; one bad rule refuses the whole set (half a set
  * could drop a deny rule), and the rules held stay. The model is not told, and no turn starts.
  */
-function rulesSet(state: HarnessState, envelope: EnvelopeOf<'rules_set'>): Step {
-  const parsed = RulesText.safeParse({ allow: envelope.allow, deny: envelope.deny, network: envelope.network ?? [] });
+function rulesSet(state: HarnessState, id: string, rules: NonNullable<TeammateReaction['rules']>): Step {
+  const parsed = RulesText.safeParse(rules);
   if (!parsed.success) {
-    return { state, effects: [{ type: 'problem', what: `refused rules_set ${envelope.id}; the rules held stay`, reason: describeIssues(parsed.error, 'rules') }] };
+    return { state, effects: [{ type: 'problem', what: `refused rules_set ${id}; the rules held stay`, reason: describeIssues(parsed.error, 'rules') }] };
   }
   return { state: { ...state, rules: parsed.data }, effects: [] };
 }

@@ -1,9 +1,8 @@
-import { newRequestId, draftFrom, summarize, BROADCAST, LEAD } from '../protocol/index.js';
+import { draftFrom, finishRequest, finishRequestDraft, planRequest, planRequestDraft, planSubmissionProblem, summarize, BROADCAST, LEAD, type TeammateState } from '../protocol/index.js';
 import type { TeamBus } from '../team/index.js';
 import { memberNames, type TeamStore } from '../store/index.js';
 import type { TeammateTeamIO } from '../tools/index.js';
 import type { HarnessEvent } from './harness.js';
-import { planSubmissionProblem, type TeammateState } from './state.js';
 import { teammateBoardIO } from './board-io.js';
 
 /** What the teammate's TeamIO reads of its harness, and the events it tells it of. */
@@ -45,17 +44,17 @@ export function teammateTeamIO(name: string, bus: TeamBus, store: TeamStore, hoo
     async submitPlan(plan) {
       const problem = planSubmissionProblem(hooks.state());
       if (problem) throw new Error(problem);
-      const requestId = newRequestId('plan');
-      await bus.send({ type: 'plan_approval_request', from: name, to: LEAD, request_id: requestId, plan });
-      hooks.dispatch({ type: 'asked', kind: 'plan', requestId });
-      return { requestId };
+      const draft = planRequestDraft(name, plan);
+      await bus.send(draft);
+      hooks.dispatch({ type: 'asked', kind: planRequest.role.kind, requestId: draft.request_id });
+      return { requestId: draft.request_id };
     },
     async requestFinish(summary) {
-      const requestId = newRequestId('finish');
-      await bus.send({ type: 'finish_request', from: name, to: LEAD, request_id: requestId, summary });
+      const draft = finishRequestDraft(name, summary);
+      await bus.send(draft);
       hooks.dispatch({ type: 'reported' });
-      hooks.dispatch({ type: 'asked', kind: 'finish', requestId });
-      return { requestId };
+      hooks.dispatch({ type: 'asked', kind: finishRequest.role.kind, requestId: draft.request_id });
+      return { requestId: draft.request_id };
     },
   };
 }

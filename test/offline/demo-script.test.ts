@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_OFFLINE_SCRIPT } from '../../src/model/settings.js';
 import { matchScript, type ScriptedReply } from '../../src/offline/match.js';
-import type { ContentBlock, RequestMessage } from '../../src/offline/request.js';
+import type { RequestBlock, RequestMessage } from '../../src/offline/request.js';
 import { loadScript } from '../../src/offline/script.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { Envelope } from '../../src/protocol/messages.js';
@@ -44,7 +44,7 @@ class Agent {
   gets(result: string): ScriptedReply {
     const last = this.messages.at(-1);
     assert.ok(last && Array.isArray(last.content), 'the last reply called no tool');
-    const results: ContentBlock[] = last.content.flatMap((block) =>
+    const results: RequestBlock[] = last.content.flatMap((block) =>
       block.type === 'tool_use' ? [{ type: 'tool_result' as const, tool_use_id: block.id, content: result }] : [],
     );
     this.messages.push({ role: 'user', content: results });
@@ -55,7 +55,7 @@ class Agent {
     const { reply } = matchScript(script, { system: this.system, messages: this.messages, tools: this.tools }, () => 0);
     assert.equal(reply.kind, 'reply');
     if (reply.kind !== 'reply') throw new Error('unreachable');
-    const content: ContentBlock[] = [];
+    const content: RequestBlock[] = [];
     if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
     for (const use of reply.toolUses) content.push({ type: 'tool_use', id: use.id, name: use.name, input: use.input });
     this.messages.push({ role: 'assistant', content });

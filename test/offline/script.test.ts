@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScript, parseScript, ScriptError, type Script } from '../../src/offline/script.js';
-import { matchScript, offlineToolUseId, parseAgent, type Conversation, type Match } from '../../src/offline/match.js';
+import { matchScript, offlineToolUseId, parseAgent, type ModelRequest, type Match } from '../../src/offline/match.js';
 import { tempHome } from '../helpers/temp.js';
 
 const CODER = "You are 'alice', role: coder, a member of team 'demo'. Work carefully.";
@@ -22,7 +22,7 @@ function rules(...list: unknown[]): unknown {
   return { version: 1, rules: list };
 }
 
-function convo(last: string, overrides: Partial<Conversation> = {}): Conversation {
+function convo(last: string, overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { system: 'You lead the team.', messages: [{ role: 'user', content: last }], tools: [], ...overrides };
 }
 
@@ -117,7 +117,7 @@ describe('matcher', () => {
         reply: { tool_uses: [{ name: 'note', input: { by: '{{system.who}}', as: '{{agent.role}}', task: '{{first}}', n: 3, ok: true } }] },
       }),
     );
-    const messages: Conversation['messages'] = [
+    const messages: ModelRequest['messages'] = [
       { role: 'user', content: 'the task' },
       { role: 'assistant', content: 'ok' },
       { role: 'user', content: 'go on' },
@@ -146,7 +146,7 @@ describe('matcher', () => {
     assert.equal(matchScript(script, convo('hi', { system: CODER }), never).rule, undefined);
     assert.equal(matchScript(script, convo('hi', { system: CODER, tools: ['bash'] }), never).rule, 3);
     assert.equal(reply(matchScript(script, convo('hi', { system: CODER.replace('coder', 'tester') }), never)).text, 'tester');
-    const afterBash: Conversation = {
+    const afterBash: ModelRequest = {
       system: CODER,
       tools: ['bash'],
       messages: [
@@ -160,7 +160,7 @@ describe('matcher', () => {
 
   test('`last` searches text and tool_result content of the last user message', () => {
     const script = parseScript(rules({ when: { last: 'exit (?<code>\\d+)' }, reply: { text: 'code {{last.code}}' } }));
-    const conversation: Conversation = {
+    const conversation: ModelRequest = {
       system: '',
       tools: [],
       messages: [

@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseShell } from '../../src/policy/shell-parse.js';
-import { ShellSyntaxError, simpleCommands, type Script, type Simple } from '../../src/policy/shell-syntax.js';
+import { ShellSyntaxError, simpleCommands, type ShellScript, type Simple } from '../../src/policy/shell-syntax.js';
 
-const only = (script: Script): Simple => {
+const only = (script: ShellScript): Simple => {
   const command = script[0]?.commands[0];
   assert.ok(command?.type === 'simple');
   return command;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_DEADLINES_MS, deadlineAt, expiryOutcome, formatDuration, resolveDeadlines, type ResponseDraft } from '../../src/protocol/request-expiry.js';
+import { DEFAULT_DEADLINES_MS, deadlineAt, expiryOutcome, formatDuration, resolveDeadlines, type ExpiryResponse } from '../../src/protocol/request-expiry.js';
 import { Envelope, type RequestKind } from '../../src/protocol/messages.js';
 import type { RequestRecord } from '../../src/protocol/request-records.js';
 
@@ -19,7 +19,7 @@ function record(kind: RequestKind, from: string, to: string, minutes: number): R
 }
 
 /** The response as the send pipeline would stamp it must be a valid protocol message. */
-function stamped(response: ResponseDraft | undefined): Envelope {
+function stamped(response: ExpiryResponse | undefined): Envelope {
   assert.ok(response, 'a response is delivered');
   return Envelope.parse({ ...response, id: '01234567890123456789', timestamp: '2030-01-01T10:10:00.000Z' });
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as z from 'zod';
-import type { OpenRequest } from '../../src/store/team-store.js';
+import type { NewRequest } from '../../src/store/team-store.js';
 import { RequestRecord, type RequestState } from '../../src/protocol/request-records.js';
 import { waitFor } from '../helpers/wait.js';
 import { linesOf, succeeded, type Kit } from './conformance.js';
@@ -9,7 +9,7 @@ import { linesOf, succeeded, type Kit } from './conformance.js';
 const HOUR = 3_600_000;
 
 /** A plan request from alice to the lead, opened `agoMs` before now with a ten-minute deadline. */
-function plan(id: string, agoMs = 0, extra: Partial<OpenRequest> = {}): OpenRequest {
+function plan(id: string, agoMs = 0, extra: Partial<NewRequest> = {}): NewRequest {
   const created = Date.now() - agoMs;
   return {
     request_id: id,

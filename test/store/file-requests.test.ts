@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RequestJournal } from '../../src/store/file/request-journal.js';
-import type { OpenRequest } from '../../src/store/team-store.js';
+import type { NewRequest } from '../../src/store/team-store.js';
 import { tempHome } from '../helpers/temp.js';
 
 // What the file store adds to the conformance suite: its journal's file, torn and corrupt.
@@ -21,12 +21,12 @@ function journal(): string {
 
 const HOUR_AGO = new Date(Date.now() - 3_600_000).toISOString();
 
-function plan(id: string, extra: Partial<OpenRequest> = {}): OpenRequest {
+function plan(id: string, extra: Partial<NewRequest> = {}): NewRequest {
   const now = new Date().toISOString();
   return { request_id: id, kind: 'plan', from: 'alice', to: 'lead', created_at: now, deadline_at: new Date(Date.parse(now) + 600_000).toISOString(), summary: `plan ${id}`, ...extra };
 }
 
-function overdue(id: string): OpenRequest {
+function overdue(id: string): NewRequest {
   return plan(id, { created_at: HOUR_AGO, deadline_at: new Date(Date.parse(HOUR_AGO) + 60_000).toISOString() });
 }
 

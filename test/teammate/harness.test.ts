@@ -19,6 +19,14 @@ const deliver = (envelope: Envelope, busy = false): HarnessEvent => ({ type: 'de
 const message: Envelope = { ...base, type: 'message', text: 'how is it going?', summary: 'how is it going?' };
 
 describe('the teammate harness as one reducer', () => {
+  test('plan mode starts unapproved and read-only; otherwise the given mode applies', () => {
+    const protocol = ({ mode, planApproved, planRejections, stopping }: HarnessState) => ({ mode, planApproved, planRejections, stopping });
+    const inPlan = initialHarness({ name: 'alice', mode: 'accept-edits', planMode: true, rules: NO_RULES });
+    assert.deepEqual(protocol(inPlan), { mode: 'plan', planApproved: false, planRejections: 0, stopping: false });
+    const working = initialHarness({ name: 'alice', mode: 'accept-edits', planMode: false, rules: NO_RULES });
+    assert.deepEqual(protocol(working), { mode: 'accept-edits', planApproved: true, planRejections: 0, stopping: false });
+  });
+
   test('going idle tells the lead, with the last words unless they were already reported', () => {
     const first = run(start(), { type: 'ready' }, { type: 'turn_start' }, { type: 'idle', lastText: 'done with step 1' });
     assert.deepEqual(first.effects, [{ type: 'status', status: 'idle' }, { type: 'idle_notification', summary: 'done with step 1' }]);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
-import { defineKind, replyTo, type DraftOf } from './spec.js';
+import { defineKind, responseTo, type DraftOf } from './spec.js';
 import { colon, header, isBlank, sentence } from './text.js';
 
 /**
@@ -51,7 +51,7 @@ export const codeReviewRequest = defineKind(Request, {
     // A review asked of the lead is the lead model's to give; a human may still answer it by id.
     humanDecides: () => false,
     answer: (r, d) =>
-      replyTo(r, { type: 'code_review_response', approve: d.approve, comments: d.note?.trim() || (d.approve ? 'Approved.' : 'Changes requested.') }) satisfies ResponseDraft,
+      responseTo(r, { type: 'code_review_response', approve: d.approve, comments: d.note?.trim() || (d.approve ? 'Approved.' : 'Changes requested.') }) satisfies ResponseDraft,
   },
   content: {
     rule: 'review_needs_files_or_diff',

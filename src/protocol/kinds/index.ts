@@ -61,3 +61,8 @@ export function requestRole(kind: string): RequestRole<EnvelopeHead> {
   }
   throw new Error(`unknown request kind '${kind}'`);
 }
+
+/** Whether a message of this kind sets its addressee to work (interrupt and rules_set do not). */
+export function startsTurn(type: Kind): boolean {
+  return specOf(type).startsTurn !== false;
+}

@@ -15,4 +15,6 @@ export const interrupt = defineKind(envelopeOf('interrupt', {}), {
   notice: () => INTERRUPTED_NOTE,
   line: () => 'stop the current model call or tool, and wait',
   author: 'user',
+  startsTurn: false,
+  atTeammate: (_e, state) => ({ state, halt: true }),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { envelopeOf, RequestId } from '../fields.js';
-import { defineKind, replyTo, type DraftOf } from './spec.js';
+import { defineKind, responseTo, type DraftOf } from './spec.js';
 import { colon, header, keyValues, sentence } from './text.js';
 
 /**
@@ -44,7 +44,7 @@ export const permissionRequest = defineKind(
       deadlineMs: 5 * 60_000,
       subject: (e) => `${e.tool_name} ${JSON.stringify(e.tool_input)} (${e.reason})`,
       expire: (r, waited) => ({
-        response: replyTo(r, {
+        response: responseTo(r, {
           type: 'permission_response',
           approve: false,
           feedback: `Permission request timed out after ${waited} with no decision, so it is denied. Do not run it; ask again if it is still needed.`,
@@ -53,7 +53,7 @@ export const permissionRequest = defineKind(
       }),
       humanDecides: () => true,
       answer: (r, d) =>
-        replyTo(r, { type: 'permission_response', approve: d.approve, feedback: d.note, ...(d.approve && d.always ? { always: true as const } : {}) }) satisfies ResponseDraft,
+        responseTo(r, { type: 'permission_response', approve: d.approve, feedback: d.note, ...(d.approve && d.always ? { always: true as const } : {}) }) satisfies ResponseDraft,
     },
     notice: (e) =>
       `${header(e, e.request_id)} ${sentence(`${e.from} asks permission to use ${e.tool_name}${colon(e.reason)}`)} ` +
@@ -70,5 +70,16 @@ export const permissionResponse = defineKind(Response, {
     e.approve
       ? `${header(e, e.request_id)} ${sentence(`Permission granted${e.always ? ' always (this session)' : ''}${colon(e.feedback)}`)}`
       : `${header(e, e.request_id)} ${sentence(`Permission denied${colon(e.feedback)}`)} Do not use that tool this way; find another way or ask the lead.`,
+  // The tool call waiting for it takes the decision, and tells the model in its result.
+  atTeammate: (e, state) => ({
+    state,
+    permission: {
+      requestId: e.request_id,
+      approve: e.approve,
+      feedback: e.feedback,
+      // Kept only with an approval: a denial that says "always" grants nothing.
+      ...(e.approve && e.always ? { always: true } : {}),
+    },
+  }),
   line: (e) => (e.approve ? `granted permission${e.always ? ' always' : ''}${colon(e.feedback)} (${e.request_id})` : `denied permission${colon(e.feedback)} (${e.request_id})`),
 });

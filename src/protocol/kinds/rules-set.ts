@@ -16,6 +16,8 @@ export const rulesSet = defineKind(envelopeOf('rules_set', { allow: z.array(z.st
   role: { class: 'notification' },
   notice: (e) =>
     `[The project's permission rules changed: ${count(e.allow.length, 'allow rule')}, ${count(e.deny.length, 'deny rule')}${e.network?.length ? `, ${count(e.network.length, 'network rule')}` : ''}.]`,
+  startsTurn: false,
+  atTeammate: (e, state) => ({ state, rules: { allow: e.allow, deny: e.deny, network: e.network ?? [] } }),
   line: (e) => `sets the permission rules: allow ${list(e.allow)}; deny ${list(e.deny)}${e.network?.length ? `; network ${list(e.network)}` : ''}`,
 });
 

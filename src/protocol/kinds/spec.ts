@@ -53,6 +53,31 @@ export type LeadRoute = {
   expectExit?: string;
 };
 
+/** A teammate's protocol state, as kinds read and change it: what it may do, and what it is waiting for. */
+export type TeammateState = {
+  mode: PermissionMode;
+  /** Plan mode holds until a plan is approved; the harness, not the prompt, enforces it. */
+  planApproved: boolean;
+  planRejections: number;
+  /** Set once the teammate agreed to stop: it finishes the step under way, then exits. */
+  stopping: false | 'shutdown' | 'finish';
+};
+
+/** What a message means at the teammate it reaches; the harness (teammate/harness.ts) acts on it. */
+export type TeammateReaction = {
+  state: TeammateState;
+  /** Text for the model, if the model should hear of it: a turn starts if none runs. */
+  notice?: string;
+  /** A permission decision to hand to the tool call waiting for it. */
+  permission?: { requestId: string; approve: boolean; feedback?: string; always?: boolean };
+  /** The task it now works on. */
+  task?: { id: string; subject: string; description?: string };
+  /** Rules to hold from now on, as text: the harness parses them with the policy, which lives above the protocol. */
+  rules?: { allow: string[]; deny: string[]; network: string[] };
+  /** End the turn under way (the user's interrupt). */
+  halt?: true;
+};
+
 export type RequestRole<E> = {
   class: 'request';
   /** The name the tracker, `teams requests` and `deadlines_ms` know the request by. */
@@ -97,6 +122,13 @@ export type KindBody<E> = {
   author?: 'user';
   /** Reaching the lead; without it, the lead's model hears the notice (a request the human decides waits for them). */
   atLead?(envelope: E, planReviewer: PlanReviewer): LeadRoute;
+  /**
+   * `false`: it sets no one to work. Its addressee's model hears nothing of it and no turn
+   * starts (the harness alone acts on it), so an idle member stays idle. Unset, it starts one.
+   */
+  startsTurn?: false;
+  /** Reaching a teammate; without it, the teammate's model hears the notice and its state stays. */
+  atTeammate?(envelope: E, state: TeammateState): TeammateReaction;
 };
 
 export type KindSpec<E extends EnvelopeHead = EnvelopeHead> = KindBody<E> & { schema: z.ZodObject & z.ZodType<E> };
@@ -107,7 +139,7 @@ export function defineKind<S extends z.ZodObject, const B extends KindBody<z.out
 }
 
 /** An answer to `request`: from whom it was asked of, back to whoever asked. Expiry and the lead's decisions draft theirs so. */
-export function replyTo<const F extends { type: string; approve: boolean }>(request: OpenRequest, fields: F): F & { from: string; to: string; request_id: string } {
+export function responseTo<const F extends { type: string; approve: boolean }>(request: OpenRequest, fields: F): F & { from: string; to: string; request_id: string } {
   return { ...fields, from: request.to, to: request.from, request_id: request.request_id };
 }
 

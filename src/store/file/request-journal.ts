@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { newMessageId, transition as applyTransition, type TransitionResult, RequestRecord, RequestState } from '../../protocol/index.js';
 import { appendLines, readLines } from './jsonl.js';
 import { describeIssues } from '../../lib/index.js';
-import type { OpenRequest, RequestFilter } from '../team-store.js';
+import type { NewRequest, RequestFilter } from '../team-store.js';
 
 /**
  * The file store's requests: a fold of an append-only journal (requests.jsonl) that several
@@ -101,7 +101,7 @@ export class RequestJournal {
   }
 
   /** Record a new pending request. Throws on invalid fields or a request_id already taken. */
-  open(input: OpenRequest): RequestRecord {
+  open(input: NewRequest): RequestRecord {
     const parsed = OpenedFields.safeParse(input);
     if (!parsed.success) throw new Error(`cannot open request '${String(input.request_id)}': ${describeIssues(parsed.error, 'request')}`);
     const fields = parsed.data;

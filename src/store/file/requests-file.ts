@@ -1,5 +1,5 @@
 import type { TransitionResult, RequestRecord, RequestState } from '../../protocol/index.js';
-import type { OpenRequest, RequestFilter, RequestStore, Subscription, WatchProblem } from '../team-store.js';
+import type { NewRequest, RequestFilter, RequestStore, Subscription, WatchProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
 import { asError, lookOnChange } from '../../lib/index.js';
 import { RequestJournal } from './request-journal.js';
@@ -12,7 +12,7 @@ export class FileRequests implements RequestStore {
     this.journal = new RequestJournal(fileLayout(location.root).requests);
   }
 
-  async open(request: OpenRequest): Promise<RequestRecord> {
+  async open(request: NewRequest): Promise<RequestRecord> {
     return this.journal.open(request);
   }
 

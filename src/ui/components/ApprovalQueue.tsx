@@ -5,7 +5,7 @@ import { age, type PreviewKind, type PreviewLine } from '../../present/index.js'
 import type { RequestRecord } from '../../protocol/index.js';
 import { countdown, EXPANDED_ROWS, firstRows, PREVIEW_ROWS } from '../format.js';
 import { inertText, oneLine } from '../../lib/index.js';
-import type { Focus, LineState, RuleInput as RuleInputState } from '../state/types.js';
+import type { Focus, LineState, RuleInputState } from '../state/types.js';
 import { Line } from './Line.js';
 import { callRow } from '../call-row.js';
 import { RuleInput } from './RuleInput.js';

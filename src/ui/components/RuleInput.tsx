@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import type { RuleInput as RuleInputState } from '../state/types.js';
+import type { RuleInputState } from '../state/types.js';
 import { Line } from './Line.js';
 import { Text } from './Text.js';
 

@@ -3,7 +3,7 @@ import { Text } from './Text.js';
 import { lastRows } from '../format.js';
 import { inertText } from '../../lib/index.js';
 import { memo } from 'react';
-import type { LiveTurn as Live, TranscriptItem } from '../state/types.js';
+import type { LiveTurnState as Live, TranscriptItem } from '../state/types.js';
 import { Label, senderColor, TranscriptLine } from './TranscriptLine.js';
 
 /**

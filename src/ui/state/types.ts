@@ -28,7 +28,7 @@ export type NewItem = WithoutId<TranscriptItem>;
 export type RunningTool = { id: string; name: string; input: string };
 
 /** The lead's turn under way: streamed text and tools not yet finished. Never in <Static>. */
-export type LiveTurn = { busy: boolean; text: string; tools: RunningTool[] };
+export type LiveTurnState = { busy: boolean; text: string; tools: RunningTool[] };
 
 /**
  * A teammate's session as its view shows it, folded from its log. Kept while hidden, but
@@ -46,7 +46,7 @@ export type Focus = 'input' | 'queue' | 'reason' | 'rule';
  * for the project), then the rule's text, pre-filled and editable; `error` is the parser's
  * sentence about the text last confirmed.
  */
-export type RuleInput = LineState & { requestId: string; stage: 'choose' | 'edit'; error?: string };
+export type RuleInputState = LineState & { requestId: string; stage: 'choose' | 'edit'; error?: string };
 
 /** running → stopping (first Ctrl+C or /quit) → forcing (second Ctrl+C) → stopped. */
 export type Phase = 'running' | 'stopping' | 'forcing' | 'stopped';
@@ -73,7 +73,7 @@ export type State = {
   /** Bumped by /clear: a new <Static> starts, since the old one cannot forget what it printed. */
   epoch: number;
   nextId: number;
-  live: LiveTurn;
+  live: LiveTurnState;
   /** The lead's own usage (teammates' is in their roster entries). */
   leadUsage: TokenUsage;
   members: Member[];
@@ -93,7 +93,7 @@ export type State = {
   /** The inline reason input opened by `n`, for one request. */
   reason: (LineState & { requestId: string }) | undefined;
   /** The choice and rule input opened by `a`, for one permission request. */
-  rule: RuleInput | undefined;
+  rule: RuleInputState | undefined;
   history: string[];
   /** Where ↑/↓ is in the history; undefined when editing a fresh line. */
   historyIndex: number | undefined;

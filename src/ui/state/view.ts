@@ -3,7 +3,7 @@ import { oneLine } from '../../lib/index.js';
 import type { LogBatch } from '../../store/index.js';
 import { append } from './items.js';
 import { eventSentence, EMPTY_FOLD, foldLog, type TranscriptEntry } from '../../present/index.js';
-import type { AgentView, LiveTurn, NewItem, State, TranscriptItem } from './types.js';
+import type { AgentView, LiveTurnState, NewItem, State, TranscriptItem } from './types.js';
 
 /** A view keeps this many items: older ones are in `teams logs`, and a switch reprints them all. */
 const VIEW_ITEMS = 1000;
@@ -88,7 +88,7 @@ export function shownItems(state: Pick<State, 'view' | 'views' | 'transcript'>):
 }
 
 /** The teammate's turn under way, as the live area shows it; busy while its roster status says it works. */
-export function viewLive(view: AgentView | undefined, status: string | undefined): LiveTurn {
+export function viewLive(view: AgentView | undefined, status: string | undefined): LiveTurnState {
   const fold = view?.fold ?? EMPTY_FOLD;
   return { busy: status === 'working', text: fold.text, tools: fold.calls.map((call) => ({ id: call.id, name: call.name, input: keyValues(call.input) })) };
 }

@@ -5,7 +5,7 @@ import { AppendOnlyFile } from '../append-file.js';
 import { writeFileAtomic, isMissing } from '../../../lib/index.js';
 import { truncateTornTail } from '../jsonl.js';
 import { fsyncPath } from './layout.js';
-import { NotRegular, openRegular } from './open-entry.js';
+import { NotRegular, openEntry } from './open-entry.js';
 
 /**
  * How far the consumer has taken each log: the log's inode (a file put in its place is read
@@ -30,7 +30,7 @@ const TAIL_BYTES = 4 << 20;
 function readTail(path: string): string {
   let opened: { fd: number; stats: { size: number } };
   try {
-    opened = openRegular(path);
+    opened = openEntry(path);
   } catch (error) {
     if (isMissing(error) || error instanceof NotRegular) return '';
     throw error;

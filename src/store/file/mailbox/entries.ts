@@ -4,7 +4,7 @@ import { MAX_MESSAGE_BYTES, type Envelope } from '../../../protocol/index.js';
 import { isMissing } from '../../../lib/index.js';
 import { namesIn } from '../names-in.js';
 import { parseEnvelope } from './envelope-text.js';
-import { describeError, NotRegular, openRegular } from './open-entry.js';
+import { describeError, NotRegular, openEntry } from './open-entry.js';
 
 // The Maildir an older version left (tmp/ → new/, a file per message): read only to take
 // what it still holds (legacy.ts) and to show it (peek.ts).
@@ -58,7 +58,7 @@ const readBuffer = Buffer.alloc(MAX_MESSAGE_BYTES + 1);
 
 /** The file's text, or undefined when it is over the message size limit. */
 function readBounded(path: string): string | undefined {
-  const { fd } = openRegular(path);
+  const { fd } = openEntry(path);
   try {
     let got = 0;
     for (;;) {

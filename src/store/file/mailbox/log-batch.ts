@@ -2,7 +2,7 @@ import type { Envelope } from '../../../protocol/index.js';
 import type { Position } from './checkpoint.js';
 import { parseEnvelope } from './envelope-text.js';
 import { BATCH_BYTES, BATCH_ENTRIES, type Intake } from './intake.js';
-import type { LogLine } from './log-lines.js';
+import type { MailboxLogLine } from './log-lines.js';
 import type { ScannedLog } from './log-scan.js';
 import { MessageOrder } from './message-order.js';
 
@@ -10,24 +10,24 @@ import { MessageOrder } from './message-order.js';
 export type Taken = { envelope: Envelope; line: Buffer };
 
 /** A line that is not taken as a message: kept in bad/ as `name`, reported at `where` if that fails. */
-export type LineProblem = { name: string; where: string; evidence: Buffer; reason: string };
+export type RefusedLine = { name: string; where: string; evidence: Buffer; reason: string };
 
 /**
  * Lines taken from the logs since the last commit: the messages to journal and hand over, the
  * lines to set aside, and how far each log has been taken. Every line read lands in exactly
  * one of these, so the log positions it records never skip a message.
  */
-export class LogBatch {
+export class MailboxLogBatch {
   private readonly order = new MessageOrder<Taken>();
   private readonly ids = new Set<string>();
   private readonly taken = new Map<string, Position>();
-  readonly problems: LineProblem[] = [];
+  readonly problems: RefusedLine[] = [];
   private lines = 0;
   private bytes = 0;
 
   constructor(private readonly intake: Intake) {}
 
-  take(log: ScannedLog, path: string, ino: number, line: LogLine): void {
+  take(log: ScannedLog, path: string, ino: number, line: MailboxLogLine): void {
     const position = this.taken.get(log.name);
     if (position?.ino === ino) position.offset = line.next;
     else this.taken.set(log.name, { ino, offset: line.next });
@@ -46,7 +46,7 @@ export class LogBatch {
   }
 
   /** A message to take, or why not (with the line itself, as evidence). */
-  private judge(line: LogLine): { kind: 'message'; envelope: Envelope } | { kind: 'problem'; reason: string; evidence: Buffer } {
+  private judge(line: MailboxLogLine): { kind: 'message'; envelope: Envelope } | { kind: 'problem'; reason: string; evidence: Buffer } {
     if (line.kind === 'bad') return { kind: 'problem', reason: line.reason, evidence: line.evidence };
     const parsed = parseEnvelope(line.bytes.toString('utf8'));
     // Copied: a view would keep the whole chunk it was read in alive.

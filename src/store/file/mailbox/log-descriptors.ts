@@ -1,5 +1,5 @@
 import { closeSync } from 'node:fs';
-import { openRegular } from './open-entry.js';
+import { openEntry } from './open-entry.js';
 
 /** How many logs' descriptors are kept open at most: a mailbox has a log or two per running writer. */
 const KEPT = 128;
@@ -17,13 +17,13 @@ export class LogDescriptors {
 
   /**
    * A descriptor on the log `name` at `path`, which lstat has just found to be a regular file
-   * (inode `ino`, `size` bytes); throws as openRegular does when it cannot be opened as one.
+   * (inode `ino`, `size` bytes); throws as openEntry does when it cannot be opened as one.
    */
   get(name: string, path: string, ino: number, size: number): OpenLog {
     const known = this.open.get(name);
     if (known?.ino === ino) return { fd: known.fd, ino, size };
     this.close(name);
-    const { fd, stats } = openRegular(path);
+    const { fd, stats } = openEntry(path);
     const oldest = this.open.keys().next();
     if (this.open.size >= KEPT && oldest.done !== true) this.close(oldest.value);
     this.open.set(name, { fd, ino: stats.ino });

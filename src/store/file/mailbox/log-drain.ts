@@ -5,7 +5,7 @@ import { failpoint } from '../failpoint.js';
 import type { CheckpointWriter, Positions } from './checkpoint.js';
 import type { Intake } from './intake.js';
 import type { MailboxLayout } from './layout.js';
-import { LogBatch, type LineProblem } from './log-batch.js';
+import { MailboxLogBatch, type RefusedLine } from './log-batch.js';
 import { logLines } from './log-lines.js';
 import { NOT_A_LOG, WriterLiveness } from './log-names.js';
 import { scanLogs, type ScannedLog } from './log-scan.js';
@@ -32,7 +32,7 @@ export class LogDrain {
   private readonly descriptors = new LogDescriptors();
   /** Entries that could not be set aside: reported once, then skipped until the consumer restarts. */
   private readonly stuck = new Set<string>();
-  private batch: LogBatch;
+  private batch: MailboxLogBatch;
 
   constructor(
     private readonly layout: MailboxLayout,
@@ -40,7 +40,7 @@ export class LogDrain {
     private readonly intake: Intake,
   ) {
     this.positions = checkpoint.open();
-    this.batch = new LogBatch(intake);
+    this.batch = new MailboxLogBatch(intake);
   }
 
   /**
@@ -109,7 +109,7 @@ export class LogDrain {
   private commit(): void {
     const batch = this.batch;
     if (batch.empty) return;
-    this.batch = new LogBatch(this.intake);
+    this.batch = new MailboxLogBatch(this.intake);
     const setAside = batch.problems.map((problem) => this.keep(problem));
     const taken = batch.messages();
     if (taken.length > 0) this.intake.journal.append(taken.map((message) => message.line));
@@ -125,7 +125,7 @@ export class LogDrain {
     if (taken.length > 0) this.intake.emit({ type: 'delivered', messages: taken.map((message) => message.envelope) });
   }
 
-  private keep(problem: LineProblem): SetAside {
+  private keep(problem: RefusedLine): SetAside {
     const kept = keepAside(this.layout.bad, problem.name, problem.evidence);
     if (kept.kind === 'kept') return { ref: kept.to, reason: problem.reason };
     return { ref: problem.where, reason: `${problem.reason}; could not be kept in bad/ (${kept.error}): left in the log, skipped` };

@@ -6,7 +6,7 @@ import { MAX_MESSAGE_BYTES } from '../../../protocol/index.js';
  * `offset` is where it starts and `next` where the line after it starts, so that a reader
  * can record exactly how far it has taken a log.
  */
-export type LogLine =
+export type MailboxLogLine =
   /** Its bytes without the newline: a view of the chunk it was read in, valid as long as it is kept. */
   | { kind: 'line'; offset: number; next: number; bytes: Buffer }
   /** Not a message whatever it says: kept as evidence (at most MAX_MESSAGE_BYTES of it) with the reason. */
@@ -49,7 +49,7 @@ const oversized = (bytes: number) => `over the ${MAX_MESSAGE_BYTES}-byte message
  * a later read while the log may still grow; once it is `finished` nothing will complete it,
  * so it is given as torn. The caller may stop taking lines at any point.
  */
-export function* logLines(fd: number, from: number, size: number, finished: boolean): Generator<LogLine> {
+export function* logLines(fd: number, from: number, size: number, finished: boolean): Generator<MailboxLogLine> {
   let offset = from;
   while (offset < size) {
     const chunk = readAt(fd, offset, Math.min(CHUNK_BYTES, size - offset));

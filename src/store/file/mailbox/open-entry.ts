@@ -26,7 +26,7 @@ export class NotRegular extends Error {
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Open a mailbox entry for reading if it is a regular file itself; throws NotRegular otherwise. */
-export function openRegular(path: string): { fd: number; stats: Stats } {
+export function openEntry(path: string): { fd: number; stats: Stats } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);

@@ -10,7 +10,7 @@ import { logLines } from './log-lines.js';
 import { NOT_A_LOG, WriterLiveness } from './log-names.js';
 import { scanLogs, type ScannedLog } from './log-scan.js';
 import { MessageOrder } from './message-order.js';
-import { describeError, NotRegular, openRegular } from './open-entry.js';
+import { describeError, NotRegular, openEntry } from './open-entry.js';
 import type { SetAside } from '../../transport.js';
 
 type Peeked = { messages: Envelope[]; problems: SetAside[] };
@@ -26,9 +26,9 @@ function peekLegacy(dir: string, into: Peeked): void {
 
 function peekLog(dir: string, log: ScannedLog, from: (ino: number) => number, order: MessageOrder<Envelope>, problems: SetAside[]): void {
   const path = `${dir}${sep}${log.name}`;
-  let opened: ReturnType<typeof openRegular>;
+  let opened: ReturnType<typeof openEntry>;
   try {
-    opened = openRegular(path);
+    opened = openEntry(path);
   } catch (error) {
     // Gone: its consumer has taken it to its end and deleted it.
     if (!isMissing(error)) problems.push({ ref: path, reason: error instanceof NotRegular ? error.message : `unreadable: ${describeError(error)}` });

@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, mkdirSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCode, isMissing } from '../../../lib/index.js';
-import { describeError, openRegular } from './open-entry.js';
+import { describeError, openEntry } from './open-entry.js';
 
 export type MoveAside =
   | { kind: 'moved'; to: string }
@@ -65,9 +65,9 @@ export type KeepAside = { kind: 'kept'; to: string } | { kind: 'failed'; error: 
 
 /** Whether `path` is a regular file holding exactly `data` (read without following a link, bounded by its size). */
 function holds(path: string, data: Buffer): boolean {
-  let opened: ReturnType<typeof openRegular>;
+  let opened: ReturnType<typeof openEntry>;
   try {
-    opened = openRegular(path);
+    opened = openEntry(path);
   } catch {
     return false;
   }
