@@ -1,4 +1,4 @@
-// The layer order of README.md ("Layout of the source"), lowest first: a directory of src/
+// The layer order of docs/architecture.md ("The layers"), lowest first: a directory of src/
 // may import its own files and those of the directories before it, never one after it.
 // Checked by `npm run lint`. Type-only imports count too (tsPreCompilationDeps): a type that
 // points up a layer still ties the two together.
@@ -9,7 +9,7 @@ const LAYERS = [
 
 const layerRules = LAYERS.map((layer, index) => ({
   name: `layer-${layer}`,
-  comment: `src/${layer} may import only ${LAYERS.slice(0, index).join(', ') || 'no other layer'} (README: Layout of the source)`,
+  comment: `src/${layer} may import only ${LAYERS.slice(0, index).join(', ') || 'no other layer'} (docs/architecture.md: The layers)`,
   severity: 'error',
   from: { path: `^src/${layer}/` },
   to: { path: `^src/(${LAYERS.slice(index + 1).join('|') || '$^'})/` },
@@ -33,7 +33,7 @@ module.exports = {
     },
     {
       name: 'shared-state-through-the-store',
-      comment: 'The processes of a team share state only through the TeamStore interface (src/store/team-store.ts): a backend\'s own files and the Maildir transport are its business alone.',
+      comment: 'The processes of a team share state only through the TeamStore interface (src/store/team-store.ts): a backend\'s own files and its mailbox logs are its business alone.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/store/' },
       to: { path: '^src/store/file/', pathNot: '^src/store/file/index\\.ts$' },

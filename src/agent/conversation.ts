@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { asError } from '../lib/index.js';
 import type { AssistantBlock } from '../model/index.js';
 
 /**
@@ -54,7 +55,7 @@ export class Conversation {
   /** Resolves once every record so far is persisted; rejects with the first that was not. */
   async settled(): Promise<void> {
     await this.written;
-    if (this.failure !== undefined) throw this.failure instanceof Error ? this.failure : new Error(String(this.failure));
+    if (this.failure !== undefined) throw asError(this.failure);
   }
 
   private record(record: ConversationRecord): void {

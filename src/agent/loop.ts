@@ -1,7 +1,7 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec, DEFAULT_CONTEXT_WINDOW } from '../model/index.js';
 import type { AgentEvent, IdleReason } from './events.js';
-import { EventStream } from '../lib/index.js';
+import { EventStream, errorMessage } from '../lib/index.js';
 import { Conversation } from './conversation.js';
 import type { CompactReason } from '../store/index.js';
 import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf } from './compaction.js';
@@ -208,7 +208,7 @@ export class AgentLoop {
         reason = 'interrupted';
       } else {
         reason = 'error';
-        this.events.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+        this.events.emit({ type: 'error', message: errorMessage(error) });
       }
     } finally {
       this.abort = undefined;
@@ -261,7 +261,7 @@ export class AgentLoop {
       return true;
     } catch (error) {
       if (signal.aborted) throw error;
-      this.events.emit({ type: 'error', message: `compaction failed: ${error instanceof Error ? error.message : String(error)}` });
+      this.events.emit({ type: 'error', message: `compaction failed: ${errorMessage(error)}` });
       return false;
     }
   }

@@ -1,4 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { errorMessage } from '../lib/index.js';
 import { type ToolResult, capToolResult } from '../tools/index.js';
 import type { AgentEvent } from './events.js';
 
@@ -23,7 +24,7 @@ export async function runToolCalls(calls: readonly ToolCall[], signal: AbortSign
     try {
       result = await execute(call, signal);
     } catch (error) {
-      result = { content: error instanceof Error ? error.message : String(error), isError: true };
+      result = { content: errorMessage(error), isError: true };
     }
     // Cut here, where every tool's result enters the conversation: one rule for all of them.
     const content = capToolResult(result.content);

@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { SettingsError } from '../model/index.js';
-import { Refused, inertLine } from '../lib/index.js';
+import { Refused, inertLine, errorMessage } from '../lib/index.js';
 
 /** Exit codes: 0 success; 2 usage or validation error (nothing written); 1 any other failure. */
 async function main(argv: string[]): Promise<number> {
@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`teams: ${inertLine(error.message)}\n`);
       return EXIT_USAGE;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     process.stderr.write(`teams: ${inertLine(message)}\n`);
     return EXIT_FAILURE;
   } finally {

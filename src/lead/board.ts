@@ -1,6 +1,6 @@
 import { LEAD, summarize, taskNotificationSummary } from '../protocol/index.js';
 import { type Subscription, type TeamStore, claimProblem, Task, type TaskBoardStatus } from '../store/index.js';
-import { inertLine, oneLine, Refused, EventStream } from '../lib/index.js';
+import { inertLine, oneLine, Refused, EventStream, errorMessage } from '../lib/index.js';
 import type { TeamBus } from '../team/index.js';
 import { respawnBrief } from './respawn.js';
 
@@ -133,7 +133,7 @@ export class LeadBoard {
 
   /** A spawn's teammate did not start: its task is cancelled, saying why, rather than left in progress. */
   async spawnFailed(id: string, name: string, error: unknown): Promise<void> {
-    await this.store.tasks.update(id, { op: 'set', status: 'cancelled', note: `${name} did not start: ${error instanceof Error ? error.message : String(error)}` }, LEAD);
+    await this.store.tasks.update(id, { op: 'set', status: 'cancelled', note: `${name} did not start: ${errorMessage(error)}` }, LEAD);
   }
 
   /**

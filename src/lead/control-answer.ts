@@ -1,4 +1,4 @@
-import { Refused } from '../lib/index.js';
+import { Refused, errorMessage } from '../lib/index.js';
 import { SendRefused } from '../team/index.js';
 import type { ControlReply } from './control.js';
 import type { LeadOp, LeadReply } from './ops.js';
@@ -16,6 +16,6 @@ export async function answerOverSocket(submit: (op: LeadOp) => Promise<LeadReply
   try {
     return { ok: true, message: (await submit(op)).message };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error), refused: error instanceof Refused || error instanceof SendRefused };
+    return { ok: false, error: errorMessage(error), refused: error instanceof Refused || error instanceof SendRefused };
   }
 }

@@ -3,7 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as z from 'zod';
-import { writeFileAtomic, isMissing, describeIssues } from '../lib/index.js';
+import { writeFileAtomic, isMissing, describeIssues, errorMessage } from '../lib/index.js';
 import { parseLeadOp, type LeadOp } from './ops.js';
 
 const Token = z.string().regex(/^[0-9a-f]{64}$/, 'not a control token');
@@ -41,7 +41,7 @@ export function readControlToken(tokenPath: string): string | undefined {
     text = readFileSync(tokenPath, 'utf8');
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw new Error(`cannot read the control token ${tokenPath}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot read the control token ${tokenPath}: ${errorMessage(error)}`);
   }
   const parsed = Token.safeParse(text.trim());
   if (!parsed.success) throw new Error(`${tokenPath} does not hold a control token; restart the lead to write a new one`);
@@ -75,7 +75,7 @@ export async function startControlServer(
       const line = buffer.slice(0, newline);
       buffer = '';
       const reply = (body: ControlReply) => socket.end(`${JSON.stringify(body)}\n`);
-      answer(line).then(reply, (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error), refused: false }));
+      answer(line).then(reply, (error: unknown) => reply({ ok: false, error: errorMessage(error), refused: false }));
     });
   });
   const answer = async (line: string): Promise<ControlReply> => {
@@ -98,7 +98,7 @@ export async function startControlServer(
     try {
       return await handle(op.op);
     } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error), refused: false };
+      return { ok: false, error: errorMessage(error), refused: false };
     }
   };
   await new Promise<void>((resolve, reject) => {

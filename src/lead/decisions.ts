@@ -1,4 +1,4 @@
-import { type EventStream, createDrainRunner, type DrainRunner, Refused, Replies } from '../lib/index.js';
+import { type EventStream, createDrainRunner, type DrainRunner, Refused, Replies, errorMessage } from '../lib/index.js';
 import { type PermissionMode, LEAD, requestRole, isOwnRequest, type RequestRecord, asOpened } from '../protocol/index.js';
 import { SendRefused, type TeamBus, decisionDraft } from '../team/index.js';
 import type { RequestStore, Subscription } from '../store/index.js';
@@ -49,7 +49,7 @@ export class LeadDecisions {
   }
 
   private problem(what: string, error: unknown): void {
-    this.events.emit({ type: 'problem', text: `${what} failed: ${error instanceof Error ? error.message : String(error)}` });
+    this.events.emit({ type: 'problem', text: `${what} failed: ${errorMessage(error)}` });
   }
 
   /** Oldest first: what the human has to decide now. */

@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/index.js';
 import type { EventStream } from '../lib/index.js';
 import { type Draft, type Envelope, LEAD } from '../protocol/index.js';
 import type { TeamStore } from '../store/index.js';
@@ -88,7 +89,7 @@ export class LeadHooks {
       this.lastConfigProblem = undefined;
       return hooks;
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       if (text !== this.lastConfigProblem) reportProblem(this.deps.store, this.deps.events, 'hooks not run (fix the settings file)', text);
       this.lastConfigProblem = text;
       return [];

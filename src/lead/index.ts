@@ -2,13 +2,11 @@
 // control socket.
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
 export { readControlToken, sendControl } from './control.js';
-export { LEAD_OPS, LeadOp, parseLeadOp, replyTo } from './ops.js';
-export type { LeadOpName, LeadReply, LeadSnapshot, ReplyTo } from './ops.js';
+export { LeadOp, replyTo } from './ops.js';
+export type { LeadReply, LeadSnapshot, ReplyTo } from './ops.js';
 export { listedRules } from './rule-list.js';
-export type { HumanDecision } from './decisions.js';
 export type { LeadEvent } from './events.js';
 export { addProjectRule, loadProjectHooks, loadProjectRules, loadProjectSandbox, removeProjectRule, settingsPath } from './project-settings.js';
 export type { RuleKind } from './project-settings.js';
-export { describeRespawn } from './respawn.js';
 export type { LeadSessionStart, SessionChoice } from './session.js';
 export { LeadRuntime } from './lead.js';

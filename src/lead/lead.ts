@@ -1,7 +1,7 @@
 import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
 import { AgentLoop, openConversation } from '../agent/index.js';
-import { EventStream, createSerial, type Serial, isRunning } from '../lib/index.js';
+import { EventStream, createSerial, type Serial, isRunning, errorMessage } from '../lib/index.js';
 import { openModel, type OpenModel, childModelEnv, teammateModel, type ModelSettings, contextWindowOf } from '../model/index.js';
 import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
 import { type Envelope, type PermissionMode, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
@@ -114,7 +114,7 @@ export class LeadRuntime {
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, events);
     const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, events, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, events);
-    const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${error instanceof Error ? error.message : String(error)}` }));
+    const rosterWrites = createSerial((error) => events.emit({ type: 'problem', text: `the lead's status was not recorded: ${errorMessage(error)}` }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
     const hookLaunch = leadLauncher(sandbox, 'default', paths);
     const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, launch: hookLaunch, store, events, send: (draft) => bus.send(draft), sent: bus.sent });

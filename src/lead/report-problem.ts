@@ -1,9 +1,8 @@
+import { errorMessage as message } from '../lib/index.js';
 import type { EventStream } from '../lib/index.js';
 import { LEAD } from '../protocol/index.js';
 import type { TeamStore } from '../store/index.js';
 import type { LeadEvent } from './events.js';
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Something refused or failed on the lead's side that no caller waits for: shown at once, and

@@ -1,11 +1,10 @@
-import { lookOnChange, createSerial, type Serial } from '../lib/index.js';
+import { lookOnChange, createSerial, type Serial, errorMessage as message } from '../lib/index.js';
 import { rulesAsText, type PermissionRules, type RulesAsText } from '../policy/index.js';
 import { settingsPath } from './project-settings.js';
 
 export type { RulesAsText } from '../policy/index.js';
 
 const keyOf = (rules: RulesAsText): string => JSON.stringify(rules);
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Keeps every running teammate's permission rules the project's. A teammate never reads the

@@ -1,4 +1,4 @@
-import { type EventStream, Refused, processStartTime } from '../lib/index.js';
+import { type EventStream, Refused, processStartTime, errorMessage } from '../lib/index.js';
 import { newRequestId, summarize, type PermissionMode, agentNameProblem, LEAD, modeAfterPlan, type RequestRecord } from '../protocol/index.js';
 import { type TeamBus, budgetProblem } from '../team/index.js';
 import { addMember, setMemberStatus, type TeamStore } from '../store/index.js';
@@ -72,7 +72,7 @@ export class LeadTeammates {
 
   /** Shown and audited: something failed on the lead's side that no caller waits for. */
   private problem(what: string, error: unknown): void {
-    reportProblem(this.store, this.events, what, error instanceof Error ? error.message : String(error));
+    reportProblem(this.store, this.events, what, errorMessage(error));
   }
 
   /**

@@ -2,6 +2,7 @@
 // whole or under a lock, watching files, pids and process groups.
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
 export { asError } from './as-error.js';
+export { errorMessage } from './error-message.js';
 export { writeFileAtomic } from './atomic-file.js';
 export { errnoCode, isMissing } from './errno.js';
 export { EventStream } from './event-stream.js';

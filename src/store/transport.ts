@@ -39,7 +39,7 @@ export type Subscription = {
 };
 
 /**
- * How messages move between agents. The file transport (MaildirTransport) is the local one; a
+ * How messages move between agents. The file transport (LogTransport) is the local one; a
  * Redis Streams transport for teams spanning machines must pass the same conformance tests.
  */
 export interface Transport {

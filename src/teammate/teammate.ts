@@ -7,7 +7,7 @@ import { alwaysKey, decideToolUse, RulesText } from '../policy/index.js';
 import { realPathOfCall, runTool, teammateTools, toolSpecs, realFileIO, realShellIO, type ToolResult } from '../tools/index.js';
 import { budgetProblem, describeUsage, pricedTurn, hiddenFromAgents } from '../team/index.js';
 import { addMemberUsage, setMemberMode, setMemberStatus, requireMember, type MailboxEvent, logLineOf, type LoggedEvent } from '../store/index.js';
-import { createSerial, processStartTime, killProcessGroup, Replies } from '../lib/index.js';
+import { createSerial, processStartTime, killProcessGroup, Replies, errorMessage } from '../lib/index.js';
 import { launcherFor } from '../sandbox/index.js';
 import { tellLead } from '../process/index.js';
 import { interrupted, type PermissionAnswer } from './permission-answer.js';
@@ -36,7 +36,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const log = (event: LoggedEvent) => process.stderr.write(logLineOf(event));
   /** Something that failed on the way and is not the model's to handle: in the teammate's log, and audited. */
   const problem = (what: string, error: unknown) => {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     log({ type: 'problem', what, reason });
     store.audit.append({ event: 'problem', agent: name, what, reason }).catch((failure: unknown) => {
       log({ type: 'problem', what: 'the audit log was not written', reason: String(failure) });

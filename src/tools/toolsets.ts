@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { errorMessage as message } from '../lib/index.js';
 import type { ToolSpec } from '../model/index.js';
 import { bashTool } from './bash.js';
 import { broadcastTool } from './broadcast.js';
@@ -61,10 +62,6 @@ export function teammateTools(): AnyTool<TeammateToolIO>[] {
 
 export function toolSpecs<IO>(tools: readonly AnyTool<IO>[]): ToolSpec[] {
   return tools.map(toolSpec);
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

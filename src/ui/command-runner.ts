@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/index.js';
 import { taskDetail } from '../tools/index.js';
 import { involves, requireStoredMember } from '../store/index.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
@@ -130,6 +131,6 @@ export async function runCommand(command: Exclude<SlashCommand, { name: 'clear' 
   try {
     return await execute(command, runtime);
   } catch (error) {
-    return [{ kind: 'error', text: `/${command.name}: ${error instanceof Error ? error.message : String(error)}` }];
+    return [{ kind: 'error', text: `/${command.name}: ${errorMessage(error)}` }];
   }
 }

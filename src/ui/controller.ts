@@ -1,4 +1,5 @@
 import type { Key } from 'ink';
+import { errorMessage as message } from '../lib/index.js';
 import { runCommand } from './command-runner.js';
 import { isCommandLine, parseCommand } from './commands.js';
 import { interpretKey, type Effect } from './keys.js';
@@ -15,8 +16,6 @@ import { ViewFollower } from './view-follower.js';
 
 /** What a key may need of the terminal beyond the state: /clear wipes the screen. */
 export type Screen = { clear(): void };
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Connects the store to the runtime: the runtime's events become actions, keys become actions

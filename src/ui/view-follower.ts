@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/index.js';
 import type { LogBatch, Subscription } from '../store/index.js';
 import type { ReplStore } from './runtime.js';
 import type { Store } from './store.js';
@@ -56,7 +57,7 @@ export class ViewFollower {
     };
     const from = this.store.getState().views[name]?.cursor;
     this.following = this.logs.follow(name, listener, { from, tail: VIEW_TAIL_BYTES }).catch((error: unknown) => {
-      this.onError(`cannot follow ${name}'s log: ${error instanceof Error ? error.message : String(error)}`);
+      this.onError(`cannot follow ${name}'s log: ${errorMessage(error)}`);
       return undefined;
     });
   }

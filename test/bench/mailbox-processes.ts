@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { mailboxDir, mailboxLayout } from '../../src/store/file/mailbox/layout.js';
-import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
+import { LogTransport } from '../../src/store/file/mailbox/log-transport.js';
 import { MessageId } from '../../src/protocol/messages.js';
 import { readLines } from '../../src/store/file/jsonl.js';
 import { teamPaths } from '../../src/team/paths.js';
@@ -45,7 +45,7 @@ export function journalCounts(home: string, agent: string): { lines: number; dup
 
 /** Messages in the mailbox that its consumer has not taken. */
 export async function unreadIn(home: string, agent: string): Promise<number> {
-  return (await new MaildirTransport(teamPaths(home, 'default').root).peek(agent)).messages.length;
+  return (await new LogTransport(teamPaths(home, 'default').root).peek(agent)).messages.length;
 }
 
 /** A fresh state root under `base` (the system temp dir, or a tmpfs). */

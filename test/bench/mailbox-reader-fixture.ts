@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
+import { LogTransport } from '../../src/store/file/mailbox/log-transport.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { parseStamp } from '../fixtures/mailbox-envelopes.js';
 import { cpuMicros, latencySummary, type ReaderReport } from './stats.js';
@@ -14,7 +14,7 @@ const { values } = parseArgs({
 });
 if (values.home === undefined || values.agent === undefined || values.expect === undefined) throw new Error('--home, --agent and --expect are required');
 const expect = Number(values.expect);
-const transport = new MaildirTransport(teamPaths(values.home, 'default').root);
+const transport = new LogTransport(teamPaths(values.home, 'default').root);
 
 const seen = new Set<string>();
 const latenciesNs: bigint[] = [];

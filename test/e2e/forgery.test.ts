@@ -8,7 +8,7 @@ import { waitFor } from '../helpers/wait.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { createSigner } from '../../src/protocol/signing.js';
 import type { Envelope } from '../../src/protocol/messages.js';
-import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
+import { LogTransport } from '../../src/store/file/mailbox/log-transport.js';
 import { mailboxDir } from '../../src/store/file/mailbox/layout.js';
 import { filesOf } from '../helpers/store.js';
 import { TeamSession } from './session.js';
@@ -19,7 +19,7 @@ after(killAll);
 
 /** Put a message straight into a mailbox, past the bus and its signing, as any process that can write there could. */
 async function plant(session: TeamSession, agent: string, envelope: Envelope): Promise<void> {
-  await new MaildirTransport(session.paths.root).deliver(agent, envelope);
+  await new LogTransport(session.paths.root).deliver(agent, envelope);
 }
 
 describe('forged decisions, end to end', () => {

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
+import { LogTransport } from '../../src/store/file/mailbox/log-transport.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { parseStamp, textMessage } from '../fixtures/mailbox-envelopes.js';
 import { assertExactlyOnceInSendOrder, entriesIn, journaled, layoutOf, peekAt } from '../fixtures/mailbox-journal.js';
@@ -119,7 +119,7 @@ for (const failpoint of ['mailbox-after-journal', 'mailbox-after-checkpoint']) {
   test(`a reader killed at ${failpoint} leaves nothing to deliver twice, and a bad line kept once`, async () => {
     const { home, cleanup } = tempHome();
     after(cleanup);
-    const transport = new MaildirTransport(teamPaths(home, 'default').root);
+    const transport = new LogTransport(teamPaths(home, 'default').root);
     const sent = Array.from({ length: 50 }, (_, i) => textMessage('alice', 'bob', `alice ${i} 0`));
     for (const message of sent) await transport.deliver('bob', message);
     appendToLog(logPath(layoutOf(home, 'bob'), ENDED_WRITER), '{"not": "a message"}\n');

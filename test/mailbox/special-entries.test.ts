@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as z from 'zod';
-import { MaildirTransport } from '../../src/store/file/mailbox/maildir.js';
+import { LogTransport } from '../../src/store/file/mailbox/log-transport.js';
 import { NOT_A_LOG } from '../../src/store/file/mailbox/log-names.js';
 import { newMessageId } from '../../src/protocol/ids.js';
 import { teamPaths } from '../../src/team/paths.js';
@@ -45,7 +45,7 @@ describe('entries of a mailbox that are not regular files, or not logs', () => {
       const fifo = where === 'logs' ? basename(logPath(box, ENDED_WRITER)) : `${newMessageId()}.json`;
       execFileSync('mkfifo', [join(box[where], fifo)]);
       const message = textMessage('alice', 'bob', 'after the fifo');
-      await new MaildirTransport(teamPaths(home, 'default').root).deliver('bob', message);
+      await new LogTransport(teamPaths(home, 'default').root).deliver('bob', message);
 
       const peeker = spawnNode(PEEKER, ['--home', home, '--agent', 'bob']);
       assert.deepEqual(await exitOf(peeker, 'peek to return'), { code: 0, signal: null });

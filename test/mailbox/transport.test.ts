@@ -16,7 +16,7 @@ const { home: sharedHome, cleanup } = tempHome();
 after(cleanup);
 const freshTeam = teamMaker(sharedHome);
 
-describe('MaildirTransport', () => {
+describe('LogTransport', () => {
   test('peek shows delivered messages oldest first and consumes nothing', async () => {
     const { transport, box } = freshTeam();
     const sent = messages(3);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { inertJson, inertLine, inertText } from '../../lib/index.js';
+import { inertJson, inertLine, inertText, errorMessage } from '../../lib/index.js';
 import { TaskBoardStatus, type TaskChange, assigneeProblem, EMPTY_SUBJECT, HUMAN_ACTOR, parseTaskIdList, taskIdProblem } from '../../store/index.js';
 import { taskDetail, taskLine } from '../../tools/index.js';
 import type { CliContext, ContextFor } from '../context.js';
@@ -76,7 +76,7 @@ export function registerTaskCommands(program: Command, contextFor: ContextFor): 
         created = await context.store.tasks.create({ subject, description: options.description, blocked_by, ...(owner ? { owner } : {}) }, HUMAN_ACTOR);
       } catch (error) {
         // The board checks before it writes: a refusal wrote nothing.
-        throw new UsageError(error instanceof Error ? error.message : String(error));
+        throw new UsageError(errorMessage(error));
       }
       process.stdout.write(`added task ${created.id}\n${inertText(taskLine(created))}\n`);
     });

@@ -1,4 +1,4 @@
-import { MaildirTransport } from './mailbox/maildir.js';
+import { LogTransport } from './mailbox/log-transport.js';
 import type { TeamStore } from '../team-store.js';
 import { FileAgentLogs } from './agent-logs-file.js';
 import { FileAudit } from './audit-file.js';
@@ -19,7 +19,7 @@ export function openFileStore(location: FileLocation): TeamStore {
     roster: new FileRoster(location),
     requests: new FileRequests(location),
     audit: new FileAudit(location),
-    mailboxes: new MaildirTransport(location.root),
+    mailboxes: new LogTransport(location.root),
     sessions: new FileSessions(location),
     agentLogs: new FileAgentLogs(location),
     tasks: new FileTasks(location),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 export type FileLocation = { root: string; team: string };
 
 /**
- * The files the file store keeps under the team's directory; mailboxes are the Maildir
+ * The files the file store keeps under the team's directory; mailboxes are the log
  * transport's, under mailboxes/. Nobody outside the file store opens these.
  */
 export function fileLayout(root: string) {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { inertLine, writeFileAtomic, errnoCode, isMissing, withFileLock, type FileLockOptions, asError, lookOnChange } from '../../lib/index.js';
+import { inertLine, writeFileAtomic, errnoCode, isMissing, withFileLock, type FileLockOptions, asError, lookOnChange, errorMessage } from '../../lib/index.js';
 import { removeStrayTemporaries } from './stray-temporaries.js';
 import { newTeam, rosterIssues, TeamConfig, type CreateTeamOptions } from '../roster.js';
 import type { RosterStore, Subscription, WatchProblem } from '../team-store.js';
@@ -43,7 +43,7 @@ function readConfig(location: FileLocation): TeamConfig | undefined {
     value = JSON.parse(text);
   } catch (error) {
     // The parser's message quotes the text around the error: escaped, like the rest.
-    throw new Error(`${path} is not valid JSON (${inertLine(error instanceof Error ? error.message : String(error))})`);
+    throw new Error(`${path} is not valid JSON (${inertLine(errorMessage(error))})`);
   }
   const parsed = TeamConfig.safeParse(value);
   if (!parsed.success) throw new Error(`${path} is not a valid team config: ${rosterIssues(parsed.error)}`);

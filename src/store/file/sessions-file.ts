@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendLines, readLines } from './jsonl.js';
-import { writeFileAtomic, errnoCode, isMissing, describeIssues } from '../../lib/index.js';
+import { writeFileAtomic, errnoCode, isMissing, describeIssues, errorMessage } from '../../lib/index.js';
 import { namesIn } from './names-in.js';
 import { agentNameProblem, LEAD } from '../../protocol/index.js';
 import { JournalEntry, SessionId, SessionMeta, type RecordDraft, type SessionSummary } from '../sessions.js';
@@ -116,7 +116,7 @@ export class FileSessions implements SessionStore {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      return { ok: false, missing: isMissing(error), reason: `${path}: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, missing: isMissing(error), reason: `${path}: ${errorMessage(error)}` };
     }
     let raw: unknown;
     try {

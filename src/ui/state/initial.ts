@@ -1,21 +1,10 @@
-import { LEAD, type RequestRecord } from '../../protocol/index.js';
+import { LEAD } from '../../protocol/index.js';
 import { ZERO_USAGE } from '../../model/index.js';
-import type { Member } from '../../store/index.js';
 import { EMPTY_LINE } from './line.js';
 import type { State } from './types.js';
 
-export type InitialState = {
-  team: string;
-  modelLabel: string;
-  model: string;
-  offline: boolean;
-  /** What the header says of the sandbox; `binding` false when approvals are advisory. */
-  sandbox: { text: string; binding: boolean };
-  cwd: string;
-  members: Member[];
-  queue: RequestRecord[];
-  now: number;
-};
+/** What the REPL knows of the team and the session when it opens; the rest starts empty. */
+export type InitialState = Pick<State, 'team' | 'modelLabel' | 'model' | 'offline' | 'sandbox' | 'cwd' | 'members' | 'queue' | 'now'>;
 
 export function initialState(init: InitialState): State {
   return {

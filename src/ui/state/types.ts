@@ -58,6 +58,7 @@ export type State = {
   /** The model id, for the price of the session's tokens. */
   model: string;
   offline: boolean;
+  /** What the header says of the sandbox; `binding` false when approvals are advisory. */
   sandbox: { text: string; binding: boolean };
   cwd: string;
   now: number;

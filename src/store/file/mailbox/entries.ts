@@ -1,10 +1,10 @@
 import { closeSync, readSync } from 'node:fs';
 import { sep } from 'node:path';
 import { MAX_MESSAGE_BYTES, type Envelope } from '../../../protocol/index.js';
-import { isMissing } from '../../../lib/index.js';
+import { isMissing, errorMessage } from '../../../lib/index.js';
 import { namesIn } from '../names-in.js';
 import { parseEnvelope } from './envelope-text.js';
-import { describeError, NotRegular, openEntry } from './open-entry.js';
+import { NotRegular, openEntry } from './open-entry.js';
 
 // The Maildir an older version left (tmp/ → new/, a file per message): read only to take
 // what it still holds (legacy.ts) and to show it (peek.ts).
@@ -87,7 +87,7 @@ export function readEntry(dir: string, name: string): EntryRead {
   } catch (error) {
     if (isMissing(error)) return { kind: 'vanished' };
     if (error instanceof NotRegular) return { kind: 'problem', reason: error.message };
-    return { kind: 'problem', reason: `unreadable: ${describeError(error)}` };
+    return { kind: 'problem', reason: `unreadable: ${errorMessage(error)}` };
   }
   if (text === undefined) return { kind: 'problem', reason: `over the ${MAX_MESSAGE_BYTES}-byte message limit` };
   if (text.length === 0) return { kind: 'problem', reason: 'empty file (torn, or written in place instead of renamed in)' };

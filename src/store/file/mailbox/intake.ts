@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../lib/index.js';
 import type { Envelope } from '../../../protocol/index.js';
 import type { DeliveredJournal } from './journal.js';
 import type { RecentIds } from './recent-ids.js';
@@ -34,7 +35,7 @@ export function createIntake(
         const verdict = admit(envelope);
         return verdict.ok === true ? undefined : verdict.reason;
       } catch (error) {
-        return `the admission check failed: ${error instanceof Error ? error.message : String(error)}`;
+        return `the admission check failed: ${errorMessage(error)}`;
       }
     },
     emit(event) {

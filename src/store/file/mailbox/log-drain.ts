@@ -1,6 +1,6 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { isMissing } from '../../../lib/index.js';
+import { isMissing, errorMessage } from '../../../lib/index.js';
 import { failpoint } from '../failpoint.js';
 import type { CheckpointWriter, Positions } from './checkpoint.js';
 import type { Intake } from './intake.js';
@@ -10,7 +10,7 @@ import { logLines } from './log-lines.js';
 import { NOT_A_LOG, WriterLiveness } from './log-names.js';
 import { scanLogs, type ScannedLog } from './log-scan.js';
 import { LogDescriptors, type OpenLog } from './log-descriptors.js';
-import { describeError, kindOf, NotRegular } from './open-entry.js';
+import { kindOf, NotRegular } from './open-entry.js';
 import { keepAside, moveAside } from './set-aside.js';
 import type { SetAside } from '../../transport.js';
 
@@ -88,7 +88,7 @@ export class LogDrain {
     try {
       opened = this.descriptors.get(log.name, path, stats.ino, stats.size);
     } catch (error) {
-      if (!isMissing(error)) this.setAsideEntry(log.name, error instanceof NotRegular ? error.message : `unreadable: ${describeError(error)}`);
+      if (!isMissing(error)) this.setAsideEntry(log.name, error instanceof NotRegular ? error.message : `unreadable: ${errorMessage(error)}`);
       return false;
     }
     const { fd, ino, size } = opened;

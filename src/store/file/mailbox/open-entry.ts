@@ -41,7 +41,3 @@ export function openEntry(path: string): { fd: number; stats: Stats } {
   closeSync(fd);
   throw new NotRegular(kindOf(stats));
 }
-
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,7 +1,7 @@
 import { closeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Envelope } from '../../../protocol/index.js';
-import { isMissing } from '../../../lib/index.js';
+import { isMissing, errorMessage } from '../../../lib/index.js';
 import { readCheckpoint } from './checkpoint.js';
 import { listNew, readEntry } from './entries.js';
 import { parseEnvelope } from './envelope-text.js';
@@ -10,7 +10,7 @@ import { logLines } from './log-lines.js';
 import { NOT_A_LOG, WriterLiveness } from './log-names.js';
 import { scanLogs, type ScannedLog } from './log-scan.js';
 import { MessageOrder } from './message-order.js';
-import { describeError, NotRegular, openEntry } from './open-entry.js';
+import { NotRegular, openEntry } from './open-entry.js';
 import type { SetAside } from '../../transport.js';
 
 type Peeked = { messages: Envelope[]; problems: SetAside[] };
@@ -31,7 +31,7 @@ function peekLog(dir: string, log: ScannedLog, from: (ino: number) => number, or
     opened = openEntry(path);
   } catch (error) {
     // Gone: its consumer has taken it to its end and deleted it.
-    if (!isMissing(error)) problems.push({ ref: path, reason: error instanceof NotRegular ? error.message : `unreadable: ${describeError(error)}` });
+    if (!isMissing(error)) problems.push({ ref: path, reason: error instanceof NotRegular ? error.message : `unreadable: ${errorMessage(error)}` });
     return;
   }
   const { fd, stats } = opened;

@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, mkdirSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errnoCode, isMissing } from '../../../lib/index.js';
-import { describeError, openEntry } from './open-entry.js';
+import { errnoCode, isMissing, errorMessage } from '../../../lib/index.js';
+import { openEntry } from './open-entry.js';
 
 export type MoveAside =
   | { kind: 'moved'; to: string }
@@ -43,14 +43,14 @@ function intoBad<T>(bad: string, put: () => T, gone: () => boolean): { ok: true;
   try {
     return { ok: true, value: put() };
   } catch (error) {
-    if (!isMissing(error)) return { ok: false, vanished: false, error: describeError(error) };
+    if (!isMissing(error)) return { ok: false, vanished: false, error: errorMessage(error) };
   }
   try {
     if (gone()) return { ok: false, vanished: true, error: '' };
     mkdirSync(bad, { recursive: true });
     return { ok: true, value: put() };
   } catch (error) {
-    return { ok: false, vanished: false, error: describeError(error) };
+    return { ok: false, vanished: false, error: errorMessage(error) };
   }
 }
 

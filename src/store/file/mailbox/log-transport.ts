@@ -7,7 +7,7 @@ import { observeMailbox } from './observe.js';
 import { peekMailbox } from './peek.js';
 import type { MailboxEvent, ObserveOptions, SetAside, SubscribeOptions, Subscription, Transport } from '../../transport.js';
 
-export type MaildirOptions = {
+export type LogTransportOptions = {
   /** fsync each message, checkpoint and journal write (and new logs' directory): survives a machine crash, costs ~1-6 ms each. */
   durable?: boolean;
   /** Rotate delivered.jsonl once it reaches this size (default 4 MiB). */
@@ -23,16 +23,16 @@ export type MaildirOptions = {
 /**
  * The file store's transport: mailboxes under <team root>/mailboxes/<agent>/ (see layout.ts),
  * each a directory of append-only logs, one per writing process. Any number of processes
- * deliver without locks; one consumer per mailbox subscribes. (The name is from before: a
- * mailbox was a Maildir, a file per message, until creating files proved the bottleneck.)
+ * deliver without locks; one consumer per mailbox subscribes. (A mailbox was once a Maildir, a
+ * file per message, until creating files proved the bottleneck: legacy.ts reads what one left.)
  */
-export class MaildirTransport implements Transport {
+export class LogTransport implements Transport {
   private readonly durable: boolean;
   private readonly logsDirs = new Map<string, string>();
 
   constructor(
     private readonly root: string,
-    private readonly options: MaildirOptions = {},
+    private readonly options: LogTransportOptions = {},
   ) {
     this.durable = options.durable ?? false;
   }
