@@ -73,10 +73,7 @@ export type LeadReply =
   | { op: 'interrupt'; message: string; id?: string }
   | { op: 'respawn'; message: string; pid: number; cancelled: string[]; planMode: boolean }
   | { op: 'shutdown'; message: string; requestId: string }
-  | { op: 'task_create' | 'task_assign' | 'task_cancel'; message: string; line: string }
-  | { op: 'diff' | 'merge' | 'discard'; message: string }
-  | { op: 'permissions_add' | 'permissions_remove'; message: string; changed: boolean }
-  | { op: 'mode' | 'compact' | 'prompt' | 'quit' | 'sweep'; message: string };
+  | { op: 'mode' | 'compact' | 'prompt' | 'quit' | 'sweep' | 'task_create' | 'task_assign' | 'task_cancel' | 'diff' | 'merge' | 'discard' | 'permissions_add' | 'permissions_remove'; message: string };
 
 /** What the REPL reads of the lead as it is now: whether its turn is under way, and what waits on the human (oldest first). */
 export type LeadSnapshot = { busy: boolean; pending: RequestRecord[] };

@@ -13,8 +13,9 @@ export function listedRules(rules: PermissionRules): ListedRule[] {
 /**
  * Remove a project rule from `<home>/settings.json`, named by its text (every list's) or by its
  * number in the list as it is now (that one entry: a network entry leaves the allow rule).
+ * Says what it did, naming the file.
  */
-export function removeListedRule(home: string, remove: string): { changed: boolean; message: string } {
+export function removeListedRule(home: string, remove: string): string {
   const file = settingsPath(home);
   const list = listedRules(loadProjectRules(home));
   const entry = /^\d+$/.test(remove) ? list[Number(remove) - 1] : { kind: undefined, text: remove };
@@ -22,5 +23,5 @@ export function removeListedRule(home: string, remove: string): { changed: boole
   const rule = parseRule(entry.text);
   if (typeof rule === 'string') throw new Refused(`invalid rule: ${rule}`);
   const { changed } = removeProjectRule(home, rule, entry.kind);
-  return { changed, message: changed ? `removed ${showRule(rule)} from ${file}` : `no rule ${showRule(rule)} in ${file}; nothing removed` };
+  return changed ? `removed ${showRule(rule)} from ${file}` : `no rule ${showRule(rule)} in ${file}; nothing removed`;
 }

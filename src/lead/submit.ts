@@ -1,16 +1,15 @@
 import { Refused } from '../lib/index.js';
 import { summarize, BROADCAST, LEAD, type Draft, type Envelope, type PermissionMode, type RequestRecord } from '../protocol/index.js';
-import { HUMAN_ACTOR, requireMember, type TeamStore } from '../store/index.js';
+import { HUMAN_ACTOR, requireStoredMember, type TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
-import type { Spawned, SpawnSpec } from '../tools/index.js';
-import { taskLine } from '../tools/index.js';
+import { taskLine, type Spawned, type SpawnSpec } from '../tools/index.js';
 import { worktreeAction } from '../worktree/index.js';
+import { parseRule, showRule } from '../policy/index.js';
 import type { HumanDecision } from './decisions.js';
 import { parseLeadOp, type LeadOp, type LeadReply } from './ops.js';
 import { addProjectRule, settingsPath } from './project-settings.js';
 import { describeRespawn } from './respawn.js';
 import { removeListedRule } from './rule-list.js';
-import { parseRule, showRule } from '../policy/index.js';
 
 /**
  * What an op is carried out with: the lead's parts as they are (LeadRuntime passes its own),
@@ -40,12 +39,6 @@ export type OpTargets = {
   stop(reason?: string): Promise<void>;
   forceStop(): Promise<void>;
 };
-
-async function requireTeamMember(store: OpTargets['store'], name: string): Promise<void> {
-  const team = await store.roster.load();
-  if (!team) throw new Refused(`no team '${store.team}'`);
-  requireMember(team, name);
-}
 
 function requirePaths(paths: TeamPaths | undefined): TeamPaths {
   if (!paths) throw new Refused('this session has no project settings file');
@@ -111,7 +104,7 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
       await to.teammates.setMode(op.name, op.mode, 'human');
       return { op: op.op, message: `set ${op.name}'s permission mode to ${op.mode}` };
     case 'compact': {
-      if (op.name !== undefined) await requireTeamMember(to.store, op.name);
+      if (op.name !== undefined) await requireStoredMember(to.store, op.name);
       if (op.name === undefined || op.name === LEAD) to.loop.compact();
       else to.teammates.compact(op.name);
       return { op: op.op, message: `asked ${op.name ?? LEAD} to compact its context (now if idle, else before its next model call)` };
@@ -129,18 +122,18 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
       return { op: op.op, message: 'the team has stopped' };
     case 'task_create': {
       const task = await to.store.tasks.create({ subject: op.subject, blocked_by: op.blocked_by }, HUMAN_ACTOR);
-      return { op: op.op, message: `added to the board: ${taskLine(task)}`, line: taskLine(task) };
+      return { op: op.op, message: `added to the board: ${taskLine(task)}` };
     }
     case 'task_assign':
     case 'task_cancel': {
       // Made as the human, through the same store calls as `teams task`: an assignment reaches
       // the teammate through the lead's board watch, as one made anywhere else does.
-      if (op.op === 'task_assign') await requireTeamMember(to.store, op.owner);
+      if (op.op === 'task_assign') await requireStoredMember(to.store, op.owner);
       const change = op.op === 'task_assign' ? { op: 'set' as const, owner: op.owner } : { op: 'set' as const, status: 'cancelled' as const, note: op.note ?? 'cancelled by the user' };
       const result = await to.store.tasks.update(op.id, change, HUMAN_ACTOR);
       if (!result.ok) throw new Refused(result.error);
       const done = op.op === 'task_assign' ? `assigned to ${op.owner}` : 'cancelled';
-      return { op: op.op, message: `${done}: ${taskLine(result.task)}`, line: taskLine(result.task) };
+      return { op: op.op, message: `${done}: ${taskLine(result.task)}` };
     }
     case 'diff':
     case 'merge':
@@ -153,10 +146,10 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
       if (typeof rule === 'string') throw new Refused(`invalid rule: ${rule}`);
       const { changed } = addProjectRule(home, op.network ? ['allow', 'network'] : 'allow', rule);
       const message = `${changed ? 'added' : 'already had'} ${op.network ? 'allow and network' : 'allow'} rule ${showRule(rule)} in ${settingsPath(home)}`;
-      return { op: op.op, message, changed };
+      return { op: op.op, message };
     }
     case 'permissions_remove':
-      return { op: op.op, ...removeListedRule(requirePaths(to.paths).home, op.rule) };
+      return { op: op.op, message: removeListedRule(requirePaths(to.paths).home, op.rule) };
     case 'sweep':
       await to.decisions.sweep();
       return { op: op.op, message: 'swept' };

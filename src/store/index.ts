@@ -7,7 +7,7 @@ export type { LogLine, LoggedEvent } from './agent-log.js';
 export { AuditEntry, CompactReason, involves, participants } from './audit.js';
 export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus, setMemberWorktree } from './roster-changes.js';
 export type { TurnUsage } from './roster-changes.js';
-export { Member, MemberStatus, TeamConfig, UsageTotals, WorktreeRecord, findMember, memberNames, requireMember, teamNameProblem } from './roster.js';
+export { Member, MemberStatus, TeamConfig, UsageTotals, WorktreeRecord, findMember, memberNames, requireMember, requireStoredMember, teamNameProblem } from './roster.js';
 export { SessionId, SessionRecord, promptPreview } from './sessions.js';
 export type { SessionSummary } from './sessions.js';
 export { readStateRootRegistry } from './state-root-registry.js';

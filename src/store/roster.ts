@@ -137,3 +137,10 @@ export function requireMember(config: TeamConfig, name: string): Member {
   if (member) return member;
   throw new Refused(`no member named ${quoted(name)} in team '${config.name}'${memberHint(name, memberNames(config))}`);
 }
+
+/** The member `name` of the team as stored now: refused when there is no team yet, or no such member. */
+export async function requireStoredMember(store: { readonly team: string; readonly roster: { load(): Promise<TeamConfig | undefined> } }, name: string): Promise<Member> {
+  const team = await store.roster.load();
+  if (!team) throw new Refused(`no team '${store.team}'`);
+  return requireMember(team, name);
+}

@@ -1,6 +1,6 @@
 import { errorMessage } from '../lib/index.js';
 import { taskDetail } from '../tools/index.js';
-import { involves, requireMember as requireTeamMember } from '../store/index.js';
+import { involves, requireStoredMember } from '../store/index.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
 import { LEAD } from '../protocol/index.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
@@ -8,6 +8,7 @@ import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { permissionsList } from './permissions-command.js';
 import { submit } from './submit.js';
+import type { LeadOp } from '../lead/index.js';
 
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
 const RECENT = 30;
@@ -24,29 +25,16 @@ export function helpText(): string {
   return ['Commands:', ...COMMAND_HELP.map((c) => `  ${c.usage.padEnd(width)}  ${c.what}`), ...KEYS].join('\n');
 }
 
-async function requireMember(runtime: ReplRuntime, name: string): Promise<void> {
-  const team = await runtime.store.roster.load();
-  if (!team) throw new Error(`no team '${runtime.store.team}'`);
-  requireTeamMember(team, name);
-}
-
 function recent(lines: string[], what: string): string {
   const skipped = lines.length - RECENT;
   return skipped > 0 ? [`(${skipped} older ${what} not shown)`, ...lines.slice(-RECENT)].join('\n') : lines.join('\n');
 }
 
-/** /task: the human's change to the board, a lead op like the socket's. */
-async function taskCommand(command: Extract<SlashCommand, { name: 'task' }>, runtime: ReplRuntime): Promise<NewItem[]> {
-  if (command.action === 'add') {
-    const { line } = await submit(runtime, { op: 'task_create', subject: command.subject, blocked_by: command.blockedBy });
-    return [{ kind: 'info', text: `added to the board: ${line}` }];
-  }
-  if (command.action === 'assign') {
-    const { line } = await submit(runtime, { op: 'task_assign', id: command.id, owner: command.member });
-    return [{ kind: 'info', text: `assigned to ${command.member}: ${line}` }];
-  }
-  const { line } = await submit(runtime, { op: 'task_cancel', id: command.id, note: 'cancelled by the user in the REPL' });
-  return [{ kind: 'info', text: `cancelled: ${line}` }];
+/** /task: the human's change to the board, a lead op like the socket's (whose words are the REPL's too). */
+function taskOp(command: Extract<SlashCommand, { name: 'task' }>): LeadOp {
+  if (command.action === 'add') return { op: 'task_create', subject: command.subject, blocked_by: command.blockedBy };
+  if (command.action === 'assign') return { op: 'task_assign', id: command.id, owner: command.member };
+  return { op: 'task_cancel', id: command.id, note: 'cancelled by the user in the REPL' };
 }
 
 async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' | 'view' }>, runtime: ReplRuntime): Promise<NewItem[]> {
@@ -85,7 +73,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       return [{ kind: 'output', text: formatMembers((await store.roster.load())?.members ?? []) }];
     case 'inbox': {
       const agent = command.agent ?? LEAD;
-      await requireMember(runtime, agent);
+      await requireStoredMember(store, agent);
       const { messages, problems } = await store.mailboxes.peek(agent);
       const lines = [...messages.map(formatMessage), ...problems.map((p) => `unreadable entry ${p.ref}: ${p.reason}`)];
       return [{ kind: 'output', text: lines.length === 0 ? `no unread messages for ${agent}` : recent(lines, 'messages') }];
@@ -99,7 +87,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       return [{ kind: 'output', text: tasks.length === 0 ? 'the task board is empty' : tasks.map(taskDetail).join('\n') }];
     }
     case 'task':
-      return taskCommand(command, runtime);
+      return [{ kind: 'info', text: (await runtime.submit(taskOp(command))).message }];
     case 'approve':
     case 'reject': {
       const approve = command.name === 'approve';
@@ -127,7 +115,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       return permissionsList(paths.home);
     }
     case 'log': {
-      if (command.agent) await requireMember(runtime, command.agent);
+      if (command.agent) await requireStoredMember(store, command.agent);
       const { entries } = await store.audit.read();
       const lines = entries.filter((e) => !command.agent || involves(e, command.agent)).map(formatAudit);
       return [{ kind: 'output', text: lines.length === 0 ? 'the audit log is empty' : recent(lines, 'entries') }];

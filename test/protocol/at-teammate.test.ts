@@ -83,12 +83,12 @@ describe("what a kind does at the teammate it reaches (atTeammate, in the kind's
   });
 
   test('interrupt and rules_set start no turn (startsTurn: false, which the lead reads too): they give the model nothing, and every other kind does', () => {
-    assert.deepEqual(KINDS.filter((kind) => !startsTurn(kind)), ['rules_set', 'interrupt']);
+    assert.deepEqual(KINDS.filter((kind) => !startsTurn(SAMPLES[kind])), ['rules_set', 'interrupt']);
     for (const kind of KINDS) {
       const reaction = atTeammate(SAMPLES[kind], working);
       // A permission answer reaches the model through the tool call that waits for it.
       const forModel = reaction.notice !== undefined || reaction.permission !== undefined;
-      assert.equal(forModel, startsTurn(kind), kind);
+      assert.equal(forModel, startsTurn(SAMPLES[kind]), kind);
     }
   });
 });

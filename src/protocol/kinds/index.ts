@@ -62,7 +62,11 @@ export function requestRole(kind: string): RequestRole<EnvelopeHead> {
   throw new Error(`unknown request kind '${kind}'`);
 }
 
-/** Whether a message of this kind sets its addressee to work (interrupt and rules_set do not). */
-export function startsTurn(type: Kind): boolean {
-  return specOf(type).startsTurn !== false;
+/**
+ * Whether a message sets its addressee to work, as its kind declares it: an interrupt or new
+ * rules do not (an idle teammate ignores an interrupt, and its model never hears of rules), so
+ * they bring no idle notification either. The lead and the teammate read this one rule.
+ */
+export function startsTurn(message: { type: Kind }): boolean {
+  return specOf(message.type).startsTurn !== false;
 }
