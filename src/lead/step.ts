@@ -1,18 +1,9 @@
-import { type Envelope, LEAD, type RequestRecord, asOpened } from '../protocol/index.js';
+import { type Envelope, LEAD, type RequestRecord, asOpened, startsTurn } from '../protocol/index.js';
 import type { HookVerdict } from '../hooks/index.js';
 import type { LeadEffect, LeadStep } from './effects.js';
 import { routeForLead } from './routing.js';
 import { MAX_HOOK_REFUSALS, type CompletionReportEnvelope, type LeadInput, type LeadState } from './state.js';
 import { assigned, boardChanged, boardRead } from './step-board.js';
-
-/**
- * Whether a message the lead sends starts a turn of the teammate's. An interrupt or new rules
- * do not (an idle teammate ignores an interrupt, and its model never hears of rules), so they
- * bring no idle notification either: the teammate stays as idle as it was.
- */
-export function startsTurn(envelope: Envelope): boolean {
-  return envelope.type !== 'interrupt' && envelope.type !== 'rules_set';
-}
 
 /**
  * Pure: the lead's reaction to one input, as the state it leaves and the effects to run in
@@ -83,7 +74,7 @@ export function stepLead(state: LeadState, input: LeadInput): LeadStep {
   }
 }
 
-/** The lead's bus sent something: what starts a turn ends the teammate's idleness, and is traffic with it. */
+/** The lead's bus sent something: what starts a turn (an interrupt or new rules do not: the kind says) ends the teammate's idleness, and is traffic with it. */
 function sent(state: LeadState, envelope: Envelope): LeadStep {
   if (!startsTurn(envelope)) return { state, effects: [] };
   const traffic = counted(state.traffic, envelope.to);

@@ -7,7 +7,7 @@ export { Usage } from './fields.js';
 export { MESSAGE_ID_PATTERN, SESSION_ID_PATTERN, newMessageId, newRequestId, newSessionId } from './ids.js';
 export { codeReviewRequest } from './kinds/code-review.js';
 export { finishRequest, finishRequestDraft } from './kinds/finish.js';
-export { requestRole, specOf } from './kinds/index.js';
+export { requestRole, specOf, startsTurn } from './kinds/index.js';
 export { INTERRUPTED_NOTE } from './kinds/interrupt.js';
 export { modeAfterPlan, planRequest, planRequestDraft, planSubmissionProblem } from './kinds/plan.js';
 export type { Decision, LeadRoute, PlanReviewer, TeammateReaction, TeammateState } from './kinds/spec.js';

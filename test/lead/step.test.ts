@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stepLead, startsTurn } from '../../src/lead/step.js';
+import { stepLead } from '../../src/lead/step.js';
+import { startsTurn } from '../../src/protocol/kinds/index.js';
 import { initialLeadState, MAX_HOOK_REFUSALS, type LeadInput, type LeadState } from '../../src/lead/state.js';
 import type { LeadEffect, LeadStep } from '../../src/lead/effects.js';
 import type { Envelope, EnvelopeOf } from '../../src/protocol/messages.js';
