@@ -1,7 +1,7 @@
 import { Refused } from '../lib/index.js';
 import { summarize, BROADCAST, LEAD, type Draft, type Envelope, type PermissionMode, type RequestRecord } from '../protocol/index.js';
 import { HUMAN_ACTOR, requireStoredMember, type TeamStore } from '../store/index.js';
-import type { TeamPaths } from '../team/index.js';
+import { requirePaths, type TeamPaths } from '../team/index.js';
 import { taskLine, type Spawned, type SpawnSpec } from '../tools/index.js';
 import { worktreeAction } from '../worktree/index.js';
 import { parseRule, showRule } from '../policy/index.js';
@@ -39,11 +39,6 @@ export type OpTargets = {
   stop(reason?: string): Promise<void>;
   forceStop(): Promise<void>;
 };
-
-function requirePaths(paths: TeamPaths | undefined): TeamPaths {
-  if (!paths) throw new Refused('this session has no project settings file');
-  return paths;
-}
 
 /**
  * The one place a human's command to the lead is carried out, whoever sent it (the REPL,

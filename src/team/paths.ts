@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { teamNameProblem } from '../store/index.js';
+import { Refused } from '../lib/index.js';
 
 /**
  * Where one team's state lives under the state root (default ./.teams): its directory, and
@@ -48,4 +49,10 @@ export function teamPaths(home: string, team: string): TeamPaths {
     controlSocket: controlSocketPath(root),
     controlToken: join(root, 'control.token'),
   };
+}
+
+/** A session's paths, or the refusal every command that edits project settings gives without them (a stand-in runtime has none). */
+export function requirePaths(paths: TeamPaths | undefined): TeamPaths {
+  if (!paths) throw new Refused('this session has no project settings file');
+  return paths;
 }

@@ -1,4 +1,5 @@
 import { errorMessage } from '../lib/index.js';
+import { requirePaths } from '../team/index.js';
 import { taskDetail } from '../tools/index.js';
 import { involves, requireStoredMember } from '../store/index.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
@@ -111,8 +112,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
     case 'permissions': {
       const { paths } = runtime.options;
       if (command.remove !== undefined) return [{ kind: 'info', text: (await runtime.submit({ op: 'permissions_remove', rule: command.remove })).message }];
-      if (!paths) throw new Error('this session has no project settings file');
-      return permissionsList(paths.home);
+      return permissionsList(requirePaths(paths).home);
     }
     case 'log': {
       if (command.agent) await requireStoredMember(store, command.agent);
