@@ -1,6 +1,6 @@
-import { isRunning, Refused } from '../lib/index.js';
+import { Refused } from '../lib/index.js';
 import { modeAfterPlan, type PermissionMode, agentNameProblem, LEAD, type RequestRecord } from '../protocol/index.js';
-import type { Member, TeamStore } from '../store/index.js';
+import { memberIsAlive, type Member, type TeamStore } from '../store/index.js';
 import { noSuchTeammate } from './running-teammate.js';
 import type { TeamBus } from '../team/index.js';
 
@@ -56,7 +56,7 @@ export async function respawnPlan(
   const team = await store.roster.load();
   const member = team?.members.find((m) => m.name === name);
   if (!member) throw noSuchTeammate(name, team, store.team);
-  if (member.pid && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+  if (memberIsAlive(member)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
   const last = (await store.sessions.read(deps.session, name)).entries.at(-1);
   if (!last) throw new Refused(`${name} has no conversation journaled in session ${deps.session}: spawn it afresh (with a role and a task)`);
   await deps.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);
