@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Subscription, TeamStore } from '../../src/store/team-store.js';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
+import { agentLogCases } from './conformance-agent-logs.js';
 import { auditCases } from './conformance-audit.js';
 import { mailboxCases } from './conformance-mailboxes.js';
 import { mailboxRaceCases } from './conformance-mailbox-races.js';
@@ -97,6 +98,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     mailboxRaceCases(kit);
     sessionCases(kit);
     taskCases(kit);
+    agentLogCases(kit);
   });
 }
 
