@@ -1,0 +1,37 @@
+/**
+ * Where a team's state lives in Redis. Every key of a team starts `teams:{<team>}:`: the braces
+ * are a cluster hash tag, so all of a team's keys hash to one slot and one script may touch
+ * several of them. Team and agent names follow the agent-name rule (letters, digits, `-`,
+ * `_`), so no name can reach into another's keys.
+ */
+export type TeamKeys = ReturnType<typeof teamKeys>;
+
+export function teamKeys(team: string) {
+  const prefix = `teams:{${team}}:`;
+  return {
+    prefix,
+    /** Every key of the team, for SCAN when the team is deleted. */
+    pattern: `${prefix}*`,
+    /** The roster: JSON and its version, changed only by compare-and-set. */
+    roster: `${prefix}roster`,
+    /** One entry per roster change: what watches block on. */
+    rosterChanges: `${prefix}roster:changes`,
+    /** An agent's mailbox: a stream read by one consumer group. */
+    mailbox: (agent: string) => `${prefix}mailbox:${agent}`,
+    /** Entries of `agent`'s mailbox that could not be read or were refused, with why. */
+    setAside: (agent: string) => `${prefix}mailbox:${agent}:bad`,
+    /** The ids of messages already delivered to `agent`: a second deliver of one is dropped. */
+    delivered: (agent: string) => `${prefix}mailbox:${agent}:ids`,
+    /** The ids `agent` has handled, in order: its history. */
+    handled: (agent: string) => `${prefix}mailbox:${agent}:handled`,
+    /** Which consumer may read `agent`'s mailbox now, and until when. */
+    lease: (agent: string) => `${prefix}mailbox:${agent}:lease`,
+    requests: `${prefix}requests`,
+    tasks: `${prefix}tasks`,
+    audit: `${prefix}audit`,
+    /** Session metadata by id. */
+    sessions: `${prefix}sessions`,
+    journal: (session: string, agent: string) => `${prefix}session:${session}:${agent}`,
+    agentLog: (agent: string) => `${prefix}log:${agent}`,
+  };
+}

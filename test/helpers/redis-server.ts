@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from './wait.js';
+
+/**
+ * A real redis-server for one test file: on a free loopback port, with its data in a temporary
+ * directory and every write fsynced before it is acknowledged (appendfsync always, as the
+ * durability figures in docs/ assume), stopped by its pid. `stop` and `start` again keep the
+ * data (the append-only file), for tests of a server that goes away mid-flow.
+ */
+export type RedisServer = {
+  readonly url: string;
+  readonly port: number;
+  /** The running server's pid, or undefined while it is stopped. */
+  pid(): number | undefined;
+  /** Stop the server (SIGKILL: as a crash would) and wait until it is gone. */
+  stop(): Promise<void>;
+  /** Start it again on the same port with the same data. */
+  start(): Promise<void>;
+  /** Stop it and remove its data. */
+  close(): Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('error', () => resolve(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+  });
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'teams-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--daemonize', 'no', '--logfile', join(dir, 'redis.log')],
+      { stdio: 'ignore' },
+    );
+    child = started;
+    running.add(started);
+    started.once('exit', () => running.delete(started));
+    await waitFor(async () => started.exitCode === null && (await answersPing(port)), `redis-server on port ${port} to answer`);
+  };
+  const stop = async () => {
+    const stopping = child;
+    child = undefined;
+    if (!stopping || stopping.exitCode !== null || stopping.signalCode !== null) return;
+    const gone = new Promise<void>((resolve) => stopping.once('exit', () => resolve()));
+    stopping.kill('SIGKILL');
+    await gone;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    pid: () => child?.pid,
+    stop,
+    start,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
