@@ -33,6 +33,27 @@ export interface TeamStore {
   readonly agentLogs: AgentLogs;
   /** The task board: work to split, claim and report on. */
   readonly tasks: TaskStore;
+  /**
+   * Delete what is kept under `agent`'s name for its processes to exchange: its mailbox (waiting,
+   * handled and set-aside messages) and its agent log, so a member added later under the same
+   * name starts with nothing of the old one's. Its roster entry goes by the roster's own update
+   * (removeMember); what the team keeps as history (its requests, tasks, audit entries and
+   * session journals) stays until the team is deleted. A name with nothing kept is no error.
+   * Its consumer and followers must be stopped first: the member has left.
+   */
+  deleteMember(agent: string): Promise<void>;
+  /**
+   * Delete everything of the team the store keeps: afterwards `roster.load()` is undefined and
+   * every journal, mailbox and log reads empty, as for a team never created. Other teams are
+   * untouched. The team's processes must be stopped first.
+   */
+  deleteTeam(): Promise<void>;
+  /**
+   * The store's clock: the time every process of the team compares its timestamps by
+   * (deadlines, staleness, heartbeats). The file store's is this machine's; a store shared by
+   * several machines gives one clock for all of them (the Redis store: Redis TIME).
+   */
+  now(): Promise<Date>;
   /** Let go of whatever the store holds open (a connection); close its watches first. */
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { agentLogCases } from './conformance-agent-logs.js';
 import { auditCases } from './conformance-audit.js';
+import { deleteCases } from './conformance-delete.js';
 import { deliverTwiceCases } from './conformance-deliver-twice.js';
 import { mailboxCases } from './conformance-mailboxes.js';
 import { mailboxRaceCases } from './conformance-mailbox-races.js';
@@ -101,6 +102,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     sessionCases(kit);
     taskCases(kit);
     agentLogCases(kit);
+    deleteCases(kit);
   });
 }
 

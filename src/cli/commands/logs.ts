@@ -28,7 +28,7 @@ export function registerLogsCommand(program: Command, contextFor: ContextFor): v
         throw new UsageError('the lead keeps no such log: its conversation is in the REPL, and its past sessions in `teams sessions`');
       }
       const team = await context.requireTeam();
-      // A removed member's log is still worth reading: the audit log's names count as known.
+      // A removed member is no mistyped name: the audit log's names count as known (its log went with it).
       const logged = (await context.store.audit.read()).entries.flatMap(participants);
       const agent = await context.requireAgent(name, [...memberNames(team), ...logged].filter((known) => known !== LEAD));
 
