@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.js';
 import { storeOf } from '../helpers/store.js';
 import { tempHome } from '../helpers/temp.js';
+import { textMessage } from '../fixtures/mailbox-envelopes.js';
 import { killAll } from '../helpers/children.js';
 import { setMemberStatus } from '../../src/store/roster-changes.js';
 
@@ -55,12 +56,19 @@ describe('teams member / status', () => {
     }
   });
 
-  test('member remove takes a member off the roster', async () => {
+  test('member remove takes a member off the roster, and its mailbox and log with it', async () => {
     assert.equal((await runCli(home, ['member', 'add', 'bob', '--role', 'tester'])).code, 0);
+    const store = storeOf(home);
+    await store.mailboxes.deliver('bob', textMessage('alice', 'bob', 'for the old bob'));
+    await store.agentLogs.append('bob', ['{"type":"raw-ish"}']);
     const removed = await runCli(home, ['member', 'remove', 'bob']);
     assert.equal(removed.code, 0, removed.stderr);
     const status = JSON.parse((await runCli(home, ['status', '--json'])).stdout) as { members: { name: string }[] };
     assert.deepEqual(status.members.map((m) => m.name), ['lead', 'alice']);
+    // A member added again under the name starts with nothing of the old one's.
+    assert.deepEqual((await store.mailboxes.peek('bob')).messages, []);
+    assert.deepEqual((await store.agentLogs.read('bob')).lines, []);
+    await store.close();
   });
 
   test("member remove frees the member's tasks: in progress back to pending, assigned ones unassigned, each with a note, and says so", async () => {

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { Subscription, TeamStore } from '../../src/store/team-store.js';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
+import { agentLogCases } from './conformance-agent-logs.js';
 import { auditCases } from './conformance-audit.js';
+import { deleteCases } from './conformance-delete.js';
+import { deliverTwiceCases } from './conformance-deliver-twice.js';
 import { mailboxCases } from './conformance-mailboxes.js';
 import { mailboxRaceCases } from './conformance-mailbox-races.js';
 import { requestCases } from './conformance-requests.js';
@@ -95,8 +98,11 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     auditCases(kit);
     mailboxCases(kit);
     mailboxRaceCases(kit);
+    deliverTwiceCases(kit);
     sessionCases(kit);
     taskCases(kit);
+    agentLogCases(kit);
+    deleteCases(kit);
   });
 }
 
