@@ -41,13 +41,13 @@ export function respawnsInPlanMode(member: Pick<Member, 'name' | 'plan_mode_sinc
 
 /**
  * Whether `name` can be respawned in this session, and how; Refused saying why not (a bad or
- * unknown name, the lead, a process still running by the roster, nothing journaled). Its
+ * unknown name, the lead, a process still running by the roster, its host not there, nothing journaled). Its
  * requests still pending are cancelled (the process that asked is gone), and `cancelled` names
  * every request cancelled since its last record. Its caller has checked its own supervisor.
  */
 export async function respawnPlan(
   name: string,
-  deps: { store: TeamStore; bus: TeamBus; session: string; leadMode: PermissionMode },
+  deps: { store: TeamStore; bus: TeamBus; session: string; leadMode: PermissionMode; placementProblem: (host: string | undefined) => string | undefined },
 ): Promise<{ member: Member; cancelled: string[]; planMode: boolean; permissionMode: PermissionMode }> {
   const { store } = deps;
   const problem = agentNameProblem(name);
@@ -57,6 +57,9 @@ export async function respawnPlan(
   const member = team?.members.find((m) => m.name === name);
   if (!member) throw noSuchTeammate(name, team, store.team);
   if (memberIsAlive(member)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+  // It goes back to the host it ran on: refused before anything changes when that host is not there.
+  const placement = deps.placementProblem(member.host);
+  if (placement) throw new Refused(`cannot respawn ${name}${member.host === undefined ? '' : ` on host '${member.host}', where it ran`}: ${placement}`);
   const last = (await store.sessions.read(deps.session, name)).entries.at(-1);
   if (!last) throw new Refused(`${name} has no conversation journaled in session ${deps.session}: spawn it afresh (with a role and a task)`);
   await deps.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);

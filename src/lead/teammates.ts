@@ -63,6 +63,10 @@ export class LeadTeammates {
     const model = this.modelFor(spec.model);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
     if (this.spawner.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    // A worktree is made in the lead's repository, which a teammate on another machine cannot reach.
+    if (spec.isolation === 'worktree' && spec.host !== undefined) throw new Refused(`cannot start ${spec.name} on host '${spec.host}' in a worktree: worktrees are made on the lead's machine only`);
+    const placement = this.spawner.placementProblem(spec.host);
+    if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
     // Unnamed, a teammate works in the lead's mode (plan becoming default); named, within the rule.
     const mode = spec.permissionMode ?? modeAfterPlan(this.mode);
     const modeProblem = modeGrantProblem(mode, this.mode, spec.asker ?? 'model');
@@ -87,7 +91,7 @@ export class LeadTeammates {
    */
   async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
     if (this.spawner.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
-    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode });
+    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode, placementProblem: (host) => this.spawner.placementProblem(host) });
     // It keeps the model it ran before (the lead's, when the roster never named one).
     const task = await this.board.respawnTask(name, cancelled);
     const brief = { task_id: task.id, subject: task.subject, description: task.description };
@@ -115,8 +119,6 @@ export class LeadTeammates {
     // A malformed settings file refuses the spawn (Refused, naming file and field) rather than dropping its deny rules.
     const rules = this.rules.current();
     const member = team?.members.find((m) => m.name === spec.name);
-    // A worktree is made in the lead's repository, which a teammate on another machine cannot reach.
-    if (spec.worktree && spec.host !== undefined) throw new Refused(`cannot start ${spec.name} on host '${spec.host}' in a worktree: worktrees are made on the lead's machine only`);
     // Outside a git repository a worktree is refused here, before anything is written or started.
     const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree, resume);
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.

@@ -49,6 +49,8 @@ export interface Spawner {
    * its process at once, while it is still loading. Rejects, saying why, if it cannot start.
    */
   spawn(spec: TeammateSpec, started?: (process: StartedProcess) => void): Promise<{ pid: number }>;
+  /** Why a teammate cannot be placed on `host` (undefined: this machine) by this spawner; undefined when it can. Asked before anything is written. */
+  placementProblem(host: string | undefined): string | undefined;
   /** Tell a running teammate to compact its conversation; Refused when it is not running here. */
   compact(name: string): void;
   isRunning(name: string): boolean;

@@ -37,7 +37,17 @@ export class Spawners implements Spawner {
   async spawn(spec: TeammateSpec, started?: (process: StartedProcess) => void): Promise<{ pid: number }> {
     const where = this.runningOn(spec.name);
     if (where) throw new Refused(`${spec.name} is already running${where === this.local ? '' : ` on host '${this.hostOf(where)}'`}`);
-    return this.placed(spec).spawn(spec, started);
+    const placement = this.placementProblem(spec.host);
+    if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
+    return this.placed(spec.host).spawn(spec, started);
+  }
+
+  placementProblem(host: string | undefined): string | undefined {
+    if (host !== undefined && !this.remote.has(host)) {
+      const known = this.hosts();
+      return `no host '${host}' is attached (${known.length === 0 ? 'none is' : `attached: ${known.join(', ')}`})`;
+    }
+    return this.placed(host).placementProblem(host);
   }
 
   compact(name: string): void {
@@ -80,13 +90,11 @@ export class Spawners implements Spawner {
     return [this.local, ...[...this.remote.values()].map((entry) => entry.spawner)];
   }
 
-  private placed(spec: TeammateSpec): Spawner {
-    if (spec.host === undefined) return this.local;
-    const entry = this.remote.get(spec.host);
-    if (!entry) {
-      const known = this.hosts();
-      throw new Refused(`cannot start ${spec.name} on host '${spec.host}': no such host is attached (${known.length === 0 ? 'none is' : `attached: ${known.join(', ')}`})`);
-    }
+  /** The spawner for `host` (placementProblem says first, and why, when there is none). */
+  private placed(host: string | undefined): Spawner {
+    if (host === undefined) return this.local;
+    const entry = this.remote.get(host);
+    if (!entry) throw new Refused(`no host '${host}' is attached`);
     return entry.spawner;
   }
 

@@ -51,7 +51,8 @@ export class Supervisor implements Spawner {
 
   /** Its model loads after "ready"; a spec placed on another host is not this spawner's. */
   async spawn(spec: TeammateSpec, started: (process: StartedProcess) => void = () => undefined): Promise<{ pid: number }> {
-    if (spec.host !== undefined) throw new Error(`${spec.name} is placed on host '${spec.host}': this machine's supervisor starts only local teammates`);
+    const placement = this.placementProblem(spec.host);
+    if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
     if (this.children.has(spec.name)) throw new Error(`${spec.name} is already running (pid ${this.children.get(spec.name)?.pid})`);
     if (!existsSync(TEAMMATE_ENTRY)) throw new Error(`cannot start ${spec.name}: ${TEAMMATE_ENTRY} is missing (npm run build writes it)`);
     const logs = join(this.paths.root, 'logs');
@@ -159,6 +160,10 @@ export class Supervisor implements Spawner {
     if (!waiting) return;
     waiting.delete(name);
     if (waiting.size === 0) this.keysAcked.emit(seq);
+  }
+
+  placementProblem(host: string | undefined): string | undefined {
+    return host === undefined ? undefined : `this machine's supervisor starts no teammate on host '${host}'`;
   }
 
   /** Tell a teammate to compact its conversation: now if it is idle, else before its next model call. */

@@ -34,6 +34,10 @@ class FakeSpawner implements Spawner {
     this.exits.emit({ name, pid, code, signal: null, expected: false });
   }
 
+  placementProblem(): string | undefined {
+    return undefined;
+  }
+
   compact(name: string): void {
     this.asked.push(`compact ${name}`);
   }
@@ -98,8 +102,11 @@ describe('Spawners: one spawner over the local one and one per host', () => {
 
   test('a spawn on a host not attached is refused, naming the hosts there are', async () => {
     const { local, build, spawners } = setUp();
-    await assert.rejects(spawners.spawn(spec('alice', 'gpu')), (error: unknown) => error instanceof Refused && /host 'gpu'.*no such host is attached \(attached: build\)/.test(error.message));
+    await assert.rejects(spawners.spawn(spec('alice', 'gpu')), (error: unknown) => error instanceof Refused && /^cannot start alice: no host 'gpu' is attached \(attached: build\)$/.test(error.message));
     assert.equal(local.spawned.length + build.spawned.length, 0, 'nothing started anywhere');
+    assert.equal(spawners.placementProblem('gpu'), "no host 'gpu' is attached (attached: build)", 'asked before anything is written');
+    assert.equal(spawners.placementProblem('build'), undefined);
+    assert.equal(spawners.placementProblem(undefined), undefined);
   });
 
   test('a name runs in one place: a spawn of a running name is refused, whichever host it runs on', async () => {
@@ -129,7 +136,7 @@ describe('Spawners: one spawner over the local one and one per host', () => {
     assert.deepEqual(compactions, ['bob']);
     detach();
     assert.deepEqual(spawners.hosts(), []);
-    await assert.rejects(spawners.spawn(spec('bob', 'build')), /no such host is attached \(none is\)/);
+    await assert.rejects(spawners.spawn(spec('bob', 'build')), /no host 'build' is attached \(none is\)/);
     build.exits.emit({ name: 'ghost', pid: 1, code: 0, signal: null, expected: true });
     assert.deepEqual(exits, ['alice:100:1', 'bob:900:0'], 'a detached host is not heard');
   });
