@@ -8,5 +8,5 @@ const refuse = (what: string) => () => Promise.reject(new Refused(`the ${what} a
 
 export function agentLogsNotYet(): AgentLogs {
   const no = refuse('agent logs');
-  return { read: no, follow: no };
+  return { append: no, read: no, follow: no };
 }
