@@ -79,6 +79,7 @@ export class LeadRuntime {
     });
     await store.audit.append({ event: 'member', name: LEAD, change: `started; commands ${describeStatus(sandbox)}` });
     const bus = new TeamBus(store, signer);
+    await bus.clock.start();
     const recovered = await recoverFromEarlierLead(store, bus);
     const model = await openModel(options.settings);
     await setMemberStatus(store.roster, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
@@ -278,6 +279,7 @@ export class LeadRuntime {
     void this.stepper.step({ type: 'stop' });
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
     await this.decisions.close();
+    this.bus.clock.stop();
     for (const close of this.closers.reverse()) await close();
     this.closers = [];
     await this.endTurns();

@@ -122,7 +122,7 @@ export class LeadTeammates {
     // Outside a git repository a worktree is refused here, before anything is written or started.
     const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree, resume);
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
-    const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
+    const planModeSince = resume ? undefined : spec.planMode ? this.bus.clock.stamp() : null;
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
     const startMode = spec.planMode ? 'plan' : permissionMode;
     const { host } = spec;

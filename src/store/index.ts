@@ -4,6 +4,7 @@
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
 export { logLineOf } from './agent-log.js';
 export type { LogLine, LoggedEvent } from './agent-log.js';
+export { StoreClock } from './clock.js';
 export { AuditEntry, CompactReason, involves, participants } from './audit.js';
 export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus, setMemberWorktree } from './roster-changes.js';
 export type { TurnUsage } from './roster-changes.js';
