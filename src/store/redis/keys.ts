@@ -35,7 +35,10 @@ export function teamKeys(team: string) {
     audit: `${prefix}audit`,
     /** Session metadata by id. */
     sessions: `${prefix}sessions`,
+    /** `agent`'s journal of session `session`: a stream of records. */
     journal: (session: string, agent: string) => `${prefix}session:${session}:${agent}`,
+    /** The agents with a journal in session `session` (a set): what listing a session reads, instead of a SCAN. */
+    sessionAgents: (session: string) => `${prefix}session-agents:${session}`,
     agentLog: (agent: string) => `${prefix}log:${agent}`,
   };
 }

@@ -6,7 +6,11 @@ import type { TeamStore } from '../team-store.js';
 import { connectRedis, redisTarget, type RedisClient, type RedisStatus } from './connection.js';
 import { memberKeys, teamKeys } from './keys.js';
 import { RedisTransport } from './mailbox-transport.js';
-import { agentLogsNotYet, auditNotYet, requestsNotYet, sessionsNotYet, tasksNotYet } from './not-yet.js';
+import { RedisAudit } from './audit.js';
+import { agentLogsNotYet } from './not-yet.js';
+import { RedisRequests } from './requests.js';
+import { RedisSessions } from './sessions.js';
+import { RedisTasks } from './tasks.js';
 import { OpenThings, type RedisTeam } from './redis-team.js';
 import { RedisRoster } from './roster.js';
 
@@ -53,10 +57,10 @@ export async function openRedisStore(url: string, team: string, onStatus?: (stat
     team,
     roster: new RedisRoster(redis),
     mailboxes: new RedisTransport(redis),
-    requests: requestsNotYet(),
-    tasks: tasksNotYet(),
-    audit: auditNotYet(),
-    sessions: sessionsNotYet(),
+    requests: new RedisRequests(redis),
+    tasks: new RedisTasks(redis),
+    audit: new RedisAudit(redis),
+    sessions: new RedisSessions(redis),
     agentLogs: agentLogsNotYet(),
     async now() {
       const [seconds, micros] = Time.parse(await client.sendCommand(['TIME']));
