@@ -9,6 +9,7 @@ import { RedisTransport } from './mailbox-transport.js';
 import { RedisAudit } from './audit.js';
 import { agentLogsNotYet } from './not-yet.js';
 import { RedisRequests } from './requests.js';
+import { serverNow } from './server-clock.js';
 import { RedisSessions } from './sessions.js';
 import { RedisTasks } from './tasks.js';
 import { OpenThings, type RedisTeam } from './redis-team.js';
@@ -27,7 +28,6 @@ export type RedisTeamStore = TeamStore & {
   deleteTeam(): Promise<void>;
 };
 
-const Time = z.tuple([z.string().regex(/^\d+$/), z.string().regex(/^\d+$/)]);
 const Scan = z.tuple([z.string(), z.array(z.string())]);
 
 /** Delete every key matching `pattern` (SCAN, then UNLINK in batches: no one command blocks the server long). */
@@ -62,10 +62,7 @@ export async function openRedisStore(url: string, team: string, onStatus?: (stat
     audit: new RedisAudit(redis),
     sessions: new RedisSessions(redis),
     agentLogs: agentLogsNotYet(),
-    async now() {
-      const [seconds, micros] = Time.parse(await client.sendCommand(['TIME']));
-      return new Date(Number(seconds) * 1000 + Math.floor(Number(micros) / 1000));
-    },
+    now: () => serverNow(client),
     async deleteMember(agent) {
       const bad = agentNameProblem(agent);
       if (bad) throw new Refused(bad);
