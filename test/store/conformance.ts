@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { Subscription, TeamStore } from '../../src/store/team-store.js';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
+import { agentLogCases } from './conformance-agent-logs.js';
 import { auditCases } from './conformance-audit.js';
+import { deleteCases } from './conformance-delete.js';
+import { deliverTwiceCases } from './conformance-deliver-twice.js';
 import { mailboxCases } from './conformance-mailboxes.js';
 import { mailboxRaceCases } from './conformance-mailbox-races.js';
 import { requestCases } from './conformance-requests.js';
@@ -56,8 +59,11 @@ const GROUPS = {
   audit: auditCases,
   mailboxes: mailboxCases,
   'mailbox races': mailboxRaceCases,
+  'deliver twice': deliverTwiceCases,
   sessions: sessionCases,
   tasks: taskCases,
+  'agent logs': agentLogCases,
+  delete: deleteCases,
 } satisfies Record<string, (kit: Kit) => void>;
 
 export type CaseGroup = keyof typeof GROUPS;

@@ -43,7 +43,10 @@ export function teamKeys(team: string) {
   };
 }
 
-/** Every key that belongs to `agent` alone and is named by it: what deleting a member removes (besides its journals, found by `memberJournals`). */
+/**
+ * What deleting a member removes: the keys its processes exchange through, named by it. What the
+ * team keeps as history (session journals, requests, tasks, audit) stays until the team goes.
+ */
 export function memberKeys(keys: TeamKeys, agent: string): string[] {
   return [
     keys.mailbox(agent),
@@ -57,7 +60,3 @@ export function memberKeys(keys: TeamKeys, agent: string): string[] {
   ];
 }
 
-/** A SCAN pattern for `agent`'s session journals (one per session). */
-export function memberJournals(keys: TeamKeys, agent: string): string {
-  return keys.journal('*', agent);
-}

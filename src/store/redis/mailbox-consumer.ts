@@ -1,11 +1,12 @@
 import { ErrorReply } from '@redis/client';
 import type { Envelope } from '../../protocol/index.js';
+import { failpoint } from '../failpoint.js';
 import type { MailboxEvent, SubscribeOptions } from '../transport.js';
 import { connectRedis, type RedisClient } from './connection.js';
 import { judgeEntry } from './mailbox-entry.js';
 import { MailboxLease } from './mailbox-lease.js';
 import { GROUP, takeBatch, type TakeLimits } from './mailbox-take.js';
-import { untilAnswered, type Closable, type RedisTeam } from './redis-team.js';
+import { isPassing, pauseAfter, untilAnswered, type Closable, type RedisTeam } from './redis-team.js';
 import { streamsEntries, type StreamEntry } from './stream-entries.js';
 
 /** The one consumer name in the group: a restarted consumer is the same consumer, and re-reads what it left pending. */
@@ -69,16 +70,21 @@ export async function startRedisConsumer(redis: RedisTeam, agent: string, listen
       if (stopping) return [];
       // The mailbox was deleted (its member removed) while consumed: it starts again empty.
       if (error instanceof ErrorReply && error.message.startsWith('NOGROUP')) await ensureGroup(redis.client, key);
-      else if (error instanceof ErrorReply) throw error;
-      // Otherwise the connection dropped: the next read waits for the reconnection.
+      else if (!isPassing(error)) throw error;
+      // Redis is away for now: read again once it is back.
+      await pauseAfter(error);
       return [];
     }
   };
 
   const take = async (entries: readonly StreamEntry[]) => {
     const reads = entries.map((entry) => judgeEntry(entry, options.admit));
+    // Read, not taken: the entries stay pending for this consumer, to be read again after a restart.
+    failpoint('redis-mailbox-after-read');
     // Sent again, the same batch, while only the connection fails: a take whose reply was lost is answered from its record.
     const outcomes = await untilAnswered(redis.client, () => takeBatch(redis, agent, lease, reads, options));
+    // Recorded as handled, not yet handed over: a crash here loses the hand-over, never the record.
+    failpoint('redis-mailbox-after-take');
     const messages: Envelope[] = [];
     for (const outcome of outcomes) {
       if (outcome.kind === 'handled') messages.push(outcome.envelope);

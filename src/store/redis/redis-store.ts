@@ -4,7 +4,7 @@ import { agentNameProblem } from '../../protocol/index.js';
 import { teamNameProblem } from '../roster.js';
 import type { TeamStore } from '../team-store.js';
 import { connectRedis, redisTarget, type RedisClient, type RedisStatus } from './connection.js';
-import { memberJournals, memberKeys, teamKeys } from './keys.js';
+import { memberKeys, teamKeys } from './keys.js';
 import { RedisTransport } from './mailbox-transport.js';
 import { RedisAudit } from './audit.js';
 import { agentLogsNotYet } from './not-yet.js';
@@ -22,7 +22,7 @@ import { RedisRoster } from './roster.js';
 export type RedisTeamStore = TeamStore & {
   /** The team's one clock across machines: the Redis server's TIME. */
   now(): Promise<Date>;
-  /** Remove everything kept for `agent`: its mailbox, history, lease, agent log and session journals. */
+  /** Remove what is kept under `agent`'s name for its processes to exchange: its mailbox (waiting, handled, set aside, ids, lease) and its agent log. */
   deleteMember(agent: string): Promise<void>;
   /** Remove everything of the team: afterwards `roster.load()` finds no team. */
   deleteTeam(): Promise<void>;
@@ -67,7 +67,6 @@ export async function openRedisStore(url: string, team: string, onStatus?: (stat
       const bad = agentNameProblem(agent);
       if (bad) throw new Refused(bad);
       await client.sendCommand(['UNLINK', ...memberKeys(keys, agent)]);
-      await deleteMatching(client, memberJournals(keys, agent));
     },
     async deleteTeam() {
       await deleteMatching(client, keys.pattern);

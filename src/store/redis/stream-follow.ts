@@ -1,7 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import { ErrorReply } from '@redis/client';
 import { asError } from '../../lib/index.js';
 import { connectRedis, type RedisClient, type RedisTarget } from './connection.js';
+import { isPassing, pauseAfter } from './redis-team.js';
 import { rangeEntries, streamsEntries, type StreamEntry } from './stream-entries.js';
 
 /** A stream to follow, and the id after which to start ('0-0': from its first entry). */
@@ -63,9 +63,9 @@ export async function followStreams(
       reply = await client.sendCommand(['XREAD', 'COUNT', String(READ_COUNT), 'BLOCK', String(BLOCK_MS), 'STREAMS', ...keys, ...after]);
     } catch (error) {
       if (stop.signal.aborted) return;
-      // The connection dropped: the client is reconnecting, and the next read waits for it.
-      if (!(error instanceof ErrorReply)) return;
-      onProblem(error);
+      // Redis away for now (the connection dropped, the server still loading): read again once it is back.
+      if (isPassing(error)) return pauseAfter(error, stop.signal);
+      onProblem(asError(error));
       await pause(RETRY_MS, undefined, { signal: stop.signal }).catch(() => undefined);
       return;
     }

@@ -74,6 +74,6 @@ export class LogTransport implements Transport {
   }
 
   async observe(agent: string, listener: (messages: Envelope[]) => void, options: ObserveOptions): Promise<Subscription> {
-    return observeMailbox(this, mailboxLayout(mailboxDir(this.root, agent)), agent, listener, options);
+    return observeMailbox(mailboxLayout(mailboxDir(this.root, agent)), listener, options);
   }
 }
