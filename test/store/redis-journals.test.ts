@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import { connectRedis, redisTarget } from '../../src/store/redis/connection.js';
 import { openRedisStore } from '../../src/store/redis/index.js';
+import { teamKeys } from '../../src/store/redis/keys.js';
+import { RedisRequests } from '../../src/store/redis/requests.js';
+import type { SessionRecord } from '../../src/store/sessions.js';
 import { DIST, killAll, spawnNode, type Child } from '../helpers/children.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -56,6 +60,49 @@ test('tasks: the server killed and restarted while processes race to claim: ever
     });
     assert.deepEqual(await store.tasks.problems(), []);
   } finally {
+    await store.close();
+  }
+});
+
+test('entries another writer left in the journals are reported by their entry id and skipped; the rest reads on', async () => {
+  const team = 'foreign';
+  const keys = teamKeys(team);
+  const store = await openRedisStore(server.url, team);
+  const client = await connectRedis(redisTarget(server.url));
+  try {
+    const now = new Date().toISOString();
+    await store.requests.open({ request_id: 'plan-a', kind: 'plan', from: 'alice', to: 'lead', created_at: now, deadline_at: now, summary: 'a plan' });
+    await store.audit.append({ event: 'member', name: 'alice', change: 'added' });
+    await store.sessions.create({ id: 'session-0123456789', started_at: now, first_prompt: '' });
+    const hi: SessionRecord = { type: 'user', content: [{ type: 'text', text: 'hi' }] };
+    await store.sessions.append('session-0123456789', 'lead', hi);
+    const garbage = async (key: string, field: string, value: string) => z.string().parse(await client.sendCommand(['XADD', key, '*', field, value]));
+    const badRequest = await garbage(keys.requests, 'r', '{"event":"opened"');
+    const foreignRequest = await garbage(keys.requests, 'x', 'y');
+    const badAudit = await garbage(keys.audit, 'r', '{"event":"member","name":"Not A Name"}');
+    const badJournal = await garbage(keys.journal('session-0123456789', 'lead'), 'r', 'not json');
+    await garbage(keys.agentLog('alice'), 'x', 'y');
+
+    const requests = new RedisRequests({ team, keys, client, target: redisTarget(server.url), keep: (thing) => thing });
+    assert.deepEqual((await requests.list()).map((r) => r.request_id), ['plan-a']);
+    assert.deepEqual((await requests.problems()).map((p) => p.ref), [badRequest, foreignRequest].map((id) => `${keys.requests} entry ${id}`));
+    assert.ok((await store.requests.transition('plan-a', 'approved', 'lead')).ok, 'the journal goes on past them');
+
+    const audit = await store.audit.read();
+    assert.equal(audit.entries.length, 1);
+    assert.deepEqual(audit.problems.map((p) => p.ref), [`${keys.audit} entry ${badAudit}`]);
+    assert.match(audit.problems[0]?.reason ?? '', /agent name/);
+
+    const journal = await store.sessions.read('session-0123456789', 'lead');
+    assert.equal(journal.entries.length, 1);
+    assert.deepEqual(journal.problems, [{ ref: `${keys.journal('session-0123456789', 'lead')} entry ${badJournal}`, reason: 'not valid JSON (torn or corrupt record)' }]);
+    assert.equal((await store.sessions.list()).problems.length, 1, 'listed sessions report it too');
+
+    const log = await store.agentLogs.read('alice');
+    assert.equal(log.lines.length, 1);
+    assert.match(log.lines[0]?.type === 'raw' ? log.lines[0].text : '', /is not a log line/, 'a log is only shown: the entry is said, not dropped');
+  } finally {
+    client.destroy();
     await store.close();
   }
 });
