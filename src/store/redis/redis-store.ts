@@ -15,19 +15,6 @@ import { RedisTasks } from './tasks.js';
 import { OpenThings, type RedisTeam } from './redis-team.js';
 import { RedisRoster } from './roster.js';
 
-/**
- * The team store's own operations beyond its parts. LEAD: h/seam adds these to TeamStore
- * (team-store.ts); once merged, `RedisTeamStore` is just TeamStore.
- */
-export type RedisTeamStore = TeamStore & {
-  /** The team's one clock across machines: the Redis server's TIME. */
-  now(): Promise<Date>;
-  /** Remove what is kept under `agent`'s name for its processes to exchange: its mailbox (waiting, handled, set aside, ids, lease) and its agent log. */
-  deleteMember(agent: string): Promise<void>;
-  /** Remove everything of the team: afterwards `roster.load()` finds no team. */
-  deleteTeam(): Promise<void>;
-};
-
 const Scan = z.tuple([z.string(), z.array(z.string())]);
 
 /** Delete every key matching `pattern` (SCAN, then UNLINK in batches: no one command blocks the server long). */
@@ -45,7 +32,7 @@ async function deleteMatching(client: RedisClient, pattern: string): Promise<voi
  * URL beyond loopback must carry a password. `onStatus` hears when Redis goes down and comes
  * back; meanwhile every call waits and then goes on.
  */
-export async function openRedisStore(url: string, team: string, onStatus?: (status: RedisStatus) => void): Promise<RedisTeamStore> {
+export async function openRedisStore(url: string, team: string, onStatus?: (status: RedisStatus) => void): Promise<TeamStore> {
   const problem = teamNameProblem(team);
   if (problem) throw new Refused(problem);
   const target = redisTarget(url);
