@@ -1,10 +1,13 @@
-import { Refused } from '../lib/index.js';
 import { openFileStore } from './file/index.js';
 import { parseStoreDescriptor, teamRoot } from './store-descriptor.js';
-import type { TeamStore } from './team-store.js';
+import type { StoreStatus, TeamStore } from './team-store.js';
 
-/** What every store needs besides its descriptor: this machine's state root, and the team. */
-export type OpenStoreOptions = { home: string; team: string };
+/**
+ * What every store needs besides its descriptor: this machine's state root, and the team.
+ * `onStatus` hears when a store across the network (Redis) goes down and comes back; calls
+ * wait meanwhile, and go on when it returns.
+ */
+export type OpenStoreOptions = { home: string; team: string; onStatus?: (status: StoreStatus) => void };
 
 /**
  * Open the store a descriptor names (store-descriptor.ts), for `options.team`. Only a
@@ -14,6 +17,7 @@ export type OpenStoreOptions = { home: string; team: string };
 export async function openStore(descriptor: string | undefined, options: OpenStoreOptions): Promise<TeamStore> {
   const parsed = parseStoreDescriptor(descriptor);
   if (parsed.kind === 'file') return openFileStore({ root: teamRoot(options.home, options.team), team: options.team });
-  // Wired on merge, once src/store/redis/index.ts exists: return (await import('./redis/index.js')).openRedisStore(parsed.url, options.team);
-  throw new Refused('the Redis store is not available in this build');
+  // Loaded only when named: a one-machine team never loads the Redis client.
+  const { openRedisStore } = await import('./redis/index.js');
+  return openRedisStore(parsed.url, options.team, options.onStatus);
 }

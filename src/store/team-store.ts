@@ -58,6 +58,9 @@ export interface TeamStore {
   close(): Promise<void>;
 }
 
+/** A networked store's connection (Redis) as its owner says it to a person: down, retrying; or back. */
+export type StoreStatus = { state: 'down'; reason: string; retryInMs: number } | { state: 'up' };
+
 /** What a watch could not read (another writer's record, torn or foreign): the watch goes on. */
 export type WatchProblem = (error: Error) => void;
 

@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connectRedis, reconnectDelay, redisTarget, type RedisStatus } from '../../src/store/redis/connection.js';
+import { connectRedis, reconnectDelay, redisTarget } from '../../src/store/redis/connection.js';
+import type { StoreStatus } from '../../src/store/team-store.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -25,7 +26,7 @@ test('reconnecting waits longer each time, up to two seconds', () => {
 });
 
 test('a connection says once that Redis is down, once that it is back, and its commands go on', async () => {
-  const statuses: RedisStatus[] = [];
+  const statuses: StoreStatus[] = [];
   const client = await connectRedis(redisTarget(server.url), (status) => statuses.push(status));
   try {
     await client.set('k', 'before');

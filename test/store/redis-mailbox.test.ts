@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Envelope } from '../../src/protocol/messages.js';
-import { connectRedis, redisTarget, type RedisClient, type RedisStatus } from '../../src/store/redis/connection.js';
+import { connectRedis, redisTarget, type RedisClient } from '../../src/store/redis/connection.js';
+import type { StoreStatus } from '../../src/store/team-store.js';
 import { teamKeys } from '../../src/store/redis/keys.js';
 import { RedisTransport, type RedisTransportOptions } from '../../src/store/redis/mailbox-transport.js';
 import { OpenThings } from '../../src/store/redis/redis-team.js';
@@ -161,7 +162,7 @@ test('a consumer whose lease was taken from it hands nothing over and says so; t
 
 test('the server stopped and started mid-flow: every message handed over once, in order, none lost', async () => {
   const team = freshTeam();
-  const statuses: RedisStatus[] = [];
+  const statuses: StoreStatus[] = [];
   const store = await openRedisStore(server.url, team, (status) => statuses.push(status));
   try {
     const seen = recorder();

@@ -4,6 +4,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Refused } from '../../src/lib/refused.js';
 import { openStore } from '../../src/store/open-store.js';
+import type { StoreStatus } from '../../src/store/team-store.js';
+import { startRedisServer } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/wait.js';
 import { parseStoreDescriptor, redactDescriptor } from '../../src/store/store-descriptor.js';
 import { tempHome } from '../helpers/temp.js';
 
@@ -58,9 +61,33 @@ describe('openStore', () => {
     await Promise.all([first.close(), second.close()]);
   });
 
-  test('a bad team name, an unknown scheme and (in this build) Redis are refused, the password never shown', async () => {
+  test('a bad team name, an unknown scheme and an unauthenticated remote Redis are refused, the password never shown', async () => {
     await assert.rejects(openStore('file:', { home: temp.home, team: '../up' }), /team name/);
     await assert.rejects(openStore(`ftp://me:${SECRET}@x`, { home: temp.home, team: 'alpha' }), (error: unknown) => error instanceof Refused && error.message.includes('ftp://***@x') && !error.message.includes(SECRET));
-    await assert.rejects(openStore(`redis://me:${SECRET}@127.0.0.1:6379`, { home: temp.home, team: 'alpha' }), (error: unknown) => error instanceof Refused && /not available in this build/.test(error.message) && !error.message.includes(SECRET));
+    await assert.rejects(openStore('redis://10.1.2.3:6379', { home: temp.home, team: 'alpha' }), (error: unknown) => error instanceof Refused && /authentication is required/.test(error.message));
+  });
+
+  test('a Redis URL opens the Redis store; one that does not answer is said to be down until it does; wrong credentials are refused at once', async () => {
+    const server = await startRedisServer();
+    try {
+      const redis = await openStore(server.url, { home: temp.home, team: 'gamma' });
+      await redis.roster.ensure();
+      assert.ok(existsSync(join(temp.home, 'gamma')) === false, 'nothing of a Redis team is kept under home');
+      assert.deepEqual((await redis.roster.load())?.members.map((m) => m.name), ['lead']);
+      await redis.close();
+      await server.stop();
+      const statuses: StoreStatus[] = [];
+      const opening = openStore(server.url, { home: temp.home, team: 'gamma', onStatus: (status) => statuses.push(status) });
+      const down = await waitFor(() => statuses.find((s) => s.state === 'down'), 'the store to say Redis is down');
+      assert.ok(down.state === 'down' && down.reason.includes(`127.0.0.1:${server.port}`), down.state === 'down' ? down.reason : '');
+      await server.start();
+      const store = await opening;
+      assert.deepEqual((await store.roster.load())?.members.map((m) => m.name), ['lead'], 'what was written before the server went down is there');
+      await store.close();
+      // Credentials the server refuses do not heal by waiting: refused at once, the password not shown.
+      await assert.rejects(openStore(`redis://me:${SECRET}@127.0.0.1:${server.port}`, { home: temp.home, team: 'gamma' }), (error: unknown) => error instanceof Error && /refused this store's credentials/.test(error.message) && !error.message.includes(SECRET));
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { createClient } from '@redis/client';
 import { Refused, errorMessage } from '../../lib/index.js';
+import type { StoreStatus } from '../team-store.js';
 
 /**
  * One connection to the team's Redis server. Every process of a team spanning machines shares
@@ -9,12 +10,10 @@ import { Refused, errorMessage } from '../../lib/index.js';
  */
 export type RedisClient = ReturnType<typeof newClient>;
 
-function newClient(url: string, reconnectStrategy: (retries: number, cause: Error) => number) {
+function newClient(url: string, reconnectStrategy: (retries: number, cause: Error) => number | Error) {
   return createClient({ url, socket: { reconnectStrategy } });
 }
 
-/** What a connection reports about itself, for the UI and CLI to say plainly. */
-export type RedisStatus = { state: 'down'; reason: string; retryInMs: number } | { state: 'up' };
 
 export type RedisTarget = {
   /** The URL as given (it may carry a password): never shown, never put on a command line. */
@@ -67,11 +66,13 @@ export function reconnectDelay(retries: number): number {
  * Connect to `target`. `onStatus` hears each change between up and down, once per change.
  * Resolves once connected the first time; a server that is not there yet is retried, as later.
  */
-export async function connectRedis(target: RedisTarget, onStatus: (status: RedisStatus) => void = () => undefined): Promise<RedisClient> {
+export async function connectRedis(target: RedisTarget, onStatus: (status: StoreStatus) => void = () => undefined): Promise<RedisClient> {
   let down = false;
   let lastReason = 'not connected';
   const client = newClient(target.url, (retries, cause) => {
     lastReason = errorMessage(cause);
+    // Wrong credentials do not heal by waiting: say so once and stop, rather than retry forever.
+    if (/^(WRONGPASS|NOAUTH|NOPERM)/.test(lastReason)) return new Refused(`Redis at ${target.shown} refused this store's credentials (${lastReason})`);
     const retryInMs = reconnectDelay(retries);
     if (!down) {
       down = true;

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { Refused } from '../../lib/index.js';
 import { agentNameProblem } from '../../protocol/index.js';
 import { teamNameProblem } from '../roster.js';
-import type { TeamStore } from '../team-store.js';
-import { connectRedis, redisTarget, type RedisClient, type RedisStatus } from './connection.js';
+import type { StoreStatus, TeamStore } from '../team-store.js';
+import { connectRedis, redisTarget, type RedisClient } from './connection.js';
 import { memberKeys, teamKeys } from './keys.js';
 import { RedisTransport } from './mailbox-transport.js';
 import { RedisAgentLogs } from './agent-logs.js';
@@ -32,7 +32,7 @@ async function deleteMatching(client: RedisClient, pattern: string): Promise<voi
  * URL beyond loopback must carry a password. `onStatus` hears when Redis goes down and comes
  * back; meanwhile every call waits and then goes on.
  */
-export async function openRedisStore(url: string, team: string, onStatus?: (status: RedisStatus) => void): Promise<TeamStore> {
+export async function openRedisStore(url: string, team: string, onStatus?: (status: StoreStatus) => void): Promise<TeamStore> {
   const problem = teamNameProblem(team);
   if (problem) throw new Refused(problem);
   const target = redisTarget(url);
