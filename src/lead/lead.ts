@@ -49,7 +49,8 @@ export class LeadRuntime {
   readonly session: LeadSessionStart;
   /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
   readonly hooks: LeadHooks;
-  private readonly spawners: Spawners;
+  /** What starts its teammates: this machine's supervisor, beside which a host (`teams host`) is attached. */
+  readonly spawners: Spawners;
   private readonly keys: KeyRing;
   /** The lead's own roster writes, in the order its turns make them. */
   private readonly rosterWrites: Serial;
