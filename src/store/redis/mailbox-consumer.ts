@@ -60,20 +60,24 @@ export async function startRedisConsumer(redis: RedisTeam, agent: string, listen
     }
   };
 
-  /** Entries of the group for this consumer: '0' its pending ones, '>' new ones (waiting for some). */
-  const read = async (from: '0' | '>'): Promise<StreamEntry[]> => {
+  /**
+   * Entries of the group for this consumer: '0' its pending ones, '>' new ones (waiting for
+   * some). Undefined when the read failed for now (Redis away): it may have been done with its
+   * reply lost, leaving entries pending that only a read from '0' finds.
+   */
+  const read = async (from: '0' | '>'): Promise<StreamEntry[] | undefined> => {
     const block = from === '>' ? ['BLOCK', String(BLOCK_MS)] : [];
     try {
       const reply = await reader.sendCommand(['XREADGROUP', 'GROUP', GROUP, CONSUMER, 'COUNT', String(BATCH), ...block, 'STREAMS', key, from]);
       return streamsEntries(reply, 'XREADGROUP').get(key) ?? [];
     } catch (error) {
-      if (stopping) return [];
+      if (stopping) return undefined;
       // The mailbox was deleted (its member removed) while consumed: it starts again empty.
       if (error instanceof ErrorReply && error.message.startsWith('NOGROUP')) await ensureGroup(redis.client, key);
       else if (!isPassing(error)) throw error;
       // Redis is away for now: read again once it is back.
       await pauseAfter(error);
-      return [];
+      return undefined;
     }
   };
 
@@ -94,19 +98,26 @@ export async function startRedisConsumer(redis: RedisTeam, agent: string, listen
   };
 
   const consume = async () => {
-    // Its own pending entries first: those a consumer before it (this process or one killed)
-    // read and did not take. Looked at again now and then: a consumer that lost its lease
-    // while it read leaves what it read pending here too.
-    let pendingLooked = Number.NEGATIVE_INFINITY;
+    // Its own pending entries come before anything new: those a consumer before it (this
+    // process, or one killed) read and did not take, and those of a read whose reply was lost.
+    // Looked at again now and then too: a consumer that lost its lease while it read leaves
+    // what it read pending here.
+    let pendingDue = true;
+    let pendingLooked = 0;
     while (!stopping) {
-      let entries: StreamEntry[] = [];
-      if (performance.now() - pendingLooked >= BLOCK_MS) {
-        entries = await read('0');
-        // Until none is left, before anything new: they came first.
-        if (entries.length === 0) pendingLooked = performance.now();
+      if (pendingDue || performance.now() - pendingLooked >= BLOCK_MS) {
+        const pending = await read('0');
+        if (pending === undefined) continue;
+        if (pending.length > 0) {
+          if (!stopping) await take(pending);
+          continue;
+        }
+        pendingDue = false;
+        pendingLooked = performance.now();
       }
-      if (entries.length === 0 && !stopping) entries = await read('>');
-      if (entries.length > 0 && !stopping) await take(entries);
+      const fresh = await read('>');
+      if (fresh === undefined) pendingDue = true;
+      else if (fresh.length > 0 && !stopping) await take(fresh);
     }
   };
 
