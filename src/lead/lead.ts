@@ -7,7 +7,7 @@ import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
 import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
 import { TeamBus, pricedTurn } from '../team/index.js';
-import { addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
+import { STORE_ENV, addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { answerOverSocket } from './control-answer.js';
 import type { LeadOp, LeadReply, LeadSnapshot } from './ops.js';
@@ -90,7 +90,8 @@ export class LeadRuntime {
     const opened = await openConversation({ sessions: store.sessions, id: session.id, agent: LEAD, resume, sink: session.sink, journalExists: resume });
     // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
     const spawners = new Spawners(new Supervisor(paths, {
-      env: childModelEnv(options.settings, model.offlineURL),
+      // The store by environment, never argv (a Redis URL may hold a password); always set, so the lead's own TEAMS_STORE never stands in.
+      env: { ...childModelEnv(options.settings, model.offlineURL), [STORE_ENV]: options.storeDescriptor ?? '' },
       cwd: options.cwd,
       graceMs: options.graceMs ?? 5_000,
       keys,
