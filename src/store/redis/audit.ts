@@ -4,7 +4,7 @@ import type { RedisTeam } from './redis-team.js';
 import { serverNow } from './server-clock.js';
 import type { StreamEntry } from './stream-entries.js';
 import { followStreams } from './stream-follow.js';
-import { appendRecords, entriesAfter, readRecord } from './stream-journal.js';
+import { appendRecord, allEntries, readRecord } from './stream-journal.js';
 
 /**
  * The audit log as one stream: an entry per fact, stamped by the server's clock (the one clock
@@ -20,16 +20,16 @@ export class RedisAudit implements AuditLog {
   async append(entry: AuditDraft): Promise<AuditEntry> {
     // A malformed entry is the caller's bug: it throws here, before anything is written.
     const stamped = AuditEntry.parse({ ...entry, at: (await serverNow(this.redis.client)).toISOString() });
-    await appendRecords(this.redis, this.key, [stamped]);
+    await appendRecord(this.redis, this.key, stamped);
     return stamped;
   }
 
   async read(): Promise<AuditBatch> {
-    return this.batchOf(await entriesAfter(this.redis, this.key, '0-0'));
+    return this.batchOf(await allEntries(this.redis, this.key));
   }
 
   async follow(listener: (batch: AuditBatch) => void): Promise<Subscription> {
-    const backlog = await entriesAfter(this.redis, this.key, '0-0');
+    const backlog = await allEntries(this.redis, this.key);
     const first = this.batchOf(backlog);
     if (first.entries.length > 0 || first.problems.length > 0) listener(first);
     const after = backlog.at(-1)?.id ?? '0-0';

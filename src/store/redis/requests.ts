@@ -5,7 +5,7 @@ import type { RedisTeam } from './redis-team.js';
 import { serverNow } from './server-clock.js';
 import type { StreamEntry } from './stream-entries.js';
 import { watchJournal } from './journal-watch.js';
-import { appendRecords, entryRef, readRecord, StreamReader } from './stream-journal.js';
+import { appendRecord, entryRef, readRecord, StreamReader } from './stream-journal.js';
 
 /**
  * The requests on Redis: the fold of request-fold.ts over one stream, the team's journal of
@@ -42,7 +42,7 @@ export class RedisRequests implements RequestStore {
 
   /** Append one event and fold it in with everything before it. */
   private async append(event: RequestEvent): Promise<void> {
-    await appendRecords(this.redis, this.reader.key, [event]);
+    await appendRecord(this.redis, this.reader.key, event);
     await this.reader.refresh();
   }
 

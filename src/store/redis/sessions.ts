@@ -5,7 +5,7 @@ import { byStart, JournalEntry, SessionId, SessionMeta, sessionSummary, type Rec
 import type { JournalRead, SessionStore, StoredProblem } from '../team-store.js';
 import type { RedisTeam } from './redis-team.js';
 import { serverNow } from './server-clock.js';
-import { entriesAfter, readRecord, RECORD_FIELD } from './stream-journal.js';
+import { allEntries, readRecord, RECORD_FIELD } from './stream-journal.js';
 
 const Fields = z.record(z.string(), z.string());
 const Members = z.array(z.string());
@@ -84,7 +84,7 @@ export class RedisSessions implements SessionStore {
   async read(id: string, agent: string): Promise<JournalRead> {
     const key = this.journalKey(id, agent);
     const read: JournalRead = { entries: [], problems: [] };
-    for (const entry of await entriesAfter(this.redis, key, '0-0')) {
+    for (const entry of await allEntries(this.redis, key)) {
       const record = readRecord(key, entry, JournalEntry);
       if (record.ok) read.entries.push(record.value);
       else read.problems.push({ ref: record.ref, reason: record.reason });

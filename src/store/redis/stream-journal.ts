@@ -39,31 +39,27 @@ export function readRecord<T>(key: string, entry: StreamEntry, schema: z.ZodType
   return parsed.success ? { ok: true, id: entry.id, value: parsed.data } : problem(inertLine(describeIssues(parsed.error, 'record')));
 }
 
-/** The entries of `key` after id `after` ('0-0': all of them), oldest first, read a page at a time. */
-export async function entriesAfter(redis: RedisTeam, key: string, after: string): Promise<StreamEntry[]> {
+/** Every entry of `key`, oldest first, read a page at a time. */
+export async function allEntries(redis: RedisTeam, key: string): Promise<StreamEntry[]> {
   const all: StreamEntry[] = [];
-  for (let from = after; ; ) {
-    const page = rangeEntries(await untilAnswered(redis.client, () => redis.client.sendCommand(['XRANGE', key, `(${from}`, '+', 'COUNT', String(PAGE)])));
+  for (let from = '-'; ; ) {
+    const page = rangeEntries(await untilAnswered(redis.client, () => redis.client.sendCommand(['XRANGE', key, from, '+', 'COUNT', String(PAGE)])));
     all.push(...page);
     const last = page.at(-1);
     if (page.length < PAGE || last === undefined) return all;
-    from = last.id;
+    from = `(${last.id}`;
   }
 }
 
 /**
- * Append `records` to `key` in order, in one MULTI (so no other writer's entry lands between
- * them). Sent again if the connection drops before the reply: a record may then be stored
- * twice, which every reader of a journal tolerates (its events name themselves).
+ * Append `record` to `key`. Sent again if the connection drops before the reply, so the record
+ * may then be stored twice: for the requests and tasks harmless (their events name themselves,
+ * and a fold counts one once); for the audit log a repeated entry, which says more than a lost
+ * one. (Session journals are not sent this way: a record twice would be replayed twice.)
  */
-export async function appendRecords(redis: RedisTeam, key: string, records: readonly unknown[]): Promise<void> {
-  if (records.length === 0) return;
-  const texts = records.map((record) => JSON.stringify(record));
-  await untilAnswered(redis.client, async () => {
-    const multi = redis.client.multi();
-    for (const text of texts) multi.addCommand(['XADD', key, '*', RECORD_FIELD, text]);
-    await multi.exec();
-  });
+export async function appendRecord(redis: RedisTeam, key: string, record: unknown): Promise<void> {
+  const text = JSON.stringify(record);
+  await untilAnswered(redis.client, () => redis.client.sendCommand(['XADD', key, '*', RECORD_FIELD, text]));
 }
 
 /**

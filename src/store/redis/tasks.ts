@@ -4,7 +4,7 @@ import type { StoredProblem, Subscription, TaskFilter, TaskStore, WatchProblem }
 import { watchJournal } from './journal-watch.js';
 import type { RedisTeam } from './redis-team.js';
 import { serverNow } from './server-clock.js';
-import { appendRecords, entryRef, readRecord, StreamReader } from './stream-journal.js';
+import { appendRecord, entryRef, readRecord, StreamReader } from './stream-journal.js';
 
 /**
  * The task board on Redis: the fold of task-fold.ts over one stream, the team's journal of task
@@ -39,7 +39,7 @@ export class RedisTasks implements TaskStore {
 
   /** Append one event and fold it in with everything before it. */
   private async write(event: TaskEvent): Promise<void> {
-    await appendRecords(this.redis, this.reader.key, [event]);
+    await appendRecord(this.redis, this.reader.key, event);
     await this.reader.refresh();
   }
 
