@@ -1,13 +1,13 @@
 import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
 import { AgentLoop, openConversation } from '../agent/index.js';
-import { EventStream, createSerial, type Serial, isRunning, errorMessage } from '../lib/index.js';
+import { EventStream, createSerial, type Serial, errorMessage } from '../lib/index.js';
 import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowOf } from '../model/index.js';
 import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
 import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
 import { TeamBus, pricedTurn } from '../team/index.js';
-import { STORE_ENV, addMemberUsage, setMemberStatus, type TeamStore } from '../store/index.js';
+import { STORE_ENV, addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { answerOverSocket } from './control-answer.js';
 import type { LeadOp, LeadReply, LeadSnapshot } from './ops.js';
@@ -22,7 +22,7 @@ import { leadEffectRunner } from './execute.js';
 import { LeadStepper } from './stepper.js';
 import { initialLeadState, type LeadInput } from './state.js';
 import { RulesSync } from './rules-sync.js';
-import { Supervisor } from '../process/index.js';
+import { Spawners, Supervisor } from '../process/index.js';
 import { recoverFromEarlierLead, recoveryNotice } from './recovery.js';
 import { LeadSession, type LeadSessionStart } from './session.js';
 import type { LeadOptions, LeadParts } from './options.js';
@@ -49,7 +49,8 @@ export class LeadRuntime {
   readonly session: LeadSessionStart;
   /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
   readonly hooks: LeadHooks;
-  private readonly supervisor: Supervisor;
+  /** What starts its teammates: this machine's supervisor, beside which a host (`teams host`) is attached. */
+  readonly spawners: Spawners;
   private readonly keys: KeyRing;
   /** The lead's own roster writes, in the order its turns make them. */
   private readonly rosterWrites: Serial;
@@ -58,13 +59,13 @@ export class LeadRuntime {
 
   private constructor(parts: LeadParts) {
     ({ events: this.events, options: this.options, store: this.store, bus: this.bus, loop: this.loop, model: this.model, teammates: this.teammates } = parts);
-    ({ decisions: this.decisions, supervisor: this.supervisor, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
+    ({ decisions: this.decisions, spawners: this.spawners, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
   }
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
     const { paths, store } = options;
     const existing = (await store.roster.load())?.members.find((m) => m.name === LEAD);
-    if (existing?.pid && existing.pid !== process.pid && isRunning(existing.pid, existing.pid_start)) {
+    if (existing && existing.pid !== process.pid && memberIsAlive(existing)) {
       throw new Error(`a lead is already running for team '${store.team}' (pid ${existing.pid})`);
     }
     await store.roster.ensure();
@@ -78,6 +79,7 @@ export class LeadRuntime {
     });
     await store.audit.append({ event: 'member', name: LEAD, change: `started; commands ${describeStatus(sandbox)}` });
     const bus = new TeamBus(store, signer);
+    await bus.clock.start();
     const recovered = await recoverFromEarlierLead(store, bus);
     const model = await openModel(options.settings);
     await setMemberStatus(store.roster, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
@@ -86,14 +88,15 @@ export class LeadRuntime {
     const session = new LeadSession(store.sessions, options.session ?? { id: newSessionId(), resume: false });
     const { resume } = session.choice;
     const opened = await openConversation({ sessions: store.sessions, id: session.id, agent: LEAD, resume, sink: session.sink, journalExists: resume });
-    const supervisor = new Supervisor(paths, {
+    // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
+    const spawners = new Spawners(new Supervisor(paths, {
       // The store by environment, never argv (a Redis URL may hold a password); always set, so the lead's own TEAMS_STORE never stands in.
       env: { ...childModelEnv(options.settings, model.offlineURL), [STORE_ENV]: options.storeDescriptor ?? '' },
       cwd: options.cwd,
       graceMs: options.graceMs ?? 5_000,
       keys,
       leadKey: signer.publicKey,
-    });
+    }));
     // Every module below steps the lead with what it learns; the effects run once the loop exists.
     const stepper = new LeadStepper(initialLeadState(options.planReviewer));
     const step = (input: LeadInput) => stepper.step(input);
@@ -104,7 +107,7 @@ export class LeadRuntime {
       (what, reason) => void step({ type: 'problem', what, reason, audited: true }),
     );
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
+    const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
     const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: errorMessage(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
@@ -129,7 +132,7 @@ export class LeadRuntime {
       team,
       decisions,
       conversation: opened.conversation,
-      running: () => supervisor.running(),
+      running: () => spawners.running(),
       rosterWrites,
     });
     stepper.runEffectsWith(leadEffectRunner({ events, store, bus, loop, teammates, decisions, hooks }));
@@ -138,7 +141,7 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, session: started, hooks, stepper });
+    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, keys, sandbox, rosterWrites, session: started, hooks, stepper });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) runtime.refused(`set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
@@ -250,7 +253,7 @@ export class LeadRuntime {
    */
   async forceStop(): Promise<void> {
     this.loop.interrupt();
-    await this.supervisor.killAll();
+    await this.spawners.killAll();
     await this.stop('the lead was force-stopped');
   }
 
@@ -277,6 +280,7 @@ export class LeadRuntime {
     void this.stepper.step({ type: 'stop' });
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
     await this.decisions.close();
+    this.bus.clock.stop();
     for (const close of this.closers.reverse()) await close();
     this.closers = [];
     await this.endTurns();

@@ -1,4 +1,3 @@
-import { Refused } from '../lib/index.js';
 import { openFileStore } from './file/index.js';
 import { parseStoreDescriptor, teamRoot } from './store-descriptor.js';
 import type { TeamStore } from './team-store.js';
@@ -14,6 +13,6 @@ export type OpenStoreOptions = { home: string; team: string };
 export async function openStore(descriptor: string | undefined, options: OpenStoreOptions): Promise<TeamStore> {
   const parsed = parseStoreDescriptor(descriptor);
   if (parsed.kind === 'file') return openFileStore({ root: teamRoot(options.home, options.team), team: options.team });
-  // Wired on merge, once src/store/redis/index.ts exists: return (await import('./redis/index.js')).openRedisStore(parsed.url, options.team);
-  throw new Refused('the Redis store is not available in this build');
+  // Loaded only when named: a process on the file store never loads the Redis client.
+  return (await import('./redis/index.js')).openRedisStore(parsed.url, options.team);
 }

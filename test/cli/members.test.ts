@@ -5,6 +5,7 @@ import { storeOf } from '../helpers/store.js';
 import { tempHome } from '../helpers/temp.js';
 import { textMessage } from '../fixtures/mailbox-envelopes.js';
 import { killAll } from '../helpers/children.js';
+import { setMemberStatus } from '../../src/store/roster-changes.js';
 
 after(killAll);
 
@@ -93,6 +94,23 @@ describe('teams member / status', () => {
     } finally {
       await store.close();
     }
+  });
+
+  test("status shows a HOST column once a member runs on another machine, and --json each member's host", async () => {
+    const before = await runCli(home, ['status']);
+    assert.doesNotMatch(before.stdout, /HOST/, 'a one-machine team looks as it did');
+    const store = storeOf(home);
+    try {
+      await setMemberStatus(store.roster, 'dave', 'registered', { host: 'build' });
+    } finally {
+      await store.close();
+    }
+    const text = await runCli(home, ['status']);
+    assert.match(text.stdout, /^NAME\s+ROLE\s+STATUS\s+PID\s+HOST\s+SINCE/m);
+    assert.match(text.stdout, /^dave\s+coder\s+registered\s+-\s+build\s/m);
+    assert.match(text.stdout, /^alice\s+coder\s+registered\s+-\s+-\s/m, "'-': the lead's machine");
+    const json = JSON.parse((await runCli(home, ['status', '--json'])).stdout) as { members: { name: string; host?: string }[] };
+    assert.deepEqual(json.members.map((m) => [m.name, m.host ?? null]), [['lead', null], ['alice', null], ['dave', 'build']]);
   });
 
   test('--help and --version exit 0; no arguments without a terminal: a one-line message, exit 2', async () => {
