@@ -8,7 +8,7 @@ export { StoreClock } from './clock.js';
 export { AuditEntry, CompactReason, involves, participants } from './audit.js';
 export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus, setMemberWorktree } from './roster-changes.js';
 export type { TurnUsage } from './roster-changes.js';
-export { aliveMembers, memberIsAlive } from './member-liveness.js';
+export { aliveMembers, describeMemberProcess, memberIsAlive } from './member-liveness.js';
 export type { LivenessView } from './member-liveness.js';
 export { Member, MemberStatus, TeamConfig, UsageTotals, WorktreeRecord, findMember, memberNames, requireMember, requireStoredMember, teamNameProblem } from './roster.js';
 export { SessionId, SessionRecord, promptPreview } from './sessions.js';

@@ -6,8 +6,8 @@ import type { TeamStore } from '../team-store.js';
 import { connectRedis, redisTarget, type RedisClient, type RedisStatus } from './connection.js';
 import { memberKeys, teamKeys } from './keys.js';
 import { RedisTransport } from './mailbox-transport.js';
+import { RedisAgentLogs } from './agent-logs.js';
 import { RedisAudit } from './audit.js';
-import { agentLogsNotYet } from './not-yet.js';
 import { RedisRequests } from './requests.js';
 import { serverNow } from './server-clock.js';
 import { RedisSessions } from './sessions.js';
@@ -48,7 +48,7 @@ export async function openRedisStore(url: string, team: string, onStatus?: (stat
     tasks: new RedisTasks(redis),
     audit: new RedisAudit(redis),
     sessions: new RedisSessions(redis),
-    agentLogs: agentLogsNotYet(),
+    agentLogs: new RedisAgentLogs(redis),
     now: () => serverNow(client),
     async deleteMember(agent) {
       const bad = agentNameProblem(agent);
