@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { killAll } from '../helpers/children.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 import { tempHome } from '../helpers/temp.js';
 
 after(killAll);
@@ -41,11 +42,25 @@ describe('--store and TEAMS_STORE', () => {
     assert.equal(result.code, 0, result.stderr);
   });
 
-  test('a Redis URL in a build without the Redis store is refused plainly, without its password', async () => {
-    const result = await runCli(home, ['status'], { TEAMS_STORE: `redis://teams:${SECRET}@127.0.0.1:1` });
-    assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /the Redis store is not available in this build/);
-    assert.ok(!result.stderr.includes(SECRET));
+  test('a remote Redis without a password is refused plainly; a password is never shown', async () => {
+    const open = await runCli(home, ['status'], { TEAMS_STORE: 'redis://10.255.255.1:6379' });
+    assert.equal(open.code, 2, open.stderr);
+    assert.match(open.stderr, /Redis authentication is required beyond loopback/);
+    const hostless = await runCli(home, ['status'], { TEAMS_STORE: `redis://teams:${SECRET}@` });
+    assert.equal(hostless.code, 2, hostless.stderr);
+    assert.ok(!hostless.stderr.includes(SECRET), hostless.stderr);
+  });
+
+  test('--store redis://… keeps the team on that server, not under --home', async (t) => {
+    const server = await startRedisServer();
+    t.after(() => server.close());
+    const added = await runCli(home, ['--team', 'onredis', '--store', server.url, 'member', 'add', 'bob', '--role', 'tester']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(existsSync(join(home, 'onredis')), false, 'nothing under --home');
+    const status = await runCli(home, ['--team', 'onredis', 'status', '--json'], { TEAMS_STORE: server.url });
+    assert.equal(status.code, 0, status.stderr);
+    assert.deepEqual((JSON.parse(status.stdout) as { members: { name: string }[] }).members.map((m) => m.name), ['lead', 'bob']);
+    assert.equal((await runCli(home, ['--team', 'onredis', 'status'])).code, 2, 'the file store has no such team');
   });
 
   test('--help names the option and its variable, and shows no value', async () => {

@@ -36,4 +36,7 @@ test("a teammate's command never sees TEAMS_STORE, even when the project's sandb
   assert.match(result.content, /env-done/);
   assert.match(result.content, /^PATH=/m, 'the command did print its environment');
   assert.doesNotMatch(result.content, /TEAMS_STORE/);
+  // Stopped before its state root is removed: a running lead still writes there.
+  process.kill(session.lead.pid, 'SIGTERM');
+  assert.equal((await session.exited()).code, 0, session.lead.stderr());
 });
