@@ -8,6 +8,8 @@ export { AuditEntry, CompactReason, involves, participants } from './audit.js';
 export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus, setMemberWorktree } from './roster-changes.js';
 export type { TurnUsage } from './roster-changes.js';
 export { Member, MemberStatus, TeamConfig, UsageTotals, WorktreeRecord, findMember, memberNames, requireMember, requireStoredMember, teamNameProblem } from './roster.js';
+export { HostBeat, HostRecord } from './hosts.js';
+export type { ChannelBatch, HostChannel, HostStore } from './hosts.js';
 export { SessionId, SessionRecord, promptPreview } from './sessions.js';
 export type { SessionSummary } from './sessions.js';
 export { readStateRootRegistry } from './state-root-registry.js';

@@ -10,6 +10,7 @@ import { requestCases } from './conformance-requests.js';
 import { rosterCases } from './conformance-roster.js';
 import { sessionCases } from './conformance-sessions.js';
 import { taskCases } from './conformance-tasks.js';
+import { hostCases } from './conformance-hosts.js';
 
 /** A team store backend under test. */
 export type StoreFactory = {
@@ -97,6 +98,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     mailboxRaceCases(kit);
     sessionCases(kit);
     taskCases(kit);
+    hostCases(kit);
   });
 }
 
