@@ -1,0 +1,3 @@
+// Teammates on other machines (`teams host`): the trust handed over out of band, the signed
+// orders and reports, the host process and the lead's remote spawner.
+// Other folders import this folder only through this file (.dependency-cruiser.cjs).
