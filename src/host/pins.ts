@@ -41,7 +41,12 @@ export class HostPins {
     return { ok: true, first: true };
   }
 
-  keyOf(host: string): string | undefined {
-    return this.load()[host];
+  /** Whether a key was pinned for `host` (and is now forgotten). */
+  forget(host: string): boolean {
+    const pinned = this.load();
+    if (pinned[host] === undefined) return false;
+    const { [host]: _forgotten, ...kept } = pinned;
+    writeFileAtomic(this.path, `${JSON.stringify(kept, null, 2)}\n`, { mode: 0o600 });
+    return true;
   }
 }

@@ -3,4 +3,4 @@
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
 export { ParentSignal, tellLead } from './ipc.js';
 export { Supervisor } from './supervisor.js';
-export type { ChildExit } from './supervisor.js';
+export type { ChildExit, TeammateSpec } from './supervisor.js';

@@ -149,7 +149,7 @@ export class Supervisor {
    * Hand every running teammate the team's keys and wait (briefly) until each has them, so
    * that the new member's first message to a teammate is not refused as unverifiable.
    */
-  private async shareKeys(): Promise<void> {
+  async shareKeys(): Promise<void> {
     const seq = ++this.keysSeq;
     const waiting = new Set<string>();
     const signal: ParentSignal = { type: 'keys', seq, keys: this.options.keys.entries() };

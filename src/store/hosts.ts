@@ -17,6 +17,8 @@ export const HostRecord = z.object({
   public_key: z.string().min(1).max(200),
   /** HMAC of (team, name, public_key) under the enrollment secret: only a holder of the secret registers. */
   enrollment: z.string().min(1).max(200),
+  /** Random per start of the host process: orders name the run they are for, so one kept from an earlier run is refused. */
+  run: z.string().min(1).max(64),
   /** For a human reading `teams hosts`: the machine's own name for itself and the host process's pid there. */
   machine: z.string().max(255).optional(),
   pid: z.number().int().positive().optional(),

@@ -9,7 +9,6 @@ export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus
 export type { TurnUsage } from './roster-changes.js';
 export { Member, MemberStatus, TeamConfig, UsageTotals, WorktreeRecord, findMember, memberNames, requireMember, requireStoredMember, teamNameProblem } from './roster.js';
 export { HostBeat, HostRecord } from './hosts.js';
-export type { ChannelBatch, HostChannel, HostStore } from './hosts.js';
 export { SessionId, SessionRecord, promptPreview } from './sessions.js';
 export type { SessionSummary } from './sessions.js';
 export { readStateRootRegistry } from './state-root-registry.js';

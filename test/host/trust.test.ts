@@ -39,7 +39,7 @@ test('a host is admitted only with the enrollment MAC, and its key is pinned on 
   const anchor = loadOrCreateKeyPair(join(temp.home, 'b', 'anchor.json'));
   const host = loadOrCreateKeyPair(join(temp.home, 'b', 'host.json'));
   const pins = new HostPins(join(temp.home, 'b', 'pins.json'));
-  const beat = { name: 'build', public_key: host.publicKey, enrollment: enrollmentMac(anchor.secret, 't', 'build', host.publicKey), last_beat: new Date().toISOString() };
+  const beat = { name: 'build', public_key: host.publicKey, enrollment: enrollmentMac(anchor.secret, 't', 'build', host.publicKey), run: 'run-1', last_beat: new Date().toISOString() };
   const first = admitHost(beat, 't', anchor.secret, pins);
   assert.ok(first.ok && first.first);
   const second = admitHost(beat, 't', anchor.secret, pins);
