@@ -1,0 +1,75 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openFileStore } from '../../src/store/file/file-store.js';
+import { addMember } from '../../src/store/roster-changes.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { KeyRing, createSigner } from '../../src/protocol/signing.js';
+import { LEAD } from '../../src/protocol/names.js';
+import { newSessionId } from '../../src/protocol/ids.js';
+import { NO_RULES } from '../../src/policy/rules.js';
+import { resolveModelSettings } from '../../src/model/settings.js';
+import { teamAnchor } from '../../src/host/host-files.js';
+import { trustToken } from '../../src/host/trust-token.js';
+import { RemoteHosts } from '../../src/host/remote-hosts.js';
+import type { ChildExit, TeammateSpec } from '../../src/process/supervisor.js';
+import { REPO_ROOT, isAlive, killAll, spawnNode } from '../helpers/children.js';
+import { tempHome } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait.js';
+
+const temp = tempHome('teams-remote-spawn-');
+const problems: string[] = [];
+let hosts: RemoteHosts | undefined;
+after(async () => {
+  await hosts?.close();
+  await killAll();
+  temp.cleanup();
+});
+
+test('a teammate placed on a `teams host` process starts there, its key comes back verified, and a host killed has it exit unexpectedly within 3 s', async () => {
+  const paths = teamPaths(temp.home, 'default');
+  const store = openFileStore(paths);
+  await store.roster.ensure();
+  await addMember(store.roster, { name: 'alice', role: 'coder', status: 'starting' });
+  const session = newSessionId();
+  await store.sessions.create({ id: session, started_at: new Date().toISOString(), first_prompt: '' });
+  const workdir = join(temp.home, 'host-work');
+  mkdirSync(workdir);
+  const host = spawnNode(join(REPO_ROOT, 'bin', 'teams.js'), ['--home', temp.home, 'host', '--trust', trustToken(teamAnchor(paths)), '--name', 'build', '--workdir', workdir], {
+    env: { ...process.env, TEAMS_OFFLINE: '1' },
+  });
+  await waitFor(async () => (await store.hosts.list()).hosts.some((h) => h.name === 'build'), 'the host to register');
+
+  const lead = createSigner();
+  const keys = new KeyRing();
+  keys.set(LEAD, lead.publicKey);
+  const exits: ChildExit[] = [];
+  hosts = new RemoteHosts({ store, paths, keys, leadKey: lead.publicKey, graceMs: 2000, keysChanged: () => undefined, problem: (what, reason) => problems.push(`${what}: ${reason}`), added: (spawner) => spawner.exits.subscribe((exit) => exits.push(exit)) });
+  await assert.rejects(hosts.spawnerFor('gpu'), /no host 'gpu' has registered .*registered: build/);
+  const spawner = await hosts.spawnerFor('build');
+  const spec: TeammateSpec = {
+    name: 'alice',
+    planMode: false,
+    permissionMode: 'default',
+    sandbox: { kind: 'bwrap', network: 'on', bwrap: '/usr/bin/bwrap' },
+    rules: NO_RULES,
+    model: resolveModelSettings({ offline: true }, {}).model,
+    journal: { session, resume: false },
+  };
+  await assert.rejects(spawner.spawn({ ...spec, cwd: workdir }), /worktrees are not available on hosts yet/);
+  let startedPid = 0;
+  const { pid } = await spawner.spawn(spec, (p) => (startedPid = p));
+  assert.equal(startedPid, pid);
+  assert.ok(isAlive(pid), 'the teammate runs (on this same machine, here)');
+  assert.ok(keys.get('alice'), "alice's key came back in a report signed by the host");
+  assert.deepEqual(spawner.running(), ['alice']);
+
+  host.process.kill('SIGKILL');
+  const exit = await waitFor(() => exits.find((e) => e.name === 'alice'), 'alice to exit once her host stops beating', 3_000);
+  assert.equal(exit.expected, false);
+  assert.deepEqual(spawner.running(), []);
+  // Its supervisor's IPC channel closed with the host: the teammate ends itself, no orphan.
+  await waitFor(() => !isAlive(pid), 'the teammate to end with its host', 10_000);
+  assert.deepEqual(problems, []);
+});
