@@ -10,7 +10,11 @@ import { HostPins } from './pins.js';
 
 /** The lead machine's team anchor: it signs every order; its secret enrols hosts. */
 export function teamAnchor(paths: TeamPaths): KeyPair {
-  return loadOrCreateKeyPair(join(paths.root, 'anchor.json'));
+  return loadOrCreateKeyPair(anchorPath(paths));
+}
+
+export function anchorPath(paths: TeamPaths): string {
+  return join(paths.root, 'anchor.json');
 }
 
 /** The hosts' keys as the lead machine first saw them. */

@@ -92,7 +92,7 @@ export class HostTeammates {
     this.orderOf.set(spec.name, orderId);
     const local: TeammateSpec = { ...spec, sandbox: sandbox.settings, rules: rules.data };
     try {
-      const { pid } = await supervisor.spawn(local, (pid) => this.send(spec.name, { type: 'started', pid }));
+      const { pid } = await supervisor.spawn(local, (started) => this.send(spec.name, { type: 'started', pid: started.pid }));
       this.send(spec.name, { type: 'ready', pid });
     } catch (error) {
       // An exit before "ready" was reported as an exit already; this says why the spawn failed.

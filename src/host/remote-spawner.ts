@@ -1,7 +1,8 @@
 import { EventStream, Refused, errorMessage } from '../lib/index.js';
 import type { KeyRing } from '../protocol/index.js';
 import { rulesAsText } from '../policy/index.js';
-import type { ChildExit, TeammateSpec } from '../process/index.js';
+import type { ChildCompaction, ChildExit, Spawner, StartedProcess, TeammateSpec } from '../process/index.js';
+import { HOST_STALE_MS } from './lead-beat.js';
 import type { Subscription, TeamStore } from '../store/index.js';
 import type { KeyPair } from './key-file.js';
 import type { Order, OrderBody, RemoteSpec } from './orders.js';
@@ -9,14 +10,12 @@ import { lineId } from './reporter.js';
 import type { Report, ReportGate } from './reports.js';
 import { signLine } from './signed-line.js';
 
-type Compaction = { name: string; before: number; after: number; reason: Extract<Report['body'], { type: 'compacted' }>['reason'] };
-
 type Placed = {
   order: string;
   pid?: number;
   ready: boolean;
   expected: boolean;
-  started: (pid: number) => void;
+  started: (process: StartedProcess) => void;
   settle: { resolve: (pid: number) => void; reject: (error: Error) => void };
 };
 
@@ -25,11 +24,14 @@ type Placed = {
  * host's channel and learnt from its verified reports. A host that stops beating has its
  * teammates exit unexpectedly (`hostGone`), so the lead handles them as any crash.
  */
-export class RemoteSpawner {
+export class RemoteSpawner implements Spawner {
   readonly exits = new EventStream<ChildExit>();
-  readonly compactions = new EventStream<Compaction>();
+  readonly compactions = new EventStream<ChildCompaction>();
   private readonly placed = new Map<string, Placed>();
   private reports: Subscription | undefined;
+  /** The host's last beat seen, and how long before the store's now it was, as last looked at. */
+  private lastBeat: string | undefined;
+  private quietMs = 0;
 
   constructor(
     readonly host: string,
@@ -74,7 +76,8 @@ export class RemoteSpawner {
       this.deps.keysChanged();
     } else if (body.type === 'started') {
       placed.pid = body.pid;
-      placed.started(body.pid);
+      // A pid on another machine: no start time read here could vouch for it (its host's beat does).
+      placed.started({ pid: body.pid });
     } else if (body.type === 'ready') {
       placed.ready = true;
       placed.settle.resolve(body.pid);
@@ -97,7 +100,28 @@ export class RemoteSpawner {
     if (placed.pid !== undefined || exit.pid !== 0) this.exits.emit({ name, ...exit });
   }
 
-  async spawn(spec: TeammateSpec, started: (pid: number) => void = () => undefined): Promise<{ pid: number }> {
+  /**
+   * The host's beat as the lead last looked (undefined: its registration is gone), by the store's
+   * clock. Quiet for longer than HOST_STALE_MS, it is taken for dead: its teammates exit unexpectedly.
+   */
+  beatAt(lastBeat: string | undefined, now: string): void {
+    // A registration gone (the host deregistered) counts from its last beat seen: the exits it
+    // reported before going may still be on their way.
+    if (lastBeat !== undefined) this.lastBeat = lastBeat;
+    if (this.lastBeat === undefined) return;
+    this.quietMs = Math.max(0, Date.parse(now) - Date.parse(this.lastBeat));
+    if (this.quietMs > HOST_STALE_MS) this.hostGone();
+  }
+
+  placementProblem(host: string | undefined): string | undefined {
+    if (host !== this.host) return `host ${this.host} places only its own teammates`;
+    if (this.quietMs > HOST_STALE_MS) return `host ${this.host} has not beaten for ${Math.round(this.quietMs / 1000)} s: it is not running`;
+    return undefined;
+  }
+
+  async spawn(spec: TeammateSpec, started: (process: StartedProcess) => void = () => undefined): Promise<{ pid: number }> {
+    const placement = this.placementProblem(spec.host);
+    if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
     if (spec.cwd !== undefined) throw new Refused(`cannot start ${spec.name} on host ${this.host}: worktrees are not available on hosts yet`);
     if (this.placed.has(spec.name)) throw new Refused(`${spec.name} is already running on host ${this.host}`);
     const remote: RemoteSpec = { name: spec.name, planMode: spec.planMode, permissionMode: spec.permissionMode, sandbox: spec.sandbox, rules: rulesAsText(spec.rules), model: spec.model, journal: spec.journal };
@@ -140,7 +164,7 @@ export class RemoteSpawner {
     this.order({ type: 'expect_exit', name, grace_ms: graceMs }).catch((error: unknown) => this.deps.problem(`ending ${name} on host ${this.host}`, errorMessage(error)));
   }
 
-  async waitForExit(names: string[], timeoutMs: number): Promise<string[]> {
+  async waitForExit(names: readonly string[], timeoutMs: number): Promise<string[]> {
     const pending = new Set(names.filter((n) => this.placed.has(n)));
     if (pending.size === 0) return [];
     return new Promise((resolve) => {

@@ -1,6 +1,5 @@
-import { isRunning } from '../lib/index.js';
 import { LEAD, isOwnRequest, type RequestRecord } from '../protocol/index.js';
-import { setMemberStatus, type Member, type MemberStatus, type TeamStore } from '../store/index.js';
+import { aliveMembers, setMemberStatus, type LivenessView, type Member, type MemberStatus, type TeamStore } from '../store/index.js';
 import { SendRefused, type TeamBus } from '../team/index.js';
 
 /**
@@ -14,9 +13,6 @@ import { SendRefused, type TeamBus } from '../team/index.js';
 /** The statuses only a running process holds. */
 const RUNNING_STATUSES: ReadonlySet<MemberStatus> = new Set(['starting', 'working', 'idle', 'awaiting_approval', 'shutting_down']);
 
-/** Whether the process with `pid`, started at `start` (when known), still runs: proc-start.ts isRunning, or a test's stand-in. */
-export type ProcessCheck = (pid: number, start: string | undefined) => boolean;
-
 export type LeftBehind = {
   /** Teammates the roster says are running whose process is gone: they are to be marked crashed. */
   stale: Member[];
@@ -27,9 +23,9 @@ export type LeftBehind = {
 };
 
 /** What an earlier lead left behind, from the roster's members and the pending requests. */
-export function leftBehind(members: readonly Member[], pending: readonly RequestRecord[], running: ProcessCheck): LeftBehind {
+export function leftBehind(members: readonly Member[], pending: readonly RequestRecord[], liveness: LivenessView): LeftBehind {
   const teammates = members.filter((m) => m.name !== LEAD);
-  const alive = new Set(teammates.filter((m) => m.pid !== null && running(m.pid, m.pid_start)).map((m) => m.name));
+  const alive = aliveMembers(teammates, liveness);
   const stale = teammates.filter((m) => RUNNING_STATUSES.has(m.status) && !alive.has(m.name));
   const gone = new Set<string>();
   for (const request of pending) {
@@ -48,9 +44,9 @@ const LEAD_GONE = 'cancelled as the lead started: the lead that asked is gone, s
  * answer or wait for, each change audited (the requests by the bus). Returns a line for the
  * human per change; `teams run` and the REPL show them once they start.
  */
-export async function recoverFromEarlierLead(store: TeamStore, bus: TeamBus, running: ProcessCheck = isRunning): Promise<string[]> {
+export async function recoverFromEarlierLead(store: TeamStore, bus: TeamBus, liveness: LivenessView = {}): Promise<string[]> {
   const members = (await store.roster.load())?.members ?? [];
-  const left = leftBehind(members, await store.requests.list({ state: 'pending' }), running);
+  const left = leftBehind(members, await store.requests.list({ state: 'pending' }), liveness);
   const lines: string[] = [];
   for (const member of left.stale) {
     const pid = member.pid === null ? 'no pid yet' : `pid ${member.pid}`;

@@ -1,6 +1,6 @@
-import { isRunning, Refused } from '../lib/index.js';
+import { Refused } from '../lib/index.js';
 import { modeAfterPlan, type PermissionMode, agentNameProblem, LEAD, type RequestRecord } from '../protocol/index.js';
-import type { Member, TeamStore } from '../store/index.js';
+import { memberIsAlive, type Member, type TeamStore } from '../store/index.js';
 import { noSuchTeammate } from './running-teammate.js';
 import type { TeamBus } from '../team/index.js';
 
@@ -41,13 +41,13 @@ export function respawnsInPlanMode(member: Pick<Member, 'name' | 'plan_mode_sinc
 
 /**
  * Whether `name` can be respawned in this session, and how; Refused saying why not (a bad or
- * unknown name, the lead, a process still running by the roster, nothing journaled). Its
+ * unknown name, the lead, a process still running by the roster, its host not there, nothing journaled). Its
  * requests still pending are cancelled (the process that asked is gone), and `cancelled` names
  * every request cancelled since its last record. Its caller has checked its own supervisor.
  */
 export async function respawnPlan(
   name: string,
-  deps: { store: TeamStore; bus: TeamBus; session: string; leadMode: PermissionMode },
+  deps: { store: TeamStore; bus: TeamBus; session: string; leadMode: PermissionMode; placementProblem: (host: string | undefined) => string | undefined },
 ): Promise<{ member: Member; cancelled: string[]; planMode: boolean; permissionMode: PermissionMode }> {
   const { store } = deps;
   const problem = agentNameProblem(name);
@@ -56,7 +56,10 @@ export async function respawnPlan(
   const team = await store.roster.load();
   const member = team?.members.find((m) => m.name === name);
   if (!member) throw noSuchTeammate(name, team, store.team);
-  if (member.pid && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+  if (memberIsAlive(member)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+  // It goes back to the host it ran on: refused before anything changes when that host is not there.
+  const placement = deps.placementProblem(member.host);
+  if (placement) throw new Refused(`cannot respawn ${name}${member.host === undefined ? '' : ` on host '${member.host}', where it ran`}: ${placement}`);
   const last = (await store.sessions.read(deps.session, name)).entries.at(-1);
   if (!last) throw new Refused(`${name} has no conversation journaled in session ${deps.session}: spawn it afresh (with a role and a task)`);
   await deps.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);

@@ -1,8 +1,8 @@
-import { Refused, processStartTime, errorMessage } from '../lib/index.js';
+import { Refused, errorMessage } from '../lib/index.js';
 import { newRequestId, summarize, type PermissionMode, agentNameProblem, LEAD, modeAfterPlan, type RequestRecord } from '../protocol/index.js';
 import { type TeamBus, budgetProblem } from '../team/index.js';
 import { addMember, setMemberStatus, type TeamStore } from '../store/index.js';
-import type { ChildExit, Supervisor } from '../process/index.js';
+import type { ChildExit, Spawner } from '../process/index.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/index.js';
 import type { LeadInput } from './state.js';
 import { modelIdProblem } from '../model/index.js';
@@ -27,7 +27,8 @@ export class LeadTeammates {
   constructor(
     private readonly store: TeamStore,
     private readonly bus: TeamBus,
-    private readonly supervisor: Supervisor,
+    /** Whatever starts its teammates, here or on other hosts: the lead knows only the seam. */
+    private readonly spawner: Spawner,
     private readonly mode: PermissionMode,
     private readonly sandbox: SandboxStatus,
     /** The lead takes in what happens to its teammates (step.ts). */
@@ -41,14 +42,14 @@ export class LeadTeammates {
     /** Teammates' own git worktrees (isolation: worktree): made before a start, settled after an exit. */
     private readonly worktrees: TeammateWorktrees,
   ) {
-    this.board = new LeadBoard(store, bus, step, () => supervisor.running());
-    supervisor.exits.subscribe((exit) => {
+    this.board = new LeadBoard(store, bus, step, () => spawner.running());
+    spawner.exits.subscribe((exit) => {
       const handled: Promise<void> = this.exited(exit)
         .catch((error: unknown) => this.problem(`after ${exit.name} exited`, error))
         .finally(() => this.exiting.delete(handled));
       this.exiting.add(handled);
     });
-    supervisor.compactions.subscribe((compaction) => void step({ type: 'child_compacted', ...compaction }));
+    spawner.compactions.subscribe((compaction) => void step({ type: 'child_compacted', ...compaction }));
   }
 
   /** Shown and audited: something failed on the lead's side that no caller waits for. */
@@ -61,7 +62,11 @@ export class LeadTeammates {
     if (problem) throw new Refused(problem);
     const model = this.modelFor(spec.model);
     if (spec.name === LEAD) throw new Refused(`'${LEAD}' is the lead's own name`);
-    if (this.supervisor.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    if (this.spawner.isRunning(spec.name)) throw new Refused(`${spec.name} is already running`);
+    // A worktree is made in the lead's repository, which a teammate on another machine cannot reach.
+    if (spec.isolation === 'worktree' && spec.host !== undefined) throw new Refused(`cannot start ${spec.name} on host '${spec.host}' in a worktree: worktrees are made on the lead's machine only`);
+    const placement = this.spawner.placementProblem(spec.host);
+    if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
     // Unnamed, a teammate works in the lead's mode (plan becoming default); named, within the rule.
     const mode = spec.permissionMode ?? modeAfterPlan(this.mode);
     const modeProblem = modeGrantProblem(mode, this.mode, spec.asker ?? 'model');
@@ -72,7 +77,7 @@ export class LeadTeammates {
     const subject = summarize(spec.prompt || spec.role);
     const description = spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`;
     const task = await this.board.spawnTask(spec.name, subject, description);
-    const started = this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode), worktree: spec.isolation === 'worktree' }, { task_id: task.id, subject, description }, false);
+    const started = this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode), worktree: spec.isolation === 'worktree', host: spec.host }, { task_id: task.id, subject, description }, false);
     return started.catch(async (error: unknown) => {
       await this.board.spawnFailed(task.id, spec.name, error);
       throw error;
@@ -85,13 +90,14 @@ export class LeadTeammates {
    * gone), and its first input names every request cancelled since its last record.
    */
   async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
-    if (this.supervisor.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
-    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode });
+    if (this.spawner.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
+    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode, placementProblem: (host) => this.spawner.placementProblem(host) });
     // It keeps the model it ran before (the lead's, when the roster never named one).
     const task = await this.board.respawnTask(name, cancelled);
     const brief = { task_id: task.id, subject: task.subject, description: task.description };
     const model = this.modelFor(member.model ?? undefined);
-    const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false }, brief, true).catch(async (error: unknown) => {
+    // Back where it ran: its conversation is journaled in the store, but its working directory is on that host.
+    const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false, host: member.host }, brief, true).catch(async (error: unknown) => {
       await this.board.spawnFailed(task.id, name, error);
       throw error;
     });
@@ -100,7 +106,7 @@ export class LeadTeammates {
 
   /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */
   private async start(
-    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode; worktree: boolean },
+    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode; worktree: boolean; host: string | undefined },
     task: { task_id: string; subject: string; description: string },
     resume: boolean,
   ): Promise<Spawned> {
@@ -116,11 +122,12 @@ export class LeadTeammates {
     // Outside a git repository a worktree is refused here, before anything is written or started.
     const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree, resume);
     // A spawn records its plan mode for any later respawn; a respawn keeps what its spawn recorded.
-    const planModeSince = resume ? undefined : spec.planMode ? new Date().toISOString() : null;
+    const planModeSince = resume ? undefined : spec.planMode ? this.bus.clock.stamp() : null;
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
     const startMode = spec.planMode ? 'plan' : permissionMode;
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode });
+    const { host } = spec;
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode, host });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode, host: host ?? null });
     await this.worktrees.record(spec.name, member, worktree);
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     const brief = worktree === undefined ? task : { ...task, description: `${task.description}\n\n${worktreeBrief(worktree)}` };
@@ -130,17 +137,17 @@ export class LeadTeammates {
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
     const journal = { session: this.session.id, resume };
-    const { pid } = await this.supervisor.spawn({ name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal, cwd: worktree?.path }, (pid) => {
-      // Only the pid (with its start time), and only while the teammate has written no status of
-      // its own: its first status change may land first, and must not be turned back to "starting".
-      const start = processStartTime(pid);
+    const placed = { name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal, cwd: worktree?.path, host: spec.host };
+    const { pid } = await this.spawner.spawn(placed, (process) => {
+      // Only the pid (with its start time, as its spawner read it where it runs), and only while the teammate
+      // has written no status of its own: its first status change may land first, and must not be turned back to "starting".
       this.store.roster
         .update((draft) => {
           const started = draft.members.find((m) => m.name === spec.name);
           if (started?.status !== 'starting') return;
-          started.pid = pid;
-          if (start === undefined) delete started.pid_start;
-          else started.pid_start = start;
+          started.pid = process.pid;
+          if (process.pid_start === undefined) delete started.pid_start;
+          else started.pid_start = process.pid_start;
         })
         .catch((error: unknown) => this.problem(`recording ${spec.name}'s pid`, error));
     });
@@ -150,7 +157,7 @@ export class LeadTeammates {
   }
 
   async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {
-    if (!this.supervisor.isRunning(name)) throw new Refused(`${name} is not running`);
+    if (!this.spawner.isRunning(name)) throw new Refused(`${name} is not running`);
     const requestId = newRequestId('shutdown');
     await this.bus.send({ type: 'shutdown_request', from: LEAD, to: name, request_id: requestId, reason });
     return { requestId };
@@ -162,7 +169,7 @@ export class LeadTeammates {
    */
   async setMode(name: string, mode: PermissionMode, asker: ModeAsker): Promise<void> {
     if (name === LEAD) throw new Refused(`the lead's own mode is set when it starts (--permission-mode), not by mode_set`);
-    if (!this.supervisor.isRunning(name)) throw new Refused(`${name} is not running`);
+    if (!this.spawner.isRunning(name)) throw new Refused(`${name} is not running`);
     const problem = modeGrantProblem(mode, this.mode, asker);
     if (problem) throw new Refused(problem);
     // Without a sandbox a teammate can only have started in bypass, running commands unconfined:
@@ -174,7 +181,7 @@ export class LeadTeammates {
 
   /** The human's own words to a running teammate: a user_message the lead signs, read as the user's, not the lead's. */
   async tell(name: string, text: string): Promise<{ id: string }> {
-    await requireRunningTeammate(name, 'a message from the user', (n) => this.supervisor.isRunning(n), this.store);
+    await requireRunningTeammate(name, 'a message from the user', (n) => this.spawner.isRunning(n), this.store);
     if (text.trim() === '') throw new Refused('the message is empty');
     const sent = await this.bus.send({ type: 'user_message', from: LEAD, to: name, text });
     return { id: sent.id };
@@ -182,7 +189,7 @@ export class LeadTeammates {
 
   /** The human stops a running teammate's model call or tool: a signed interrupt its harness obeys; then it waits for them. */
   async interrupt(name: string): Promise<{ id: string }> {
-    await requireRunningTeammate(name, 'an interrupt', (n) => this.supervisor.isRunning(n), this.store);
+    await requireRunningTeammate(name, 'an interrupt', (n) => this.spawner.isRunning(n), this.store);
     const sent = await this.bus.send({ type: 'interrupt', from: LEAD, to: name });
     // A call waiting for the human's decision is denied by the interrupt: its request leaves the queue.
     await this.bus.cancelPending(name, `${name} was interrupted by the user: the call no longer waits`, (r) => r.kind === 'permission' && r.from === name);
@@ -201,29 +208,29 @@ export class LeadTeammates {
 
   /** /compact <name>: the teammate compacts now if idle, else before its next model call. */
   compact(name: string): void {
-    this.supervisor.compact(name);
+    this.spawner.compact(name);
   }
 
   expectExit(name: string): void {
-    this.supervisor.expectExit(name);
+    this.spawner.expectExit(name);
   }
 
   /** The teammates whose processes run now. */
   running(): string[] {
-    return this.supervisor.running();
+    return this.spawner.running();
   }
 
   /** Work among running teammates the lead takes no part in (team-quiet.ts). */
   busyAmongThemselves(pending: readonly RequestRecord[], unread: (name: string) => Promise<number>): Promise<boolean> {
-    return busyAmongThemselves(new Set(this.supervisor.running()), pending, unread, this.store.roster);
+    return busyAmongThemselves(new Set(this.spawner.running()), pending, unread, this.store.roster);
   }
 
   /** The shutdown handshake with every teammate, then the process groups of any that did not go. */
   async stopAll(reason: string, graceMs: number): Promise<void> {
-    const running = this.supervisor.running();
+    const running = this.spawner.running();
     for (const name of running) await this.requestShutdown(name, reason).catch((error: unknown) => this.problem(`asking ${name} to shut down`, error));
-    const left = await this.supervisor.waitForExit(running, graceMs);
-    if (left.length > 0) await this.supervisor.killAll();
+    const left = await this.spawner.waitForExit(running, graceMs);
+    if (left.length > 0) await this.spawner.killAll();
     await Promise.all([...this.exiting]);
   }
 

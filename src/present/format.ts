@@ -29,11 +29,14 @@ export function table(cells: string[][]): string {
 }
 
 export function formatMembers(members: readonly Member[], now = Date.now()): string {
-  const rows = [['NAME', 'ROLE', 'STATUS', 'PID', 'SINCE', 'MODE', 'MODEL', 'USAGE']];
+  // HOST only once a member runs on another machine ('-': the lead's): a one-machine team looks as it always did.
+  const hosts = members.some((m) => m.host !== undefined);
+  const rows = [['NAME', 'ROLE', 'STATUS', 'PID', ...(hosts ? ['HOST'] : []), 'SINCE', 'MODE', 'MODEL', 'USAGE']];
   for (const m of members) {
     // MODE: the permission mode it works in ('-' for the lead, and in rosters from before it was kept).
     const mode = m.permission_mode ?? '-';
-    rows.push([m.name, m.role, m.status, m.pid === null ? '-' : String(m.pid), age(m.status_since, now), mode, m.model ?? '-', m.usage ? describeUsage(m) : '-']);
+    const host = hosts ? [m.host ?? '-'] : [];
+    rows.push([m.name, m.role, m.status, m.pid === null ? '-' : String(m.pid), ...host, age(m.status_since, now), mode, m.model ?? '-', m.usage ? describeUsage(m) : '-']);
   }
   return table(rows);
 }

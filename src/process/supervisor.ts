@@ -2,12 +2,11 @@ import { killProcessGroup, EventStream, PACKAGE_ROOT, Refused, processStartTime 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PermissionMode, KeyRing } from '../protocol/index.js';
-import type { SandboxSettings } from '../sandbox/index.js';
-import { rulesAsText, type PermissionRules } from '../policy/index.js';
+import type { KeyRing } from '../protocol/index.js';
+import { rulesAsText } from '../policy/index.js';
 import type { TeamPaths } from '../team/index.js';
 import { ChildSignal, type ParentSignal } from './ipc.js';
-import type { CompactReason } from '../agent/index.js';
+import type { ChildCompaction, ChildExit, Spawner, StartedProcess, TeammateSpec } from './spawner.js';
 
 /**
  * The entry a teammate process runs: teammate/main.ts as the esbuild bundle that `npm run build`
@@ -16,25 +15,6 @@ import type { CompactReason } from '../agent/index.js';
  * the one the tests run; tsc's copy of the entry is never started.
  */
 export const TEAMMATE_ENTRY = join(PACKAGE_ROOT, 'dist', 'bundle', 'teammate', 'main.js');
-
-export type TeammateSpec = {
-  name: string;
-  planMode: boolean;
-  permissionMode: PermissionMode;
-  sandbox: SandboxSettings;
-  /** The project's permission rules as the lead read them: handed over, never read by the teammate. */
-  rules: PermissionRules;
-  /** Its own model: it reaches the process as TEAMS_MODEL, over the lead's. */
-  model: string;
-  /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
-  journal: { session: string; resume: boolean };
-  /** Where it works when not in the lead's directory: its own git worktree. */
-  cwd?: string;
-};
-
-export type ChildCompaction = { name: string; before: number; after: number; reason: CompactReason };
-
-export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
 
 type Tracked = {
   child: ChildProcess;
@@ -51,11 +31,12 @@ type Tracked = {
 const KEYS_ACK_MS = 5_000;
 
 /**
- * Starts teammate processes and watches them. Each teammate is its own process group, so
- * ending it ends whatever it started; each keeps an IPC channel to this process, which
- * closes when this process dies in any way, so a teammate never outlives its lead.
+ * The local spawner: starts teammate processes on this machine and watches them. Each teammate
+ * is its own process group, so ending it ends whatever it started; each keeps an IPC channel to
+ * this process, which closes when this process dies in any way, so a teammate never outlives
+ * its lead.
  */
-export class Supervisor {
+export class Supervisor implements Spawner {
   readonly exits = new EventStream<ChildExit>();
   readonly compactions = new EventStream<ChildCompaction>();
   private readonly children = new Map<string, Tracked>();
@@ -68,11 +49,10 @@ export class Supervisor {
     private readonly options: { env: Record<string, string>; cwd: string; graceMs: number; keys: KeyRing; leadKey: string },
   ) {}
 
-  /**
-   * Start a teammate; resolves once it is ready (subscribed to its mailbox; its model loads
-   * after). `started` hears its pid at once, while the process is still loading.
-   */
-  async spawn(spec: TeammateSpec, started: (pid: number) => void = () => undefined): Promise<{ pid: number }> {
+  /** Its model loads after "ready"; a spec placed on another host is not this spawner's. */
+  async spawn(spec: TeammateSpec, started: (process: StartedProcess) => void = () => undefined): Promise<{ pid: number }> {
+    const placement = this.placementProblem(spec.host);
+    if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
     if (this.children.has(spec.name)) throw new Error(`${spec.name} is already running (pid ${this.children.get(spec.name)?.pid})`);
     if (!existsSync(TEAMMATE_ENTRY)) throw new Error(`cannot start ${spec.name}: ${TEAMMATE_ENTRY} is missing (npm run build writes it)`);
     const logs = join(this.paths.root, 'logs');
@@ -139,7 +119,8 @@ export class Supervisor {
       for (const seq of this.keysAcks.keys()) this.acked(seq, spec.name);
       this.exits.emit({ name: spec.name, pid, code, signal, expected: tracked.expected });
     });
-    started(pid);
+    const start = processStartTime(pid);
+    started(start === undefined ? { pid } : { pid, pid_start: start });
     await ready;
     await (sharing ?? this.shareKeys());
     return { pid };
@@ -181,6 +162,10 @@ export class Supervisor {
     if (waiting.size === 0) this.keysAcked.emit(seq);
   }
 
+  placementProblem(host: string | undefined): string | undefined {
+    return host === undefined ? undefined : `this machine's supervisor starts no teammate on host '${host}'`;
+  }
+
   /** Tell a teammate to compact its conversation: now if it is idle, else before its next model call. */
   compact(name: string): void {
     const tracked = this.children.get(name);
@@ -207,7 +192,7 @@ export class Supervisor {
   }
 
   /** Resolves when every teammate has exited, or after `timeoutMs` with the ones still running. */
-  async waitForExit(names: string[], timeoutMs: number): Promise<string[]> {
+  async waitForExit(names: readonly string[], timeoutMs: number): Promise<string[]> {
     const pending = new Set(names.filter((n) => this.children.has(n)));
     if (pending.size === 0) return [];
     return new Promise((resolve) => {

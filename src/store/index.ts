@@ -4,9 +4,12 @@
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
 export { logLineOf } from './agent-log.js';
 export type { LogLine, LoggedEvent } from './agent-log.js';
+export { StoreClock } from './clock.js';
 export { AuditEntry, CompactReason, involves, participants } from './audit.js';
 export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus, setMemberWorktree } from './roster-changes.js';
 export type { TurnUsage } from './roster-changes.js';
+export { aliveMembers, memberIsAlive } from './member-liveness.js';
+export type { LivenessView } from './member-liveness.js';
 export { Member, MemberStatus, TeamConfig, UsageTotals, WorktreeRecord, findMember, memberNames, requireMember, requireStoredMember, teamNameProblem } from './roster.js';
 export { HostBeat, HostRecord } from './hosts.js';
 export { SessionId, SessionRecord, promptPreview } from './sessions.js';

@@ -1,11 +1,12 @@
-import { Refused, quoted, isRunning, processStartTime } from '../lib/index.js';
+import { Refused, quoted, processStartTime } from '../lib/index.js';
+import { memberIsAlive, type LivenessView } from './member-liveness.js';
 import { type PermissionMode, type Usage, LEAD } from '../protocol/index.js';
 import { findMember, Member, requireMember, rosterIssues, type MemberStatus, type WorktreeRecord } from './roster.js';
 import type { RosterStore } from './team-store.js';
 
 /** The changes callers make to the roster, each one update of whichever store keeps it. */
 
-export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string; permission_mode?: PermissionMode };
+export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string; permission_mode?: PermissionMode; host?: string };
 
 /** A pid with its process's start time, when it can be read: together they name one process. */
 function pidWithStart(pid: number | null): Pick<Member, 'pid' | 'pid_start'> {
@@ -25,6 +26,7 @@ export async function addMember(roster: RosterStore, input: NewMember): Promise<
     status_since: now,
     ...(input.plan_mode_since === undefined ? {} : { plan_mode_since: input.plan_mode_since }),
     ...(input.permission_mode === undefined ? {} : { permission_mode: input.permission_mode }),
+    ...(input.host === undefined ? {} : { host: input.host }),
   });
   if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${rosterIssues(parsed.error)}`);
   const member = parsed.data;
@@ -37,21 +39,22 @@ export async function addMember(roster: RosterStore, input: NewMember): Promise<
 
 /**
  * Take a member off the roster. Refuses the lead, unknown names, and members whose process
- * still runs (a pid on this machine: the process that removes is the one that checks).
+ * still runs (member-liveness.ts: a pid here, or a host's beat in `liveness`; the process that
+ * removes is the one that checks).
  */
-export async function removeMember(roster: RosterStore, name: string): Promise<Member> {
+export async function removeMember(roster: RosterStore, name: string, liveness: LivenessView = {}): Promise<Member> {
   const { result } = await roster.update((team) => {
     if (name === LEAD) throw new Refused(`the ${LEAD} cannot be removed from the team`);
     const member = requireMember(team, name);
-    if (member.pid !== null && isRunning(member.pid, member.pid_start)) throw new Refused(`${name} is running (pid ${member.pid}); shut it down first`);
+    if (memberIsAlive(member, liveness)) throw new Refused(`${name} is running (pid ${member.pid}); shut it down first`);
     team.members = team.members.filter((m) => m.name !== name);
     return member;
   });
   return result;
 }
 
-/** `plan_mode_since`: a spawn's plan mode, recorded (a time) or cleared (null). */
-export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null; permission_mode?: PermissionMode };
+/** `plan_mode_since`: a spawn's plan mode, recorded (a time) or cleared (null); `host`: where a spawn placed it (null: this machine). */
+export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null; permission_mode?: PermissionMode; host?: string | null };
 
 /**
  * Set a member's status (and, with it, its pid or model); `status_since` moves only when the
@@ -79,6 +82,8 @@ export async function setMemberStatus(
     if (extra.plan_mode_since === null) delete member.plan_mode_since;
     else if (extra.plan_mode_since !== undefined) member.plan_mode_since = extra.plan_mode_since;
     if (extra.permission_mode !== undefined) member.permission_mode = extra.permission_mode;
+    if (extra.host === null) delete member.host;
+    else if (extra.host !== undefined) member.host = extra.host;
     return { member: { ...member }, previous };
   });
   return result;

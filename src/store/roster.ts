@@ -75,6 +75,12 @@ export const Member = z.object({
    */
   permission_mode: PermissionMode.optional(),
   worktree: WorktreeRecord.optional(),
+  /**
+   * The host it runs on (`teams host --name`), written by the lead's spawn; absent: the lead's
+   * machine. Its pid is a pid there, so its liveness is the host's heartbeat (member-liveness.ts);
+   * a respawn places it on the same host again.
+   */
+  host: AgentName.optional(),
 });
 export type Member = z.infer<typeof Member>;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SESSION_ID_PATTERN, AgentName } from '../protocol/index.js';
+import { SESSION_ID_PATTERN, AgentName, LEAD } from '../protocol/index.js';
 
 /**
  * Sessions: what survives a restart of the lead. Each agent's conversation is journaled as
@@ -83,4 +83,26 @@ export const PREVIEW_CHARS = 80;
 export function promptPreview(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= PREVIEW_CHARS ? line : `${line.slice(0, PREVIEW_CHARS - 1)}…`;
+}
+
+/**
+ * A session as listed, from its metadata and its agents' journals as read (agent → good
+ * entries, oldest first): the agents the lead first, then by name; the newest record's time.
+ */
+export function sessionSummary(meta: SessionMeta, journals: ReadonlyMap<string, readonly JournalEntry[]>): SessionSummary {
+  let records = 0;
+  let lastActive = meta.started_at;
+  for (const entries of journals.values()) {
+    records += entries.length;
+    const last = entries.at(-1)?.at;
+    if (last !== undefined && Date.parse(last) > Date.parse(lastActive)) lastActive = last;
+  }
+  const agents = [...journals.keys()].sort();
+  const ordered = agents.includes(LEAD) ? [LEAD, ...agents.filter((a) => a !== LEAD)] : agents;
+  return { ...meta, last_active: lastActive, agents: ordered, records };
+}
+
+/** Sessions in the order `teams sessions` lists them: oldest first. */
+export function byStart(a: SessionMeta, b: SessionMeta): number {
+  return Date.parse(a.started_at) - Date.parse(b.started_at) || a.id.localeCompare(b.id);
 }

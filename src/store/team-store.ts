@@ -36,6 +36,27 @@ export interface TeamStore {
   readonly tasks: TaskStore;
   /** Machines other than the lead's that run teammates (`teams host`): their beats, orders and reports, all untrusted. */
   readonly hosts: HostStore;
+  /**
+   * Delete what is kept under `agent`'s name for its processes to exchange: its mailbox (waiting,
+   * handled and set-aside messages) and its agent log, so a member added later under the same
+   * name starts with nothing of the old one's. Its roster entry goes by the roster's own update
+   * (removeMember); what the team keeps as history (its requests, tasks, audit entries and
+   * session journals) stays until the team is deleted. A name with nothing kept is no error.
+   * Its consumer and followers must be stopped first: the member has left.
+   */
+  deleteMember(agent: string): Promise<void>;
+  /**
+   * Delete everything of the team the store keeps: afterwards `roster.load()` is undefined and
+   * every journal, mailbox and log reads empty, as for a team never created. Other teams are
+   * untouched. The team's processes must be stopped first.
+   */
+  deleteTeam(): Promise<void>;
+  /**
+   * The store's clock: the time every process of the team compares its timestamps by
+   * (deadlines, staleness, heartbeats). The file store's is this machine's; a store shared by
+   * several machines gives one clock for all of them (the Redis store: Redis TIME).
+   */
+  now(): Promise<Date>;
   /** Let go of whatever the store holds open (a connection); close its watches first. */
   close(): Promise<void>;
 }
@@ -124,31 +145,47 @@ export interface SessionStore {
   read(id: string, agent: string): Promise<JournalRead>;
 }
 
-/** Where a reader of an agent's log got to. Opaque: only the store that gave it reads it. */
-export type LogCursor = { readonly position: number };
+/**
+ * Where a reader of an agent's log got to. Opaque: only the store that gave it reads it (the
+ * file store's names a byte offset, another store's an entry id); a cursor the store cannot
+ * read, garbage or another store's, is refused with an error saying so.
+ */
+export type LogCursor = string;
 
 /**
  * A batch of an agent's log: complete lines only (one still being written comes in a later
- * batch), and where to go on from. `skipped`: the read began past the start (see `tail`).
+ * batch), and where to go on from. `skipped`: lines were left out before the first (see `tail`).
  */
 export type LogBatch = { lines: LogLine[]; next: LogCursor; skipped: boolean };
 
+/** Where a read of an agent's log starts: after `from` (the start without it), or, from the start, at the last `tail` lines. */
+export type LogReadOptions = { from?: LogCursor; tail?: number };
+
 /**
- * Each teammate's log (src/store/agent-log.ts): its events, appended by its own process as they
- * happen. Reading never changes it, and any number of readers may follow it.
+ * Each teammate's log (src/store/agent-log.ts): its events, appended as they happen by its own
+ * process or by whoever carries its output (its supervisor, a host). Reading never changes it,
+ * and any number of readers may follow it.
  */
 export interface AgentLogs {
   /**
-   * The lines after `from` (from the start without it). With `tail`, a read from the start
-   * begins no more than about that many bytes before the end, at a line's start: a day's log
-   * is long, and a view shows only its end. An agent with no log yet has an empty one.
+   * Add `lines` to `agent`'s log, in order, as one whole: a reader sees all of them or none,
+   * never another writer's lines between them. Each is one complete line without its line
+   * break (one that holds a line break is refused); a caller carrying a process's output splits
+   * it at line breaks and flushes a trailing partial line when the process exits. Several
+   * writers may append at once. Blank lines carry nothing: a store may leave them out.
    */
-  read(agent: string, options?: { from?: LogCursor; tail?: number }): Promise<LogBatch>;
+  append(agent: string, lines: readonly string[]): Promise<void>;
+  /**
+   * The lines after `from` (from the start without it). With `tail`, a read from the start
+   * gives at most the last `tail` lines, and says `skipped` if it left any out: a day's log is
+   * long, and a view shows only its end. An agent with no log yet has an empty one.
+   */
+  read(agent: string, options?: LogReadOptions): Promise<LogBatch>;
   /**
    * What `read` gives with the same options (possibly empty), then every later batch, each
    * line once and in order, until the subscription is closed.
    */
-  follow(agent: string, listener: (batch: LogBatch) => void, options?: { from?: LogCursor; tail?: number }): Promise<Subscription>;
+  follow(agent: string, listener: (batch: LogBatch) => void, options?: LogReadOptions): Promise<Subscription>;
 }
 
 /** Every given field must match. */

@@ -43,9 +43,17 @@ export type Subscription = {
  * Redis Streams transport for teams spanning machines must pass the same conformance tests.
  */
 export interface Transport {
-  /** Place a message in one agent's mailbox. Resolves once a reader can see it whole. */
+  /**
+   * Place a message in one agent's mailbox. Resolves once a reader can see it whole.
+   * Idempotent per envelope id: delivering an envelope whose id the mailbox already holds
+   * (a retry after a lost reply, or two processes sending the same one at once), whether that
+   * one is still waiting or already handled, delivers it once: the consumer is handed it once,
+   * and peek and observe show it once. So a sender unsure whether a deliver landed sends again.
+   * A store remembers handled ids for a while, not for ever (the file store: the last 10,000
+   * handled, and its current journal): a retry is prompt, not days later.
+   */
   deliver(agent: string, envelope: Envelope): Promise<void>;
-  /** The unread messages, oldest first, without consuming them. */
+  /** The unread messages, oldest first, without consuming them; each id once, none already handled. */
   peek(agent: string): Promise<{ messages: Envelope[]; problems: SetAside[] }>;
   /**
    * Consume an agent's mailbox: one consumer per mailbox. Messages are recorded as handled

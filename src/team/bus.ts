@@ -1,6 +1,6 @@
 import { newMessageId, newRequestId, Envelope, summarize, type Draft, classify, specOf, humanLine, checkSend, type RuleName, BROADCAST, LEAD, type Signer, isOwnRequest, type RequestRecord, deadlineAt, expiryOutcome } from '../protocol/index.js';
 import { oneLine, EventStream, Refused, describeIssues } from '../lib/index.js';
-import { memberNames, type TeamConfig, type TeamStore } from '../store/index.js';
+import { memberNames, StoreClock, type TeamConfig, type TeamStore } from '../store/index.js';
 
 /** A send refused by a rule: nothing was written. */
 export class SendRefused extends Refused {
@@ -47,6 +47,8 @@ export class TeamBus {
      * unsigned, and agents refuse them.
      */
     private readonly signer?: Signer,
+    /** What stamps messages and judges deadlines: the team's one clock, as this process reads it. */
+    readonly clock: StoreClock = new StoreClock(store),
   ) {}
 
   private seal(envelope: Envelope): Envelope {
@@ -54,7 +56,7 @@ export class TeamBus {
   }
 
   async send(draft: Draft): Promise<Envelope> {
-    const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: new Date().toISOString() });
+    const parsed = Envelope.safeParse({ ...draft, id: newMessageId(), timestamp: this.clock.stamp() });
     if (!parsed.success) {
       throw new SendRefused('schema', describeIssues(parsed.error, 'message'));
     }
@@ -111,7 +113,7 @@ export class TeamBus {
    */
   async openOwnRequest(kind: 'permission', summary: string, tool?: RequestRecord['tool']): Promise<RequestRecord> {
     const team = await this.store.roster.load();
-    const created_at = new Date().toISOString();
+    const created_at = this.clock.stamp();
     const deadline_at = deadlineAt(kind, created_at, team?.deadlines_ms);
     const record = await this.store.requests.open({ request_id: newRequestId(kind), kind, from: LEAD, to: LEAD, created_at, deadline_at, summary, ...(tool ? { tool } : {}) });
     await this.auditRequest(record, null, LEAD);
@@ -132,7 +134,7 @@ export class TeamBus {
    * Expire every overdue request and deliver what expiry means for it. Only the process
    * acting for the lead runs this; several may race, and the store picks one winner.
    */
-  async sweepExpired(now = Date.now()): Promise<RequestRecord[]> {
+  async sweepExpired(now = this.clock.nowMs()): Promise<RequestRecord[]> {
     const expired: RequestRecord[] = [];
     const pending = await this.store.requests.list({ state: 'pending' });
     for (const overdue of pending.filter((record) => Date.parse(record.deadline_at) <= now)) {

@@ -68,6 +68,7 @@ export async function startTeammate(options: TeammateOptions): Promise<StartedTe
   const signer = createSigner();
   tellLead({ type: 'key', public_key: signer.publicKey });
   const bus = new TeamBus(store, signer);
+  await bus.clock.start();
   const subscription = await store.mailboxes.subscribe(name, (event) => input.push({ type: 'mail', event }), {
     // Believed only from its signature: a forged message is set aside, never handled.
     admit: (envelope) => verifySender(envelope, keys, name),

@@ -48,7 +48,8 @@ export interface TeamIO {
  * `permissionMode`: the mode asked for (else the lead's, plan becoming default); `asker` says
  * who asked, the human or the lead's model, which mode-grant.ts bounds by the lead's own.
  */
-export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string; permissionMode?: PermissionMode; asker?: ModeAsker; isolation?: 'worktree' };
+/** `host`: the host (`teams host --name`) it is placed on; undefined: the lead's machine. */
+export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string; permissionMode?: PermissionMode; asker?: ModeAsker; isolation?: 'worktree'; host?: string };
 /** The started process, and the model it runs (offline, always the offline model). */
 export type Spawned = { pid: number; model: string };
 

@@ -3,8 +3,11 @@ import type { LogBatch, Subscription } from '../store/index.js';
 import type { ReplStore } from './runtime.js';
 import type { Store } from './store.js';
 
-/** A view opened on a long log starts this far from its end (`teams logs` has the rest). */
-const VIEW_TAIL_BYTES = 1024 * 1024;
+/**
+ * A view opened on a long log starts this many lines from its end (`teams logs` has the rest):
+ * about a megabyte of events, most of them streamed words, which fold into far fewer items.
+ */
+const VIEW_TAIL_LINES = 10_000;
 /**
  * A streaming teammate's lines reach the screen at most this often. Ink draws a frame per state
  * change up to its own cap: a log read per delta (fifty a second) would keep it drawing, and a
@@ -56,7 +59,7 @@ export class ViewFollower {
       else timer = setTimeout(flush, wait);
     };
     const from = this.store.getState().views[name]?.cursor;
-    this.following = this.logs.follow(name, listener, { from, tail: VIEW_TAIL_BYTES }).catch((error: unknown) => {
+    this.following = this.logs.follow(name, listener, { from, tail: VIEW_TAIL_LINES }).catch((error: unknown) => {
       this.onError(`cannot follow ${name}'s log: ${errorMessage(error)}`);
       return undefined;
     });

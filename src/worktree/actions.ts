@@ -1,5 +1,5 @@
-import { isRunning, Refused } from '../lib/index.js';
-import { findMember, requireMember, type Member, type WorktreeRecord, type TeamStore } from '../store/index.js';
+import { Refused } from '../lib/index.js';
+import { findMember, memberIsAlive, requireMember, type Member, type WorktreeRecord, type TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
 import { requireWorktree, worktreeDiff } from './land.js';
 import { leftoverRecord } from './leftovers.js';
@@ -32,7 +32,7 @@ async function worktreeOf(store: WorktreeStore, name: string, paths: TeamPaths |
 
 export async function worktreeAction(store: WorktreeStore, name: string, action: WorktreeAction, paths?: TeamPaths): Promise<string> {
   const { record, member } = await worktreeOf(store, name, paths);
-  const running = member !== undefined && member.pid !== null && isRunning(member.pid, member.pid_start);
+  const running = member !== undefined && memberIsAlive(member);
   // A directory removed by hand leaves its branch, and the work on it: that is still there to act on.
   const there = (await worktreeExists(record)) || (await branchExists(record));
   // Its commits moved its worktree's HEAD only: its branch follows before anything reads it.

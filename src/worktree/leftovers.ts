@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRunning, git, repositoryRoot } from '../lib/index.js';
-import type { Member, WorktreeRecord } from '../store/index.js';
+import { git, repositoryRoot } from '../lib/index.js';
+import { aliveMembers, type Member, type WorktreeRecord } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
 import { syncWorktreeBranch } from './head.js';
 import { branchExists, commitLeftovers, forgetStaleWorktree, removeWorktree, repositoryOf, unmergedCommits, worktreeBranch, worktreeDir } from './worktree.js';
@@ -73,7 +73,7 @@ async function hasUncommitted(path: string): Promise<boolean> {
 /** Every worktree directory under the team's state, every branch of the team's whose directory is gone, and what each holds unmerged. */
 export async function leftoverWorktrees(paths: TeamPaths, members: readonly Member[] = []): Promise<Leftover[]> {
   const found: Leftover[] = [];
-  const running = new Set(members.filter((m) => m.pid !== null && isRunning(m.pid, m.pid_start)).map((m) => m.name));
+  const running = aliveMembers(members);
   const named = new Set(worktreeNames(paths));
   for (const name of named) {
     const path = worktreeDir(paths, name);

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.js';
 import { storeOf } from '../helpers/store.js';
 import { tempHome } from '../helpers/temp.js';
+import { textMessage } from '../fixtures/mailbox-envelopes.js';
 import { killAll } from '../helpers/children.js';
+import { setMemberStatus } from '../../src/store/roster-changes.js';
 
 after(killAll);
 
@@ -54,12 +56,19 @@ describe('teams member / status', () => {
     }
   });
 
-  test('member remove takes a member off the roster', async () => {
+  test('member remove takes a member off the roster, and its mailbox and log with it', async () => {
     assert.equal((await runCli(home, ['member', 'add', 'bob', '--role', 'tester'])).code, 0);
+    const store = storeOf(home);
+    await store.mailboxes.deliver('bob', textMessage('alice', 'bob', 'for the old bob'));
+    await store.agentLogs.append('bob', ['{"type":"raw-ish"}']);
     const removed = await runCli(home, ['member', 'remove', 'bob']);
     assert.equal(removed.code, 0, removed.stderr);
     const status = JSON.parse((await runCli(home, ['status', '--json'])).stdout) as { members: { name: string }[] };
     assert.deepEqual(status.members.map((m) => m.name), ['lead', 'alice']);
+    // A member added again under the name starts with nothing of the old one's.
+    assert.deepEqual((await store.mailboxes.peek('bob')).messages, []);
+    assert.deepEqual((await store.agentLogs.read('bob')).lines, []);
+    await store.close();
   });
 
   test("member remove frees the member's tasks: in progress back to pending, assigned ones unassigned, each with a note, and says so", async () => {
@@ -85,6 +94,23 @@ describe('teams member / status', () => {
     } finally {
       await store.close();
     }
+  });
+
+  test("status shows a HOST column once a member runs on another machine, and --json each member's host", async () => {
+    const before = await runCli(home, ['status']);
+    assert.doesNotMatch(before.stdout, /HOST/, 'a one-machine team looks as it did');
+    const store = storeOf(home);
+    try {
+      await setMemberStatus(store.roster, 'dave', 'registered', { host: 'build' });
+    } finally {
+      await store.close();
+    }
+    const text = await runCli(home, ['status']);
+    assert.match(text.stdout, /^NAME\s+ROLE\s+STATUS\s+PID\s+HOST\s+SINCE/m);
+    assert.match(text.stdout, /^dave\s+coder\s+registered\s+-\s+build\s/m);
+    assert.match(text.stdout, /^alice\s+coder\s+registered\s+-\s+-\s/m, "'-': the lead's machine");
+    const json = JSON.parse((await runCli(home, ['status', '--json'])).stdout) as { members: { name: string; host?: string }[] };
+    assert.deepEqual(json.members.map((m) => [m.name, m.host ?? null]), [['lead', null], ['alice', null], ['dave', 'build']]);
   });
 
   test('--help and --version exit 0; no arguments without a terminal: a one-line message, exit 2', async () => {

@@ -13,7 +13,8 @@ import { resolveModelSettings } from '../../src/model/settings.js';
 import { teamAnchor } from '../../src/host/host-files.js';
 import { trustToken } from '../../src/host/trust-token.js';
 import { RemoteHosts } from '../../src/host/remote-hosts.js';
-import type { ChildExit, TeammateSpec } from '../../src/process/supervisor.js';
+import type { RemoteSpawner } from '../../src/host/remote-spawner.js';
+import type { ChildExit, TeammateSpec } from '../../src/process/spawner.js';
 import { REPO_ROOT, isAlive, killAll, spawnNode } from '../helpers/children.js';
 import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -45,9 +46,26 @@ test('a teammate placed on a `teams host` process starts there, its key comes ba
   const keys = new KeyRing();
   keys.set(LEAD, lead.publicKey);
   const exits: ChildExit[] = [];
-  hosts = new RemoteHosts({ store, paths, keys, leadKey: lead.publicKey, graceMs: 2000, keysChanged: () => undefined, problem: (what, reason) => problems.push(`${what}: ${reason}`), added: (spawner) => spawner.exits.subscribe((exit) => exits.push(exit)) });
-  await assert.rejects(hosts.spawnerFor('gpu'), /no host 'gpu' has registered .*registered: build/);
-  const spawner = await hosts.spawnerFor('build');
+  const attached = new Map<string, RemoteSpawner>();
+  hosts = new RemoteHosts({
+    store,
+    paths,
+    keys,
+    leadKey: lead.publicKey,
+    graceMs: 2000,
+    keysChanged: () => undefined,
+    problem: (what, reason) => problems.push(`${what}: ${reason}`),
+    attach: (name, spawner) => {
+      attached.set(name, spawner);
+      const unsubscribe = spawner.exits.subscribe((exit) => exits.push(exit));
+      return () => {
+        unsubscribe();
+        attached.delete(name);
+      };
+    },
+  });
+  await hosts.start();
+  const spawner = await waitFor(() => attached.get('build'), 'the host to be admitted and attached');
   const spec: TeammateSpec = {
     name: 'alice',
     planMode: false,
@@ -56,10 +74,12 @@ test('a teammate placed on a `teams host` process starts there, its key comes ba
     rules: NO_RULES,
     model: resolveModelSettings({ offline: true }, {}).model,
     journal: { session, resume: false },
+    host: 'build',
   };
+  await assert.rejects(spawner.spawn({ ...spec, host: 'gpu' }), /places only its own/);
   await assert.rejects(spawner.spawn({ ...spec, cwd: workdir }), /worktrees are not available on hosts yet/);
   let startedPid = 0;
-  const { pid } = await spawner.spawn(spec, (p) => (startedPid = p));
+  const { pid } = await spawner.spawn(spec, (p) => (startedPid = p.pid));
   assert.equal(startedPid, pid);
   assert.ok(isAlive(pid), 'the teammate runs (on this same machine, here)');
   assert.ok(keys.get('alice'), "alice's key came back in a report signed by the host");
@@ -68,6 +88,7 @@ test('a teammate placed on a `teams host` process starts there, its key comes ba
   host.process.kill('SIGKILL');
   const exit = await waitFor(() => exits.find((e) => e.name === 'alice'), 'alice to exit once her host stops beating', 3_000);
   assert.equal(exit.expected, false);
+  assert.match(spawner.placementProblem('build') ?? '', /has not beaten/);
   assert.deepEqual(spawner.running(), []);
   // Its supervisor's IPC channel closed with the host: the teammate ends itself, no orphan.
   await waitFor(() => !isAlive(pid), 'the teammate to end with its host', 10_000);

@@ -1,6 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { leftBehind, recoverFromEarlierLead, type ProcessCheck } from '../../src/lead/recovery.js';
+import { leftBehind, recoverFromEarlierLead } from '../../src/lead/recovery.js';
+import type { ProcessCheck } from '../../src/store/member-liveness.js';
 import { newRequestId } from '../../src/protocol/ids.js';
 import { addMember } from '../../src/store/roster-changes.js';
 import { MEMBER_STATUSES, type Member, type MemberStatus } from '../../src/store/roster.js';
@@ -32,13 +33,13 @@ describe('what an earlier lead left behind (pure)', () => {
       member('dave', 'shutting_down', 200),
       member('erin', 'idle', 100, '8'),
     ];
-    const { stale } = leftBehind(members, [], running);
+    const { stale } = leftBehind(members, [], { processRunning: running });
     assert.deepEqual(stale.map((m) => m.name), ['alice', 'carol', 'erin'], 'erin: pid 100 now belongs to a process that started later');
   });
 
   test('every status a running process holds, and only those, can be stale', () => {
     const members = MEMBER_STATUSES.map((status) => member(`m-${status.replace(/_/g, '-')}`, status, 300));
-    const { stale } = leftBehind([member('lead', 'idle', null), ...members], [], running);
+    const { stale } = leftBehind([member('lead', 'idle', null), ...members], [], { processRunning: running });
     assert.deepEqual(stale.map((m) => m.status), ['starting', 'working', 'idle', 'awaiting_approval', 'shutting_down']);
   });
 
@@ -52,7 +53,7 @@ describe('what an earlier lead left behind (pure)', () => {
       pending('shutdown', 'lead', 'carol'),
       pending('review', 'carol', 'zed'),
     ];
-    const left = leftBehind(members, requests, running);
+    const left = leftBehind(members, requests, { processRunning: running });
     assert.deepEqual(left.gone, ['alice', 'bob', 'zed'], 'carol runs: her requests stand, except with zed, who is gone');
     assert.deepEqual(left.leadRequests, [own]);
   });
@@ -70,7 +71,7 @@ describe('recoverFromEarlierLead, against a real store', () => {
     const plan = await store.requests.open(pending('plan', 'alice', 'lead'));
     const own = await store.requests.open(pending('permission', 'lead', 'lead'));
     const bobs = await store.requests.open(pending('permission', 'bob', 'lead'));
-    const lines = await recoverFromEarlierLead(store, new TeamBus(store), (pid) => pid === 100);
+    const lines = await recoverFromEarlierLead(store, new TeamBus(store), { processRunning: (pid) => pid === 100 });
 
     assert.deepEqual(lines, [
       'alice was awaiting_approval, but its process (pid 300) ended with the earlier lead: marked crashed',
@@ -91,6 +92,6 @@ describe('recoverFromEarlierLead, against a real store', () => {
     const cancelled = audit.flatMap((e) => (e.event === 'request' && e.to_state === 'cancelled' ? [e.request_id] : []));
     assert.deepEqual(cancelled, [plan.request_id, own.request_id]);
 
-    assert.deepEqual(await recoverFromEarlierLead(store, new TeamBus(store), (pid) => pid === 100), [], 'nothing is left the second time');
+    assert.deepEqual(await recoverFromEarlierLead(store, new TeamBus(store), { processRunning: (pid) => pid === 100 }), [], 'nothing is left the second time');
   });
 });

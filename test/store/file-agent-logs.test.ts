@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { logLineOf, type LogLine } from '../../src/store/agent-log.js';
 import type { LogBatch } from '../../src/store/team-store.js';
@@ -32,18 +32,6 @@ const input = (text: string) => logLineOf({ type: 'input', text });
 const texts = (lines: readonly LogLine[]) => lines.map((line) => (line.type === 'input' || line.type === 'raw' ? line.text : line.type));
 
 describe('reading a log', () => {
-  test('from the start, then from where the last read stopped', async () => {
-    const { agent, append } = freshLog();
-    append(input('one') + input('two'));
-    const first = await store.agentLogs.read(agent);
-    assert.deepEqual(texts(first.lines), ['one', 'two']);
-    assert.equal(first.skipped, false);
-    append(input('three'));
-    const second = await store.agentLogs.read(agent, { from: first.next });
-    assert.deepEqual(texts(second.lines), ['three']);
-    assert.deepEqual((await store.agentLogs.read(agent, { from: second.next })).lines, []);
-  });
-
   test('a line still being written is left for the next read', async () => {
     const { agent, append } = freshLog();
     const line = input('whole');
@@ -54,26 +42,23 @@ describe('reading a log', () => {
     assert.deepEqual(texts((await store.agentLogs.read(agent, { from: first.next })).lines), ['whole']);
   });
 
-  test('the tail starts at a line, and says the start was skipped', async () => {
+  test('the tail counts complete lines: a line still being written is neither counted nor read', async () => {
     const { agent, append } = freshLog();
-    const lines = ['a', 'b', 'c', 'd'].map(input);
-    append(lines.join(''));
-    const last = lines[3]!.length;
-    // Exactly the last line's bytes: that line, whole.
-    const exact = await store.agentLogs.read(agent, { tail: last });
-    assert.deepEqual([texts(exact.lines), exact.skipped], [['d'], true]);
-    // One byte more lands inside the line before: that line is left out, not cut.
-    assert.deepEqual(texts((await store.agentLogs.read(agent, { tail: last + 1 })).lines), ['d']);
-    assert.deepEqual(texts((await store.agentLogs.read(agent, { tail: 2 * last })).lines), ['c', 'd']);
-    const all = await store.agentLogs.read(agent, { tail: 10_000 });
-    assert.deepEqual([texts(all.lines), all.skipped], [['a', 'b', 'c', 'd'], false]);
+    append(['a', 'b', 'c'].map(input).join('') + input('d').slice(0, 10));
+    const tail = await store.agentLogs.read(agent, { tail: 2 });
+    assert.deepEqual([texts(tail.lines), tail.skipped], [['b', 'c'], true]);
+    append(input('d').slice(10));
+    assert.deepEqual(texts((await store.agentLogs.read(agent, { from: tail.next })).lines), ['d']);
   });
 
-  test('a log that does not exist is empty; a name that is no agent is refused', async () => {
-    const empty = await store.agentLogs.read('nobody');
-    assert.deepEqual(empty, { lines: [], next: { position: 0 }, skipped: false });
-    await assert.rejects(store.agentLogs.read('../config'));
-    await assert.rejects(store.agentLogs.follow('a/b', () => undefined));
+  test('lines appended through the store and lines the teammate printed share one file, read as one log', async () => {
+    const { agent, path, append } = freshLog();
+    append(input('printed'));
+    await store.agentLogs.append(agent, [input('appended').slice(0, -1)]);
+    append(input('printed again'));
+    assert.deepEqual(texts((await store.agentLogs.read(agent)).lines), ['printed', 'appended', 'printed again']);
+    assert.match((await store.agentLogs.read(agent)).next, /^file-log:\d+$/);
+    assert.equal(readFileSync(path, 'utf8').split('\n').length, 4);
   });
 
   test('a torn line, ended by the next writer, is one raw line: nothing is lost silently', async () => {
@@ -109,20 +94,6 @@ describe('following a log', () => {
   const subscriptions: { close(): Promise<void> }[] = [];
   after(async () => {
     for (const subscription of subscriptions.splice(0)) await subscription.close();
-  });
-
-  test('gives where the log stands first, then each line once as it is completed', async () => {
-    const { agent, append } = freshLog();
-    append(input('old'));
-    const batches: LogBatch[] = [];
-    subscriptions.push(await store.agentLogs.follow(agent, (batch) => batches.push(batch)));
-    await waitFor(() => batches.length > 0, 'the first batch');
-    assert.deepEqual(texts(batches[0]!.lines), ['old']);
-    const line = input('new');
-    append(line.slice(0, 5));
-    append(line.slice(5));
-    await waitFor(() => batches.some((batch) => batch.lines.length > 0 && texts(batch.lines).includes('new')), 'the new line');
-    assert.deepEqual(texts(batches.flatMap((batch) => batch.lines)), ['old', 'new']);
   });
 
   test('several writer processes at once: every line once, in each writer\'s order', async () => {

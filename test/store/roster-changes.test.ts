@@ -55,6 +55,23 @@ test('removeMember refuses the lead, unknown names (with a hint) and running mem
   assert.deepEqual(memberNames((await store.roster.load())!), ['lead', 'alice']);
 });
 
+test("a member's host: recorded when added, moved or cleared (null) with a status, and its liveness is its host's beat", async () => {
+  const store = await freshTeam();
+  const bob = await addMember(store.roster, { name: 'bob', role: 'coder', host: 'build' });
+  assert.equal(bob.host, 'build');
+  await assert.rejects(addMember(store.roster, { name: 'carol', role: 'coder', host: 'Build Box' }), /cannot add member 'carol': host: agent name 'Build Box' must match/);
+  // A pid that runs here says nothing of a process on another machine.
+  await setMemberStatus(store.roster, 'bob', 'working', { pid: process.pid });
+  const now = new Date();
+  const beating = { hosts: new Map([['build', { last_beat: now.toISOString() }]]), now };
+  await assert.rejects(removeMember(store.roster, 'bob', beating), { message: `bob is running (pid ${process.pid}); shut it down first` });
+  assert.equal((await setMemberStatus(store.roster, 'bob', 'starting', { host: 'gpu' })).member.host, 'gpu');
+  assert.equal((await setMemberStatus(store.roster, 'bob', 'starting', {})).member.host, 'gpu', 'kept when not named');
+  assert.equal((await setMemberStatus(store.roster, 'bob', 'starting', { host: null })).member.host, undefined, 'back on the lead\'s machine');
+  await setMemberStatus(store.roster, 'bob', 'working', { host: 'build' });
+  assert.equal((await removeMember(store.roster, 'bob')).name, 'bob', 'no beat known from here: not running');
+});
+
 test('setMemberStatus sets status, pid and model; status_since moves only when the status changes', async () => {
   const store = await freshTeam();
   await addMember(store.roster, { name: 'alice', role: 'coder' });

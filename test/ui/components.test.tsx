@@ -79,6 +79,18 @@ describe('TeamPanel', () => {
     assert.match(formatMembers(members, NOW), /^alice\s+coder\s+working\s+-\s+\S+\s+accept-edits\s+m\s+-$/m);
   });
 
+  test("each member's host, once one runs on another machine; a one-machine team shows no host column", () => {
+    const local = [member('lead'), member('alice', 'working', { model: 'm' })];
+    const placed = [...local, member('bob', 'idle', { model: 'm', host: 'build' })];
+    const text = frame(<TeamPanel members={placed} activity={{}} pending={new Map()} current={new Map()} now={NOW} view="lead" />);
+    assert.match(text, /^alice\s+coder\s+m\s+-\s+working/m, "'-': the lead's machine");
+    assert.match(text, /^bob\s+coder\s+m\s+build\s+idle/m);
+    assert.match(frame(<TeamPanel members={local} activity={{}} pending={new Map()} current={new Map()} now={NOW} view="lead" />), /^alice\s+coder\s+m\s+working/m);
+    assert.match(formatMembers(placed, NOW), /^NAME\s+ROLE\s+STATUS\s+PID\s+HOST\s+SINCE/m);
+    assert.match(formatMembers(placed, NOW), /^bob\s+coder\s+idle\s+-\s+build\s+\S+\s+-\s+m\s+-$/m);
+    assert.doesNotMatch(formatMembers(local, NOW), /HOST/);
+  });
+
   test('a big team: the panel stays short and says where the rest is', () => {
     const members = [member('lead'), ...Array.from({ length: 20 }, (_, i) => member(`m${i}`))];
     const text = frame(<TeamPanel members={members} activity={{}} pending={new Map()} current={new Map()} now={NOW} view="lead" />);

@@ -71,7 +71,7 @@ export class FakeRuntime implements ReplRuntime {
   /** Teammates' logs: none, unless a test gives real ones (a file store's, over a temporary directory). */
   agentLogs: ReplStore['agentLogs'] = {
     follow: async (_agent, listener) => {
-      listener({ lines: [], next: { position: 0 }, skipped: false });
+      listener({ lines: [], next: 'at-0', skipped: false });
       return { close: async () => undefined };
     },
   };

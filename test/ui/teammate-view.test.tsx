@@ -51,7 +51,7 @@ describe('the teammate view: state and keys', () => {
       { at: '', type: 'tool_result', id: 't1', name: 'bash', content: 'a.txt\nb.txt', isError: false },
       { at: '', type: 'text_delta', text: 'Two fi' },
     ] as const;
-    s = reduce(s, { type: 'agent_log', name: 'alice', batch: { lines: [...lines], next: { position: 100 }, skipped: true } });
+    s = reduce(s, { type: 'agent_log', name: 'alice', batch: { lines: [...lines], next: 'at-100', skipped: true } });
     const items = shownItems(s).map(({ id: _id, ...item }) => item);
     assert.deepEqual(items, [
       { kind: 'info', text: "earlier lines of alice's log are not shown here: teams logs alice" },
@@ -60,7 +60,7 @@ describe('the teammate view: state and keys', () => {
       { kind: 'tool', name: 'bash', input: 'command=ls', result: 'a.txt b.txt', isError: false, detail: 'a.txt\nb.txt' },
     ]);
     assert.equal(s.views.alice?.fold.text, 'Two fi', 'the unfinished text stays live');
-    assert.deepEqual(s.views.alice?.cursor, { position: 100 });
+    assert.deepEqual(s.views.alice?.cursor, 'at-100');
     s = reduce(s, { type: 'view', name: 'lead' });
     assert.equal(s.epoch, 2);
     assert.deepEqual(shownItems(s).map((i) => i.kind), ['user']);
@@ -101,9 +101,9 @@ describe('following the shown view', () => {
     const line = (text: string) => ({ type: 'raw' as const, text });
     assert.equal(mergeBatches([]), undefined);
     assert.deepEqual(mergeBatches([
-      { lines: [line('a')], next: { position: 2 }, skipped: true },
-      { lines: [line('b'), line('c')], next: { position: 6 }, skipped: false },
-    ]), { lines: [line('a'), line('b'), line('c')], next: { position: 6 }, skipped: true });
+      { lines: [line('a')], next: 'at-2', skipped: true },
+      { lines: [line('b'), line('c')], next: 'at-6', skipped: false },
+    ]), { lines: [line('a'), line('b'), line('c')], next: 'at-6', skipped: true });
   });
 
   test('a burst of batches reaches the store as the first at once, then the rest as one; a stopped follow brings nothing', async () => {
@@ -125,12 +125,12 @@ describe('following the shown view', () => {
     const follower = new ViewFollower(logs, store, (text) => assert.fail(text));
     follower.follow('alice');
     await waitFor(() => (deliver.length > 0 ? true : undefined), 'the follow to open');
-    const delta = (i: number): LogBatch => ({ lines: [{ at: '', type: 'text_delta', text: `w${i} ` }], next: { position: i + 1 }, skipped: false });
+    const delta = (i: number): LogBatch => ({ lines: [{ at: '', type: 'text_delta', text: `w${i} ` }], next: `at-${i + 1}`, skipped: false });
     for (let i = 0; i < 10; i++) deliver(delta(i));
     assert.equal(batches.length, 1, 'the first batch went at once');
     await waitFor(() => (batches.length === 2 ? true : undefined), 'the rest, gathered');
     assert.equal(batches[1]?.lines.length, 9);
-    assert.deepEqual(batches[1]?.next, { position: 10 });
+    assert.deepEqual(batches[1]?.next, 'at-10');
     assert.equal(store.getState().views.alice?.fold.text, Array.from({ length: 10 }, (_, i) => `w${i} `).join(''));
     // Once stopped, what the closing follow still brings is dropped: read again from the cursor when shown next.
     follower.stop();
@@ -138,7 +138,7 @@ describe('following the shown view', () => {
     deliver(delta(11));
     await waitFor(() => (closed === 1 ? true : undefined), 'the follow closed');
     assert.equal(batches.length, 2);
-    assert.deepEqual(store.getState().views.alice?.cursor, { position: 10 });
+    assert.deepEqual(store.getState().views.alice?.cursor, 'at-10');
   });
 });
 

@@ -7,11 +7,11 @@ import { UsageError } from '../errors.js';
 import { followUntilInterrupted } from '../follow.js';
 import type { ContextFor } from '../context.js';
 
-/** `--tail <bytes>`: a positive whole number. */
+/** `--tail <lines>`: a positive whole number. */
 function parseTail(value: string): number {
-  const bytes = Number(value);
-  if (!/^\d+$/.test(value) || bytes <= 0) throw new InvalidArgumentError('a positive number of bytes');
-  return bytes;
+  const lines = Number(value);
+  if (!/^\d+$/.test(value) || lines <= 0 || !Number.isSafeInteger(lines)) throw new InvalidArgumentError('a positive number of lines');
+  return lines;
 }
 
 export function registerLogsCommand(program: Command, contextFor: ContextFor): void {
@@ -21,21 +21,22 @@ export function registerLogsCommand(program: Command, contextFor: ContextFor): v
     .argument('<name>', 'the teammate')
     .option('--json', 'one JSON object per line of its log')
     .option('--follow', 'keep printing as the teammate works')
-    .option('--tail <bytes>', 'start about this many bytes before the end of its log', parseTail)
+    .option('--tail <lines>', 'only the last this many lines of its log', parseTail)
     .action(async (name: string, options: { json?: boolean; follow?: boolean; tail?: number }, command: Command) => {
       const context = contextFor(command);
       if (name === LEAD) {
         throw new UsageError('the lead keeps no such log: its conversation is in the REPL, and its past sessions in `teams sessions`');
       }
       const team = await context.requireTeam();
-      // A removed member's log is still worth reading: the audit log's names count as known.
+      // A removed member is no mistyped name: the audit log's names count as known (its log went with it).
       const logged = (await context.store.audit.read()).entries.flatMap(participants);
       const agent = await context.requireAgent(name, [...memberNames(team), ...logged].filter((known) => known !== LEAD));
 
       let fold = EMPTY_FOLD;
       let first = true;
       const print = (batch: LogBatch) => {
-        if (first && batch.lines.length === 0 && batch.next.position === 0) process.stderr.write(`teams: ${agent} has logged nothing yet\n`);
+        // The first read is from the start: nothing in it and nothing skipped is an empty log.
+        if (first && batch.lines.length === 0 && !batch.skipped) process.stderr.write(`teams: ${agent} has logged nothing yet\n`);
         if (first && batch.skipped) process.stderr.write(`teams: the start of ${agent}'s log is left out (--tail)\n`);
         first = false;
         if (options.json) {

@@ -47,12 +47,14 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
 
   member
     .command('remove <name>')
-    .description('take a member off the roster; its pending requests are cancelled and its tasks freed')
+    .description('take a member off the roster; its pending requests are cancelled, its tasks freed, its mailbox and log deleted')
     .action(async (name: string, _options: unknown, command: Command) => {
       const context = contextFor(command);
       await context.requireTeam();
       const removed = await removeMember(context.store.roster, name);
       await context.bus.cancelPending(name, `${name} was removed from the team`);
+      // Its mailbox and log go too: a member added later under the name starts with nothing of its.
+      await context.store.deleteMember(name);
       await context.store.audit.append({ event: 'member', name, change: 'removed' });
       process.stdout.write(`removed ${name} from team ${context.paths.team}\n`);
       for (const line of await freeTasksOf(context, name)) process.stdout.write(`${line}\n`);

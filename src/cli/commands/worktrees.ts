@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { agentNameProblem } from '../../protocol/index.js';
-import { inertText, isRunning } from '../../lib/index.js';
+import { inertText } from '../../lib/index.js';
+import { aliveMembers } from '../../store/index.js';
 import { worktreeAction, type WorktreeAction, collectWorktrees } from '../../worktree/index.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
@@ -33,7 +34,7 @@ export function registerWorktreeCommands(program: Command, contextFor: ContextFo
     .action(async (_options: unknown, command: Command) => {
       const context = contextFor(command);
       const team = await context.requireTeam();
-      const running = new Set(team.members.filter((m) => m.pid !== null && isRunning(m.pid, m.pid_start)).map((m) => m.name));
+      const running = aliveMembers(team.members);
       const { removed, kept } = await collectWorktrees(context.paths, running, team.members);
       for (const name of removed) await context.store.audit.append({ event: 'member', name, change: 'worktree removed by teams gc (merged)' });
       const lines = [

@@ -2,6 +2,7 @@ import { LogTransport } from './mailbox/log-transport.js';
 import type { TeamStore } from '../team-store.js';
 import { FileAgentLogs } from './agent-logs-file.js';
 import { FileAudit } from './audit-file.js';
+import { deleteMemberFiles, deleteTeamFiles } from './delete-files.js';
 import type { FileLocation } from './layout.js';
 import { FileRequests } from './requests-file.js';
 import { FileRoster } from './roster-file.js';
@@ -25,6 +26,10 @@ export function openFileStore(location: FileLocation): TeamStore {
     agentLogs: new FileAgentLogs(location),
     tasks: new FileTasks(location),
     hosts: new FileHosts(location),
+    deleteMember: async (agent) => deleteMemberFiles(location, agent),
+    deleteTeam: async () => deleteTeamFiles(location),
+    // One machine: its clock is every process's.
+    now: async () => new Date(),
     close: async () => undefined,
   };
 }

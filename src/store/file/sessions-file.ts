@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { appendLines, readLines } from './jsonl.js';
 import { writeFileAtomic, errnoCode, isMissing, describeIssues, errorMessage } from '../../lib/index.js';
 import { namesIn } from './names-in.js';
-import { agentNameProblem, LEAD } from '../../protocol/index.js';
-import { JournalEntry, SessionId, SessionMeta, type RecordDraft, type SessionSummary } from '../sessions.js';
+import { agentNameProblem } from '../../protocol/index.js';
+import { byStart, JournalEntry, SessionId, SessionMeta, sessionSummary, type RecordDraft, type SessionSummary } from '../sessions.js';
 import type { JournalRead, SessionStore, StoredProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
 
@@ -67,19 +67,15 @@ export class FileSessions implements SessionStore {
         problems.push({ ref: join(this.dir, id, 'meta.json'), reason: read.missing ? 'missing (the session was never fully created)' : read.reason });
         continue;
       }
-      let records = 0;
-      let lastActive = read.meta.started_at;
-      const agents = this.agentsOf(id);
-      for (const agent of agents) {
+      const journals = new Map<string, JournalEntry[]>();
+      for (const agent of this.agentsOf(id)) {
         const journal = await this.read(id, agent);
-        records += journal.entries.length;
+        journals.set(agent, journal.entries);
         problems.push(...journal.problems);
-        const last = journal.entries.at(-1)?.at;
-        if (last !== undefined && Date.parse(last) > Date.parse(lastActive)) lastActive = last;
       }
-      sessions.push({ ...read.meta, last_active: lastActive, agents, records });
+      sessions.push(sessionSummary(read.meta, journals));
     }
-    sessions.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at) || a.id.localeCompare(b.id));
+    sessions.sort(byStart);
     return { sessions, problems };
   }
 
@@ -100,14 +96,12 @@ export class FileSessions implements SessionStore {
     return { entries: read.records, problems };
   }
 
-  /** The agents with a journal in session `id`, the lead first. */
+  /** The agents with a journal in session `id`. */
   private agentsOf(id: string): string[] {
-    const agents = namesIn(join(this.dir, id))
+    return namesIn(join(this.dir, id))
       .filter((name) => name.endsWith(JOURNAL))
       .map((name) => name.slice(0, -JOURNAL.length))
-      .filter((name) => agentNameProblem(name) === undefined)
-      .sort();
-    return agents.includes(LEAD) ? [LEAD, ...agents.filter((a) => a !== LEAD)] : agents;
+      .filter((name) => agentNameProblem(name) === undefined);
   }
 
   private readMeta(id: string): { ok: true; meta: SessionMeta } | { ok: false; missing: boolean; reason: string } {

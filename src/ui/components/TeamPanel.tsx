@@ -59,6 +59,8 @@ export const TeamPanel = memo(function TeamPanel({ members: all, activity, pendi
   const modelWidth = Math.min(20, Math.max(1, ...members.map((m) => inertLine(m.model ?? '-').length)));
   // The column is there only while someone has a task in progress.
   const taskWidth = Math.min(TASK_WIDTH, Math.max(0, ...members.map((m) => taskCell(current.get(m.name)).length)));
+  // Where each runs, only once a member runs on another machine ('-': the lead's), so a one-machine team looks as it did.
+  const hostWidth = members.some((m) => m.host !== undefined) ? Math.min(16, Math.max(1, ...members.map((m) => (m.host ?? '-').length))) : 0;
   return (
     <Box flexDirection="column">
       {all.length <= 1 ? <Text dimColor>No teammates yet: ask the lead, or /spawn {'<name> <role>'}.</Text> : null}
@@ -69,6 +71,7 @@ export const TeamPanel = memo(function TeamPanel({ members: all, activity, pendi
             <Text color={senderColor(m.name)} bold inverse={m.name === view}>{pad(m.name, nameWidth)}</Text>
             <Text dimColor>{pad(m.role, roleWidth)}</Text>
             <Text dimColor>{pad(m.model ?? '-', modelWidth)}</Text>
+            {hostWidth > 0 ? <Text color={m.host === undefined ? undefined : 'blue'} dimColor={m.host === undefined}>{pad(m.host ?? '-', hostWidth)}</Text> : null}
             {/* Its permission mode: a teammate with more room than the default stands out. */}
             {m.permission_mode ? <Text color={MODE_COLORS[m.permission_mode]} dimColor={MODE_COLORS[m.permission_mode] === undefined}>{pad(m.permission_mode, 13)}</Text> : null}
             <Text color={STATUS_COLORS[m.status]} dimColor={STATUS_COLORS[m.status] === undefined}>{pad(m.status, 17)}</Text>

@@ -16,7 +16,8 @@ import { fsyncPath } from './layout.js';
 export type JournalOptions = { maxBytes: number; archives: number; durable: boolean };
 
 const ARCHIVE = /^delivered\.(\d{13,})\.jsonl$/;
-const IdOnly = z.object({ id: MessageId });
+/** A journal line read for its id alone: all a dedupe needs. */
+export const JournalId = z.object({ id: MessageId });
 
 function archivesOf(path: string): string[] {
   let names: string[];
@@ -62,7 +63,7 @@ export class DeliveredJournal {
   open(capacity: number): string[] {
     truncateTornTail(this.path);
     this.size = sizeOf(this.path);
-    return readLines(this.path, IdOnly).records.slice(-capacity).map((record) => record.id);
+    return readLines(this.path, JournalId).records.slice(-capacity).map((record) => record.id);
   }
 
   /**
@@ -105,7 +106,8 @@ export function readJournal(path: string): Envelope[] {
   return [...archivesOf(path), path].flatMap((file) => readLines(file, Envelope).records);
 }
 
-function inodeOf(path: string): number | undefined {
+/** The file's inode, or undefined when there is none: how a rotation is told. */
+export function inodeOf(path: string): number | undefined {
   try {
     return statSync(path).ino;
   } catch (error) {
@@ -134,7 +136,7 @@ export class JournalFollower {
     this.inode = inodeOf(path);
     // The inode first: an archive made after it is read in next() as the rotated file.
     this.archives = options.fromStart ? archivesOf(path).filter((archive) => inodeOf(archive) !== this.inode) : [];
-    this.offset = options.fromStart ? 0 : readLines(path, IdOnly).nextOffset;
+    this.offset = options.fromStart ? 0 : readLines(path, JournalId).nextOffset;
   }
 
   next(): Envelope[] {

@@ -25,11 +25,16 @@ export type MailboxLayout = {
   legacyNew: string;
 };
 
+/** <team root>/mailboxes: every agent's mailbox. */
+export function mailboxesOf(teamRoot: string): string {
+  return join(teamRoot, 'mailboxes');
+}
+
 /** <team root>/mailboxes/<agent>: the name is checked, since it becomes a directory name. */
 export function mailboxDir(teamRoot: string, agent: string): string {
   const problem = agentNameProblem(agent);
   if (problem) throw new Error(problem);
-  return join(teamRoot, 'mailboxes', agent);
+  return join(mailboxesOf(teamRoot), agent);
 }
 
 export function mailboxLayout(dir: string): MailboxLayout {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { Envelope } from '../../../protocol/index.js';
 import { errnoCode, isMissing } from '../../../lib/index.js';
-import { failpoint } from '../failpoint.js';
+import { failpoint } from '../../failpoint.js';
 import { listNew, readEntry } from './entries.js';
 import { BATCH_BYTES, BATCH_ENTRIES, type Intake } from './intake.js';
 import type { MailboxLayout } from './layout.js';

@@ -1,7 +1,7 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isMissing, errorMessage } from '../../../lib/index.js';
-import { failpoint } from '../failpoint.js';
+import { failpoint } from '../../failpoint.js';
 import type { CheckpointWriter, Positions } from './checkpoint.js';
 import type { Intake } from './intake.js';
 import type { MailboxLayout } from './layout.js';

@@ -1,5 +1,6 @@
-import { MESSAGE_ID_PATTERN, MAX_MESSAGE_BYTES, type Envelope } from '../../../protocol/index.js';
+import type { Envelope } from '../../../protocol/index.js';
 import { rethrowLater } from '../../../lib/index.js';
+import { messageText } from '../../message-text.js';
 import { startConsumer } from './consumer.js';
 import { mailboxDir, mailboxLayout } from './layout.js';
 import { appendLine } from './log-writer.js';
@@ -37,18 +38,10 @@ export class LogTransport implements Transport {
     this.durable = options.durable ?? false;
   }
 
-  /**
-   * Content is not re-validated here: senders build envelopes from checked drafts, and the
-   * consumer zod-parses every line it reads, setting aside what fails with the reason. A full
-   * parse here would double each sender's CPU per message. Checked is what the transport
-   * itself relies on: an id (the dedupe key) and the size limit.
-   */
+  /** One line per message, checked as messageText says. */
   async deliver(agent: string, envelope: Envelope): Promise<void> {
-    if (!MESSAGE_ID_PATTERN.test(envelope.id)) throw new Error(`refusing to deliver to ${agent}: '${envelope.id}' is not a message id`);
-    const line = `${JSON.stringify(envelope)}\n`;
-    const bytes = Buffer.byteLength(line, 'utf8');
-    if (bytes - 1 > MAX_MESSAGE_BYTES) throw new Error(`refusing to deliver a ${bytes - 1}-byte message to ${agent}: the limit is ${MAX_MESSAGE_BYTES} bytes`);
-    appendLine(this.logsOf(agent), line, bytes, this.durable);
+    const line = `${messageText(agent, envelope)}\n`;
+    appendLine(this.logsOf(agent), line, Buffer.byteLength(line, 'utf8'), this.durable);
   }
 
   /** Each agent's logs directory, worked out (and its name checked) once: a delivery costs one write. */
@@ -81,6 +74,6 @@ export class LogTransport implements Transport {
   }
 
   async observe(agent: string, listener: (messages: Envelope[]) => void, options: ObserveOptions): Promise<Subscription> {
-    return observeMailbox(this, mailboxLayout(mailboxDir(this.root, agent)), agent, listener, options);
+    return observeMailbox(mailboxLayout(mailboxDir(this.root, agent)), listener, options);
   }
 }

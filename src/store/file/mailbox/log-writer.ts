@@ -50,6 +50,15 @@ function seal(logsDir: string, log: OpenLog): void {
   }
 }
 
+/**
+ * Close this process's open logs in every logs directory at or under `dir`: they are about to
+ * be deleted, and a descriptor kept open on a deleted log would swallow what is sent next.
+ * The next append opens a fresh log.
+ */
+export function sealLogsUnder(dir: string): void {
+  for (const [logsDir, log] of openLogs) if (logsDir === dir || logsDir.startsWith(`${dir}${sep}`)) seal(logsDir, log);
+}
+
 /** Write the rest of a line after a short write: as bytes, from where the first write stopped. */
 function finish(fd: number, line: string, written: number): void {
   const bytes = Buffer.from(line, 'utf8');

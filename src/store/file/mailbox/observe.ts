@@ -1,8 +1,10 @@
 import type { Envelope } from '../../../protocol/index.js';
 import { lookOnChange } from '../../../lib/index.js';
+import { HandledIds } from './handled-ids.js';
 import { JournalFollower } from './journal.js';
 import { ensureMailboxDirs, type MailboxLayout } from './layout.js';
-import type { ObserveOptions, Subscription, Transport } from '../../transport.js';
+import { peekMailbox } from './peek.js';
+import type { ObserveOptions, Subscription } from '../../transport.js';
 
 /**
  * Watch a mailbox without consuming it (`teams inbox --follow`): report every message that is
@@ -10,9 +12,7 @@ import type { ObserveOptions, Subscription, Transport } from '../../transport.js
  * consumer may take a message between two looks; its journal still shows it.
  */
 export async function observeMailbox(
-  transport: Transport,
   layout: MailboxLayout,
-  agent: string,
   listener: (messages: Envelope[]) => void,
   options: ObserveOptions,
 ): Promise<Subscription> {
@@ -20,9 +20,11 @@ export async function observeMailbox(
   ensureMailboxDirs(layout);
   const seen = new Set<string>();
   const journal = new JournalFollower(layout.journal, { fromStart: options.from === 'history' });
-  const look = async () => {
+  // Kept from look to look: each reads only what the consumer journaled since.
+  const handledIds = new HandledIds(layout.journal);
+  const look = () => {
     const handled = journal.next();
-    const { messages: waiting } = await transport.peek(agent);
+    const { messages: waiting } = peekMailbox(layout, handledIds);
     // Handled first, in the order handled; then the waiting ones, in send order.
     const fresh = [...handled, ...waiting].filter((m) => !seen.has(m.id));
     for (const message of fresh) seen.add(message.id);

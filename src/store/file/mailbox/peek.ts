@@ -5,6 +5,7 @@ import { isMissing, errorMessage } from '../../../lib/index.js';
 import { readCheckpoint } from './checkpoint.js';
 import { listNew, readEntry } from './entries.js';
 import { parseEnvelope } from './envelope-text.js';
+import { HandledIds } from './handled-ids.js';
 import type { MailboxLayout } from './layout.js';
 import { logLines } from './log-lines.js';
 import { NOT_A_LOG, WriterLiveness } from './log-names.js';
@@ -51,8 +52,10 @@ function peekLog(dir: string, log: ScannedLog, from: (ino: number) => number, or
  * older version left, then every log from where the consumer's checkpoint says it got to, in
  * the consumer's order. Problems are what the consumer would set aside (admission aside,
  * which only a subscriber decides). A consumer at work meanwhile may have taken some of it.
+ * A message delivered more than once (a retried deliver) is shown once, and not at all once
+ * handled (`handled`, looked at after the logs): the consumer drops such copies.
  */
-export function peekMailbox(layout: MailboxLayout): Peeked {
+export function peekMailbox(layout: MailboxLayout, handled = new HandledIds(layout.journal)): Peeked {
   const peeked: Peeked = { messages: [], problems: [] };
   peekLegacy(layout.legacyNew, peeked);
   const positions = readCheckpoint(layout.checkpoint);
@@ -64,5 +67,12 @@ export function peekMailbox(layout: MailboxLayout): Peeked {
     peekLog(layout.logs, log, (ino) => (position?.ino === ino ? position.offset : 0), order, peeked.problems);
   }
   peeked.messages.push(...order.sorted());
+  handled.refresh();
+  const shown = new Set<string>();
+  peeked.messages = peeked.messages.filter((message) => {
+    if (handled.has(message.id) || shown.has(message.id)) return false;
+    shown.add(message.id);
+    return true;
+  });
   return peeked;
 }

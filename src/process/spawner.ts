@@ -1,0 +1,65 @@
+import type { PermissionMode } from '../protocol/index.js';
+import type { SandboxSettings } from '../sandbox/index.js';
+import type { PermissionRules } from '../policy/index.js';
+import type { CompactReason } from '../agent/index.js';
+
+/**
+ * What the lead needs from whatever starts its teammates: the supervisor on this machine, or a
+ * host elsewhere (`teams host`). The lead holds them behind one `Spawners` and depends on this
+ * interface only, so where a teammate runs is the spawner's business, not the lead's.
+ */
+
+export type TeammateSpec = {
+  name: string;
+  planMode: boolean;
+  permissionMode: PermissionMode;
+  sandbox: SandboxSettings;
+  /** The project's permission rules as the lead read them: handed over, never read by the teammate. */
+  rules: PermissionRules;
+  /** Its own model: it reaches the process as TEAMS_MODEL, over the lead's. */
+  model: string;
+  /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */
+  journal: { session: string; resume: boolean };
+  /** Where it works when not in the lead's directory: its own git worktree. */
+  cwd?: string;
+  /** The host it runs on (`teams host --name`); undefined: this machine, under the lead's supervisor. */
+  host?: string;
+};
+
+/**
+ * The process a spawn started, as soon as it exists: its pid on the machine it runs on, and its
+ * start time there when that machine can tell (proc-start.ts), so the two name one process for good.
+ */
+export type StartedProcess = { pid: number; pid_start?: string };
+
+export type ChildCompaction = { name: string; before: number; after: number; reason: CompactReason };
+
+export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
+
+/** A stream the lead listens to; only its spawner emits. */
+export type Heard<E> = { subscribe(listener: (event: E) => void): () => void };
+
+export interface Spawner {
+  /** Every teammate's exit, once, whoever ended it. */
+  readonly exits: Heard<ChildExit>;
+  /** A teammate compacted its conversation (for the lead's transcript). */
+  readonly compactions: Heard<ChildCompaction>;
+  /**
+   * Start a teammate; resolves once it is ready (subscribed to its mailbox). `started` hears
+   * its process at once, while it is still loading. Rejects, saying why, if it cannot start.
+   */
+  spawn(spec: TeammateSpec, started?: (process: StartedProcess) => void): Promise<{ pid: number }>;
+  /** Why a teammate cannot be placed on `host` (undefined: this machine) by this spawner; undefined when it can. Asked before anything is written. */
+  placementProblem(host: string | undefined): string | undefined;
+  /** Tell a running teammate to compact its conversation; Refused when it is not running here. */
+  compact(name: string): void;
+  isRunning(name: string): boolean;
+  /** The teammates whose processes run now. */
+  running(): string[];
+  /** The teammate agreed to stop: give it `graceMs` (the spawner's default without) to exit, then end it. */
+  expectExit(name: string, graceMs?: number): void;
+  /** Resolves when every named teammate has exited, or after `timeoutMs` with the ones still running. */
+  waitForExit(names: readonly string[], timeoutMs: number): Promise<string[]>;
+  /** End every teammate now and wait until each has exited. */
+  killAll(): Promise<void>;
+}

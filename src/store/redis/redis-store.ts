@@ -1,0 +1,85 @@
+import * as z from 'zod';
+import { Refused } from '../../lib/index.js';
+import { agentNameProblem } from '../../protocol/index.js';
+import { teamNameProblem } from '../roster.js';
+import type { TeamStore } from '../team-store.js';
+import { connectRedis, redisTarget, type RedisClient, type RedisStatus } from './connection.js';
+import { memberKeys, teamKeys } from './keys.js';
+import { RedisTransport } from './mailbox-transport.js';
+import { RedisAudit } from './audit.js';
+import { agentLogsNotYet } from './not-yet.js';
+import { RedisRequests } from './requests.js';
+import { RedisSessions } from './sessions.js';
+import { RedisTasks } from './tasks.js';
+import { OpenThings, type RedisTeam } from './redis-team.js';
+import { RedisRoster } from './roster.js';
+import { RedisHosts } from './hosts.js';
+
+/**
+ * The team store's own operations beyond its parts. LEAD: h/seam adds these to TeamStore
+ * (team-store.ts); once merged, `RedisTeamStore` is just TeamStore.
+ */
+export type RedisTeamStore = TeamStore & {
+  /** The team's one clock across machines: the Redis server's TIME. */
+  now(): Promise<Date>;
+  /** Remove what is kept under `agent`'s name for its processes to exchange: its mailbox (waiting, handled, set aside, ids, lease) and its agent log. */
+  deleteMember(agent: string): Promise<void>;
+  /** Remove everything of the team: afterwards `roster.load()` finds no team. */
+  deleteTeam(): Promise<void>;
+};
+
+const Time = z.tuple([z.string().regex(/^\d+$/), z.string().regex(/^\d+$/)]);
+const Scan = z.tuple([z.string(), z.array(z.string())]);
+
+/** Delete every key matching `pattern` (SCAN, then UNLINK in batches: no one command blocks the server long). */
+async function deleteMatching(client: RedisClient, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = Scan.parse(await client.sendCommand(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']));
+    if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/**
+ * Open team `team`'s store on the Redis server at `url` (redis://[user:password@]host:port). A
+ * URL beyond loopback must carry a password. `onStatus` hears when Redis goes down and comes
+ * back; meanwhile every call waits and then goes on.
+ */
+export async function openRedisStore(url: string, team: string, onStatus?: (status: RedisStatus) => void): Promise<RedisTeamStore> {
+  const problem = teamNameProblem(team);
+  if (problem) throw new Refused(problem);
+  const target = redisTarget(url);
+  const client = await connectRedis(target, onStatus);
+  const open = new OpenThings();
+  const keys = teamKeys(team);
+  const redis: RedisTeam = { team, keys, client, target, keep: (thing) => open.keep(thing) };
+  return {
+    team,
+    roster: new RedisRoster(redis),
+    mailboxes: new RedisTransport(redis),
+    requests: new RedisRequests(redis),
+    tasks: new RedisTasks(redis),
+    audit: new RedisAudit(redis),
+    sessions: new RedisSessions(redis),
+    agentLogs: agentLogsNotYet(),
+    hosts: new RedisHosts(redis),
+    async now() {
+      const [seconds, micros] = Time.parse(await client.sendCommand(['TIME']));
+      return new Date(Number(seconds) * 1000 + Math.floor(Number(micros) / 1000));
+    },
+    async deleteMember(agent) {
+      const bad = agentNameProblem(agent);
+      if (bad) throw new Refused(bad);
+      await client.sendCommand(['UNLINK', ...memberKeys(keys, agent)]);
+    },
+    async deleteTeam() {
+      await deleteMatching(client, keys.pattern);
+    },
+    async close() {
+      // Whatever the owners left open: blocked reads end at once, leases are let go.
+      await open.closeAll();
+      client.destroy();
+    },
+  };
+}

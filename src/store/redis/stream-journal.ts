@@ -1,0 +1,96 @@
+import type * as z from 'zod';
+import { describeIssues, inertLine } from '../../lib/index.js';
+import { untilAnswered, type RedisTeam } from './redis-team.js';
+import { rangeEntries, type StreamEntry } from './stream-entries.js';
+
+/**
+ * Records kept as the entries of a Redis stream, one JSON value in one field each: the
+ * journals (requests, tasks), the audit log, session journals. The stream's order is the order
+ * of records; an entry that cannot be read (not written by this store, or damaged) is reported
+ * by its id and skipped, never fatal.
+ */
+
+/** The field of an entry that holds its record, as JSON text. */
+export const RECORD_FIELD = 'r';
+
+/** Entries read per XRANGE: a long stream is read a page at a time. */
+const PAGE = 1_000;
+
+/** An entry read as a record, or why it is not one; `ref` names the entry for a person to find it. */
+export type StreamRecord<T> = { ok: true; id: string; value: T } | { ok: false; id: string; ref: string; reason: string };
+
+/** Where an entry of `key` is, as a problem names it. */
+export function entryRef(key: string, id: string): string {
+  return `${key} entry ${id}`;
+}
+
+/** One entry of `key` as a record of `schema`, or why not. Never throws. */
+export function readRecord<T>(key: string, entry: StreamEntry, schema: z.ZodType<T>): StreamRecord<T> {
+  const problem = (reason: string): StreamRecord<T> => ({ ok: false, id: entry.id, ref: entryRef(key, entry.id), reason });
+  const text = entry.fields?.get(RECORD_FIELD);
+  if (text === undefined) return problem(`not a record (it has no '${RECORD_FIELD}' field)`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return problem('not valid JSON (torn or corrupt record)');
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { ok: true, id: entry.id, value: parsed.data } : problem(inertLine(describeIssues(parsed.error, 'record')));
+}
+
+/** The entries of `key` after id `after` ('0-0': all of them), oldest first, read a page at a time. */
+export async function entriesAfter(redis: RedisTeam, key: string, after: string): Promise<StreamEntry[]> {
+  const all: StreamEntry[] = [];
+  for (let from = after; ; ) {
+    const page = rangeEntries(await untilAnswered(redis.client, () => redis.client.sendCommand(['XRANGE', key, `(${from}`, '+', 'COUNT', String(PAGE)])));
+    all.push(...page);
+    const last = page.at(-1);
+    if (page.length < PAGE || last === undefined) return all;
+    from = last.id;
+  }
+}
+
+/**
+ * Append `records` to `key` in order, in one MULTI (so no other writer's entry lands between
+ * them). Sent again if the connection drops before the reply: a record may then be stored
+ * twice, which every reader of a journal tolerates (its events name themselves).
+ */
+export async function appendRecords(redis: RedisTeam, key: string, records: readonly unknown[]): Promise<void> {
+  if (records.length === 0) return;
+  const texts = records.map((record) => JSON.stringify(record));
+  await untilAnswered(redis.client, async () => {
+    const multi = redis.client.multi();
+    for (const text of texts) multi.addCommand(['XADD', key, '*', RECORD_FIELD, text]);
+    await multi.exec();
+  });
+}
+
+/**
+ * A stream read in order by one fold, in this process: each `refresh` reads what was added
+ * since the last and hands each entry to `onEntry`, one refresh at a time (two at once would
+ * fold the same entries twice).
+ */
+export class StreamReader {
+  private last = '0-0';
+  private reading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly redis: RedisTeam,
+    readonly key: string,
+    private readonly onEntry: (entry: StreamEntry) => void,
+  ) {}
+
+  /** Fold in what was added since the last refresh; resolves once it is folded. */
+  refresh(): Promise<void> {
+    const next = this.reading.then(async () => {
+      const entries = await entriesAfter(this.redis, this.key, this.last);
+      for (const entry of entries) {
+        this.onEntry(entry);
+        this.last = entry.id;
+      }
+    });
+    this.reading = next.catch(() => undefined);
+    return next;
+  }
+}
