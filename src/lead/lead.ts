@@ -1,13 +1,13 @@
 import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
 import { AgentLoop, openConversation } from '../agent/index.js';
-import { EventStream, createSerial, type Serial, isRunning, errorMessage } from '../lib/index.js';
+import { EventStream, createSerial, type Serial, errorMessage } from '../lib/index.js';
 import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowOf } from '../model/index.js';
 import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
 import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
 import { TeamBus, pricedTurn } from '../team/index.js';
-import { addMemberUsage, setMemberStatus, type TeamStore } from '../store/index.js';
+import { addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { answerOverSocket } from './control-answer.js';
 import type { LeadOp, LeadReply, LeadSnapshot } from './ops.js';
@@ -22,7 +22,8 @@ import { leadEffectRunner } from './execute.js';
 import { LeadStepper } from './stepper.js';
 import { initialLeadState, type LeadInput } from './state.js';
 import { RulesSync } from './rules-sync.js';
-import { Supervisor } from '../process/index.js';
+import { Spawners, Supervisor } from '../process/index.js';
+import { RemoteHosts } from '../host/index.js';
 import { recoverFromEarlierLead, recoveryNotice } from './recovery.js';
 import { LeadSession, type LeadSessionStart } from './session.js';
 import type { LeadOptions, LeadParts } from './options.js';
@@ -49,7 +50,9 @@ export class LeadRuntime {
   readonly session: LeadSessionStart;
   /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
   readonly hooks: LeadHooks;
-  private readonly supervisor: Supervisor;
+  private readonly spawners: Spawners;
+  /** The team's hosts, attached to the spawners as they register (src/host). */
+  private readonly hosts: RemoteHosts;
   private readonly keys: KeyRing;
   /** The lead's own roster writes, in the order its turns make them. */
   private readonly rosterWrites: Serial;
@@ -58,13 +61,13 @@ export class LeadRuntime {
 
   private constructor(parts: LeadParts) {
     ({ events: this.events, options: this.options, store: this.store, bus: this.bus, loop: this.loop, model: this.model, teammates: this.teammates } = parts);
-    ({ decisions: this.decisions, supervisor: this.supervisor, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
+    ({ decisions: this.decisions, spawners: this.spawners, hosts: this.hosts, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
   }
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
     const { paths, store } = options;
     const existing = (await store.roster.load())?.members.find((m) => m.name === LEAD);
-    if (existing?.pid && existing.pid !== process.pid && isRunning(existing.pid, existing.pid_start)) {
+    if (existing && existing.pid !== process.pid && memberIsAlive(existing)) {
       throw new Error(`a lead is already running for team '${store.team}' (pid ${existing.pid})`);
     }
     await store.roster.ensure();
@@ -78,6 +81,7 @@ export class LeadRuntime {
     });
     await store.audit.append({ event: 'member', name: LEAD, change: `started; commands ${describeStatus(sandbox)}` });
     const bus = new TeamBus(store, signer);
+    await bus.clock.start();
     const recovered = await recoverFromEarlierLead(store, bus);
     const model = await openModel(options.settings);
     await setMemberStatus(store.roster, LEAD, 'idle', { pid: process.pid, model: options.settings.model });
@@ -86,6 +90,7 @@ export class LeadRuntime {
     const session = new LeadSession(store.sessions, options.session ?? { id: newSessionId(), resume: false });
     const { resume } = session.choice;
     const opened = await openConversation({ sessions: store.sessions, id: session.id, agent: LEAD, resume, sink: session.sink, journalExists: resume });
+    // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
     const supervisor = new Supervisor(paths, {
       env: childModelEnv(options.settings, model.offlineURL),
       cwd: options.cwd,
@@ -93,6 +98,7 @@ export class LeadRuntime {
       keys,
       leadKey: signer.publicKey,
     });
+    const spawners = new Spawners(supervisor);
     // Every module below steps the lead with what it learns; the effects run once the loop exists.
     const stepper = new LeadStepper(initialLeadState(options.planReviewer));
     const step = (input: LeadInput) => stepper.step(input);
@@ -103,8 +109,12 @@ export class LeadRuntime {
       (what, reason) => void step({ type: 'problem', what, reason, audited: true }),
     );
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
-    const teammates = new LeadTeammates(store, bus, supervisor, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
+    const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
+    // Hosts the team enrolled are attached as they register; a key one relays reaches the local teammates too.
+    const problem = (what: string, reason: string) => void step({ type: 'problem', what, reason, audited: true });
+    const hostDeps = { store, paths, keys, leadKey: signer.publicKey, graceMs: options.graceMs ?? 5_000, problem };
+    const hosts = new RemoteHosts({ ...hostDeps, keysChanged: () => void supervisor.shareKeys(), attach: (host, spawner) => spawners.attach(host, spawner) });
     const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: errorMessage(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
     const hookLaunch = leadLauncher(sandbox, 'default', paths);
@@ -128,7 +138,7 @@ export class LeadRuntime {
       team,
       decisions,
       conversation: opened.conversation,
-      running: () => supervisor.running(),
+      running: () => spawners.running(),
       rosterWrites,
     });
     stepper.runEffectsWith(leadEffectRunner({ events, store, bus, loop, teammates, decisions, hooks }));
@@ -137,7 +147,7 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, supervisor, keys, sandbox, rosterWrites, session: started, hooks, stepper });
+    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) runtime.refused(`set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
@@ -172,6 +182,9 @@ export class LeadRuntime {
       // never recorded as handled.
     }, { admit: (envelope) => verifySender(envelope, this.keys, LEAD) });
     this.closers.push(() => subscription.close());
+    // Before anything asks to spawn: a respawn after a restart finds its host attached.
+    await this.hosts.start();
+    this.closers.push(() => this.hosts.close());
     this.closers.push(async () => this.hooks.close());
     const token = issueControlToken(paths.controlToken);
     const control = await startControlServer(
@@ -249,7 +262,7 @@ export class LeadRuntime {
    */
   async forceStop(): Promise<void> {
     this.loop.interrupt();
-    await this.supervisor.killAll();
+    await this.spawners.killAll();
     await this.stop('the lead was force-stopped');
   }
 
@@ -276,6 +289,7 @@ export class LeadRuntime {
     void this.stepper.step({ type: 'stop' });
     await this.teammates.stopAll(reason, this.options.graceMs ?? 5_000);
     await this.decisions.close();
+    this.bus.clock.stop();
     for (const close of this.closers.reverse()) await close();
     this.closers = [];
     await this.endTurns();

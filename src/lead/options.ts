@@ -2,7 +2,8 @@ import type { AgentLoop } from '../agent/index.js';
 import type { EventStream, Serial } from '../lib/index.js';
 import type { ModelSettings, OpenModel } from '../model/index.js';
 import type { KeyRing, PermissionMode } from '../protocol/index.js';
-import type { Supervisor } from '../process/index.js';
+import type { Spawners } from '../process/index.js';
+import type { RemoteHosts } from '../host/index.js';
 import type { SandboxNetwork, SandboxStatus } from '../sandbox/index.js';
 import type { TeamStore } from '../store/index.js';
 import type { TeamBus, TeamPaths } from '../team/index.js';
@@ -43,11 +44,13 @@ export type LeadParts = {
   model: OpenModel;
   teammates: LeadTeammates;
   decisions: LeadDecisions;
-  supervisor: Supervisor;
+  /** Whatever starts its teammates: this machine's supervisor, and any host attached. */
+  spawners: Spawners;
   keys: KeyRing;
   sandbox: SandboxStatus;
   rosterWrites: Serial;
   session: LeadSessionStart;
   hooks: LeadHooks;
   stepper: LeadStepper;
+  hosts: RemoteHosts;
 };
