@@ -1,16 +1,19 @@
 import type { Command, OptionValueSource } from 'commander';
 import { TeamBus, teamPaths, type TeamPaths } from '../team/index.js';
-import { openFileStore } from '../store/file/index.js';
+import { openStore } from '../store/open-store.js';
 import { memberNames, teamNameProblem, type TeamConfig, type TeamStore } from '../store/index.js';
 import { didYouMean } from '../protocol/index.js';
 import { quoted } from '../lib/index.js';
 import { UsageError } from './errors.js';
 
-export type GlobalOptions = { home: string; team: string };
+/** `store` absent: the file store under `home`. */
+export type GlobalOptions = { home: string; team: string; store?: string };
 
 /** Everything a command needs, opened lazily from the global options; `close` lets go of it. */
 export class CliContext {
   readonly paths: TeamPaths;
+  /** The store's descriptor as given (--store, TEAMS_STORE), handed on to the teammates the lead starts. */
+  readonly storeDescriptor: string;
   private opened: TeamStore | undefined;
   private sender: TeamBus | undefined;
 
@@ -23,11 +26,17 @@ export class CliContext {
     const problem = teamNameProblem(options.team);
     if (problem) throw new UsageError(`--team: ${problem}`);
     this.paths = teamPaths(options.home, options.team);
+    this.storeDescriptor = options.store ?? '';
+  }
+
+  /** Open the team's store, once (the program does, before a command's action runs). */
+  async open(): Promise<void> {
+    this.opened ??= await openStore(this.storeDescriptor, { home: this.paths.home, team: this.paths.team });
   }
 
   /** The team's shared state: this process's one store. */
   get store(): TeamStore {
-    this.opened ??= openFileStore(this.paths);
+    if (!this.opened) throw new Error('the team store is used before it was opened (CliContext.open)');
     return this.opened;
   }
 

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PACKAGE_ROOT, inertText } from '../lib/index.js';
+import { STORE_ENV } from '../store/index.js';
 import { CliContext, type ContextFor, type GlobalOptions } from './context.js';
 import { registerMemberCommands } from './commands/member.js';
 import { registerStatusCommand } from './commands/status.js';
@@ -30,17 +31,27 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
     .version(packageJson.version, '-V, --version')
     .addOption(new Option('--home <dir>', 'state root').env('TEAMS_HOME').default('./.teams'))
     .addOption(new Option('--team <name>', 'team name').env('TEAMS_TEAM').default('default'))
+    // No default shown: the absence is the file store, and a URL given by env may hold a password.
+    .addOption(new Option('--store <url>', "the team's shared store: file: (the default, under --home) or redis://…").env(STORE_ENV))
     .showHelpAfterError('(run with --help for usage)')
     // Commander's errors quote the argument it could not use, whatever it holds.
     .configureOutput({ outputError: (text, write) => write(inertText(text)) })
     .exitOverride();
 
-  const contexts: CliContext[] = [];
+  // One context per command run: the store the hook below opens is the one its action uses.
+  const contexts = new Map<Command, CliContext>();
   const contextFor: ContextFor = (command) => {
-    const context = new CliContext(command.optsWithGlobals<GlobalOptions>(), command.getOptionValueSourceWithGlobals('home'));
-    contexts.push(context);
+    let context = contexts.get(command);
+    if (!context) {
+      context = new CliContext(command.optsWithGlobals<GlobalOptions>(), command.getOptionValueSourceWithGlobals('home'));
+      contexts.set(command, context);
+    }
     return context;
   };
+  // Opening a store may connect (Redis): done once, before the action, so that commands use it as a plain value.
+  program.hook('preAction', async (_program, action) => {
+    await contextFor(action).open();
+  });
   registerMemberCommands(program, contextFor);
   registerStatusCommand(program, contextFor);
   registerSendCommands(program, contextFor);
@@ -63,7 +74,9 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerReplCommand(program, contextFor);
   for (const command of program.commands) command.exitOverride();
   const close = async () => {
-    for (const context of contexts.splice(0)) await context.close();
+    const opened = [...contexts.values()];
+    contexts.clear();
+    for (const context of opened) await context.close();
   };
   return { program, close };
 }

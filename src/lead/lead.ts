@@ -7,7 +7,7 @@ import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
 import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
 import { TeamBus, pricedTurn } from '../team/index.js';
-import { addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
+import { STORE_ENV, addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { answerOverSocket } from './control-answer.js';
 import type { LeadOp, LeadReply, LeadSnapshot } from './ops.js';
@@ -37,7 +37,6 @@ export class LeadRuntime {
   private closers: (() => Promise<void>)[] = [];
   /** Set by the first stop: a second caller (a force-stop, a test's after hook) waits for the same one. */
   private stopping: Promise<void> | undefined;
-
   readonly events: EventStream<LeadEvent>;
   readonly options: LeadOptions;
   readonly store: TeamStore;
@@ -50,8 +49,8 @@ export class LeadRuntime {
   readonly session: LeadSessionStart;
   /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
   readonly hooks: LeadHooks;
-  private readonly spawners: Spawners;
-  /** The team's hosts, attached to the spawners as they register (src/host). */
+  /** What starts its teammates: this machine's supervisor, and the team's hosts (`teams host`, attached as they register). */
+  readonly spawners: Spawners;
   private readonly hosts: RemoteHosts;
   private readonly keys: KeyRing;
   /** The lead's own roster writes, in the order its turns make them. */
@@ -90,14 +89,15 @@ export class LeadRuntime {
     const session = new LeadSession(store.sessions, options.session ?? { id: newSessionId(), resume: false });
     const { resume } = session.choice;
     const opened = await openConversation({ sessions: store.sessions, id: session.id, agent: LEAD, resume, sink: session.sink, journalExists: resume });
-    // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
     const supervisor = new Supervisor(paths, {
-      env: childModelEnv(options.settings, model.offlineURL),
+      // The store by environment, never argv (a Redis URL may hold a password); always set, so the lead's own TEAMS_STORE never stands in.
+      env: { ...childModelEnv(options.settings, model.offlineURL), [STORE_ENV]: options.storeDescriptor ?? '' },
       cwd: options.cwd,
       graceMs: options.graceMs ?? 5_000,
       keys,
       leadKey: signer.publicKey,
     });
+    // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
     const spawners = new Spawners(supervisor);
     // Every module below steps the lead with what it learns; the effects run once the loop exists.
     const stepper = new LeadStepper(initialLeadState(options.planReviewer));
@@ -111,7 +111,7 @@ export class LeadRuntime {
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
     const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
-    // Hosts the team enrolled are attached as they register; a key one relays reaches the local teammates too.
+    // Hosts the team enrolled are attached as they register; a key relayed reaches the local teammates too.
     const problem = (what: string, reason: string) => void step({ type: 'problem', what, reason, audited: true });
     const hostDeps = { store, paths, keys, leadKey: signer.publicKey, graceMs: options.graceMs ?? 5_000, problem };
     const hosts = new RemoteHosts({ ...hostDeps, keysChanged: () => void supervisor.shareKeys(), attach: (host, spawner) => spawners.attach(host, spawner) });

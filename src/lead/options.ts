@@ -18,6 +18,8 @@ import type { LeadTeammates } from './teammates.js';
 export type LeadOptions = {
   /** Where everything the team shares is kept: opened by the caller, who closes it after the lead has stopped. */
   store: TeamStore;
+  /** The descriptor `store` was opened by (empty: the file store under --home), for the teammates the lead starts to open theirs. */
+  storeDescriptor?: string;
   /** This machine's own state of the team: the control socket and token, the workspace, what agents must not see. */
   paths: TeamPaths;
   settings: ModelSettings;

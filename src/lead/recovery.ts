@@ -1,5 +1,5 @@
 import { LEAD, isOwnRequest, type RequestRecord } from '../protocol/index.js';
-import { aliveMembers, setMemberStatus, type LivenessView, type Member, type MemberStatus, type TeamStore } from '../store/index.js';
+import { aliveMembers, describeMemberProcess, setMemberStatus, type LivenessView, type Member, type MemberStatus, type TeamStore } from '../store/index.js';
 import { SendRefused, type TeamBus } from '../team/index.js';
 
 /**
@@ -49,7 +49,7 @@ export async function recoverFromEarlierLead(store: TeamStore, bus: TeamBus, liv
   const left = leftBehind(members, await store.requests.list({ state: 'pending' }), liveness);
   const lines: string[] = [];
   for (const member of left.stale) {
-    const pid = member.pid === null ? 'no pid yet' : `pid ${member.pid}`;
+    const pid = describeMemberProcess(member);
     await setMemberStatus(store.roster, member.name, 'crashed', { pid: null });
     await store.audit.append({ event: 'member', name: member.name, change: `status ${member.status} → crashed: its process (${pid}) was gone when the lead started` });
     lines.push(`${member.name} was ${member.status}, but its process (${pid}) ended with the earlier lead: marked crashed`);

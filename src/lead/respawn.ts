@@ -1,6 +1,6 @@
 import { Refused } from '../lib/index.js';
 import { modeAfterPlan, type PermissionMode, agentNameProblem, LEAD, type RequestRecord } from '../protocol/index.js';
-import { memberIsAlive, type Member, type TeamStore } from '../store/index.js';
+import { describeMemberProcess, memberIsAlive, type Member, type TeamStore } from '../store/index.js';
 import { noSuchTeammate } from './running-teammate.js';
 import type { TeamBus } from '../team/index.js';
 
@@ -56,7 +56,7 @@ export async function respawnPlan(
   const team = await store.roster.load();
   const member = team?.members.find((m) => m.name === name);
   if (!member) throw noSuchTeammate(name, team, store.team);
-  if (memberIsAlive(member)) throw new Refused(`${name} is running (pid ${member.pid}): only a teammate that crashed or was shut down can be respawned`);
+  if (memberIsAlive(member)) throw new Refused(`${name} is running (${describeMemberProcess(member)}): only a teammate that crashed or was shut down can be respawned`);
   // It goes back to the host it ran on: refused before anything changes when that host is not there.
   const placement = deps.placementProblem(member.host);
   if (placement) throw new Refused(`cannot respawn ${name}${member.host === undefined ? '' : ` on host '${member.host}', where it ran`}: ${placement}`);

@@ -1,3 +1,5 @@
+import { STORE_ENV } from '../store/index.js';
+
 /**
  * What a command's environment may hold: what a shell and its tools need to behave, nothing
  * of the lead's own. Whatever else the human's shell carries (AWS_SECRET_ACCESS_KEY,
@@ -8,7 +10,15 @@
  */
 const ALLOWED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'NO_COLOR', 'TZ'] as const;
 
+/**
+ * Never passed, even when the project's settings name it: the team store's descriptor, which may
+ * hold the store's password. A command that could reach the store could forge nothing (trust is
+ * not kept there) but could read and delete the team's state.
+ */
+const WITHHELD: readonly string[] = [STORE_ENV];
+
 export function isAllowedVariable(name: string, named: readonly string[]): boolean {
+  if (WITHHELD.includes(name)) return false;
   return (ALLOWED as readonly string[]).includes(name) || name.startsWith('LC_') || named.includes(name);
 }
 

@@ -56,3 +56,14 @@ export type LoggedEvent = LogEvent extends infer E ? (E extends LogEvent ? Omit<
 export function logLineOf(event: LoggedEvent, now = new Date()): string {
   return `${JSON.stringify({ at: now.toISOString(), ...event })}\n`;
 }
+
+/** A `tail` is a count of lines: a whole number, zero or more. */
+export function tailProblem(tail: number): string | undefined {
+  return Number.isSafeInteger(tail) && tail >= 0 ? undefined : `tail must be a whole number of lines, not ${String(tail)}`;
+}
+
+/** Why a batch cannot be appended to `agent`'s log as it is: a line holding a line break would be two. */
+export function lineBreakProblem(agent: string, lines: readonly string[]): string | undefined {
+  const broken = lines.findIndex((line) => line.includes('\n'));
+  return broken < 0 ? undefined : `cannot append to ${agent}'s log: line ${broken + 1} of the batch holds a line break (append takes each line without one)`;
+}

@@ -37,6 +37,12 @@ export function memberIsAlive(member: Pick<Member, 'pid' | 'pid_start' | 'host'>
   return Number.isFinite(age) && age <= HOST_BEAT_STALE_MS;
 }
 
+/** "pid 4242", "pid 4242 on host 'build'" or "no pid yet": a member's process, named for a person, its machine with it. */
+export function describeMemberProcess(member: Pick<Member, 'pid' | 'host'>): string {
+  if (member.pid === null) return 'no pid yet';
+  return member.host === undefined ? `pid ${member.pid}` : `pid ${member.pid} on host '${member.host}'`;
+}
+
 /** The names of the members whose processes run, as `memberIsAlive` judges each. */
 export function aliveMembers(members: readonly Member[], view: LivenessView = {}): Set<string> {
   return new Set(members.filter((member) => memberIsAlive(member, view)).map((member) => member.name));

@@ -1,5 +1,5 @@
 import { Refused, quoted, processStartTime } from '../lib/index.js';
-import { memberIsAlive, type LivenessView } from './member-liveness.js';
+import { describeMemberProcess, memberIsAlive, type LivenessView } from './member-liveness.js';
 import { type PermissionMode, type Usage, LEAD } from '../protocol/index.js';
 import { findMember, Member, requireMember, rosterIssues, type MemberStatus, type WorktreeRecord } from './roster.js';
 import type { RosterStore } from './team-store.js';
@@ -46,7 +46,7 @@ export async function removeMember(roster: RosterStore, name: string, liveness: 
   const { result } = await roster.update((team) => {
     if (name === LEAD) throw new Refused(`the ${LEAD} cannot be removed from the team`);
     const member = requireMember(team, name);
-    if (memberIsAlive(member, liveness)) throw new Refused(`${name} is running (pid ${member.pid}); shut it down first`);
+    if (memberIsAlive(member, liveness)) throw new Refused(`${name} is running (${describeMemberProcess(member)}); shut it down first`);
     team.members = team.members.filter((m) => m.name !== name);
     return member;
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { teamNameProblem } from '../store/index.js';
+import { teamRoot } from '../store/index.js';
 import { Refused } from '../lib/index.js';
 
 /**
@@ -37,10 +37,9 @@ export function hiddenFromAgents(paths: TeamPaths): string[] {
 }
 
 export function teamPaths(home: string, team: string): TeamPaths {
-  const problem = teamNameProblem(team);
-  if (problem) throw new Error(problem);
   const absHome = isAbsolute(home) ? home : resolve(home);
-  const root = join(absHome, team);
+  // The file store's directory of the team: its workspace and control socket live beside its files.
+  const root = teamRoot(absHome, team);
   return {
     home: absHome,
     team,

@@ -4,10 +4,10 @@ import { resolveModelSettings } from '../model/index.js';
 import { PermissionMode, AgentName } from '../protocol/index.js';
 import { SandboxSettings } from '../sandbox/index.js';
 import { teamPaths } from '../team/index.js';
-import { openFileStore } from '../store/file/index.js';
+import { openStore } from '../store/open-store.js';
 import { RuleTexts, startTeammate, type TeammateOptions } from './start.js';
 import { describeIssues, mappedStack } from '../lib/index.js';
-import { SessionId } from '../store/index.js';
+import { STORE_ENV, SessionId } from '../store/index.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -83,8 +83,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const paths = teamPaths(args.data.home, args.data.team);
-  // The one store of this process: the team's shared state, where the lead keeps it.
-  const store = openFileStore(paths);
+  // The one store of this process: the team's shared state, where the lead keeps it. Its
+  // descriptor comes by environment (never argv: it may hold a password), and is taken out at
+  // once, so that nothing this process starts (a command, a hook, git) inherits it.
+  const descriptor = process.env[STORE_ENV];
+  delete process.env[STORE_ENV];
+  const store = await openStore(descriptor, { home: paths.home, team: paths.team });
   try {
     const options: TeammateOptions = {
       store,

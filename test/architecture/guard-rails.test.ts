@@ -11,13 +11,13 @@ import { readSourceTree, topFolder, type SourceFile } from './source-tree.js';
 
 const tree = readSourceTree();
 
-/** The file backend's own face, and the only two files that may open it (one store per process). */
-const SUB_FACE = 'store/file/index.ts';
+/** The store's opener, and the only two files that may open a store with it (one store per process). */
+const SUB_FACE = 'store/open-store.ts';
 const SUB_FACE_USERS = new Set(['cli/context.ts', 'teammate/main.ts']);
 const MAX_LINES = 300;
 
 const isTopFace = (path: string) => path === `${topFolder(path)}/index.ts`;
-/** The faces other folders import: each top-level folder's index.ts, and the file backend's. */
+/** The faces other folders import: each top-level folder's index.ts, and the store's opener. */
 const faces = [...tree.keys()].filter((path) => isTopFace(path) || path === SUB_FACE);
 
 test('the source tree is read from the package root, whatever the working directory', () => {
@@ -38,7 +38,7 @@ test('(a) a folder is imported from another folder only through its index.ts', (
       }
       if (topFolder(target) === topFolder(file.path) || isTopFace(target)) continue;
       if (target === SUB_FACE && SUB_FACE_USERS.has(file.path)) continue;
-      const face = target === SUB_FACE ? `only ${[...SUB_FACE_USERS].join(' and ')} open the file store` : `import src/${topFolder(target)}/index.ts`;
+      const face = target === SUB_FACE ? `only ${[...SUB_FACE_USERS].join(' and ')} open the store` : `import src/${topFolder(target)}/index.ts`;
       wrong.push(`${where} reaches src/${target}: ${face}`);
     }
   }

@@ -50,14 +50,15 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export async function startRedisServer(): Promise<RedisServer> {
+/** `appendfsync`: 'always' (the default, what tests run with) or 'everysec' (what a bench compares it with). */
+export async function startRedisServer(options: { appendfsync?: 'always' | 'everysec' } = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'teams-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
     const started = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--daemonize', 'no', '--logfile', join(dir, 'redis.log')],
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always', '--daemonize', 'no', '--logfile', join(dir, 'redis.log')],
       { stdio: 'ignore' },
     );
     child = started;

@@ -2,6 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventStream, Refused } from '../../src/lib/index.js';
 import { Spawners } from '../../src/process/spawners.js';
+import { Supervisor } from '../../src/process/supervisor.js';
+import { KeyRing } from '../../src/protocol/signing.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { existsSync } from 'node:fs';
+import { tempHome } from '../helpers/temp.js';
 import type { ChildCompaction, ChildExit, Spawner, StartedProcess, TeammateSpec } from '../../src/process/spawner.js';
 
 /**
@@ -173,5 +178,24 @@ describe('Spawners: one spawner over the local one and one per host', () => {
     spawners.attach('gpu', new FakeSpawner(2));
     detachGpu();
     assert.deepEqual(spawners.hosts().sort(), ['build', 'gpu']);
+  });
+});
+
+describe("the supervisor is this machine's spawner only", () => {
+  test('a spec placed on a host is refused before anything is started or written', async () => {
+    const { home, cleanup } = tempHome('teams-supervisor-');
+    try {
+      const paths = teamPaths(home, 'default');
+      const supervisor = new Supervisor(paths, { env: {}, cwd: home, graceMs: 1_000, keys: new KeyRing(), leadKey: 'key' });
+      assert.equal(supervisor.placementProblem(undefined), undefined);
+      assert.equal(supervisor.placementProblem('build'), "this machine's supervisor starts no teammate on host 'build'");
+      let started = false;
+      await assert.rejects(supervisor.spawn(spec('alice', 'build'), () => (started = true)), (error: unknown) => error instanceof Refused && error.message === "cannot start alice: this machine's supervisor starts no teammate on host 'build'");
+      assert.equal(started, false);
+      assert.deepEqual(supervisor.running(), []);
+      assert.equal(existsSync(paths.root), false, 'not even its log directory');
+    } finally {
+      cleanup();
+    }
   });
 });

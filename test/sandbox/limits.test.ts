@@ -39,6 +39,12 @@ describe('the environment allowlist', () => {
     assert.deepEqual(commandEnv(env, ['NODE_OPTIONS', 'UNSET']), { PATH: '/bin', HOME: '/h', LC_TIME: 'C', TERM: 'xterm', NODE_OPTIONS: '--x' });
     assert.deepEqual(passedVariables(env, []), ['HOME', 'LC_TIME', 'PATH', 'TERM']);
   });
+
+  test("the team store's descriptor is withheld even when the project's settings name it: it may hold the store's password", () => {
+    const withStore = { ...env, TEAMS_STORE: 'redis://teams:secret@redis:6379' };
+    assert.deepEqual(commandEnv(withStore, ['TEAMS_STORE', 'NODE_OPTIONS']), { PATH: '/bin', HOME: '/h', LC_TIME: 'C', TERM: 'xterm', NODE_OPTIONS: '--x' });
+    assert.ok(!passedVariables(withStore, ['TEAMS_STORE']).includes('TEAMS_STORE'));
+  });
 });
 
 describe('the limit mechanism', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { processStartTime } from '../../src/lib/index.js';
-import { HOST_BEAT_STALE_MS, aliveMembers, memberIsAlive } from '../../src/store/member-liveness.js';
+import { HOST_BEAT_STALE_MS, aliveMembers, describeMemberProcess, memberIsAlive } from '../../src/store/member-liveness.js';
 import type { Member } from '../../src/store/roster.js';
 
 type Liveness = Pick<Member, 'pid' | 'pid_start' | 'host'>;
@@ -71,5 +71,11 @@ describe('memberIsAlive: one liveness check for every member', () => {
     const members = [member('alice', 100), member('bob', 200), member('carol', 100, 'build'), member('dave', null)];
     const view = { processRunning: (pid: number) => pid === 100, hosts: new Map([['build', { last_beat: ago(10) }]]), now: NOW };
     assert.deepEqual([...aliveMembers(members, view)], ['alice', 'carol']);
+  });
+
+  test("a member's process is named with its machine when that is not this one", () => {
+    assert.equal(describeMemberProcess({ pid: 4242 }), 'pid 4242');
+    assert.equal(describeMemberProcess({ pid: 4242, host: 'build' }), "pid 4242 on host 'build'");
+    assert.equal(describeMemberProcess({ pid: null, host: 'build' }), 'no pid yet');
   });
 });

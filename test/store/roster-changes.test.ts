@@ -64,7 +64,7 @@ test("a member's host: recorded when added, moved or cleared (null) with a statu
   await setMemberStatus(store.roster, 'bob', 'working', { pid: process.pid });
   const now = new Date();
   const beating = { hosts: new Map([['build', { last_beat: now.toISOString() }]]), now };
-  await assert.rejects(removeMember(store.roster, 'bob', beating), { message: `bob is running (pid ${process.pid}); shut it down first` });
+  await assert.rejects(removeMember(store.roster, 'bob', beating), { message: `bob is running (pid ${process.pid} on host 'build'); shut it down first` });
   assert.equal((await setMemberStatus(store.roster, 'bob', 'starting', { host: 'gpu' })).member.host, 'gpu');
   assert.equal((await setMemberStatus(store.roster, 'bob', 'starting', {})).member.host, 'gpu', 'kept when not named');
   assert.equal((await setMemberStatus(store.roster, 'bob', 'starting', { host: null })).member.host, undefined, 'back on the lead\'s machine');

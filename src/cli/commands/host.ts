@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/index.js';
 import { HostRunner, hostKey, parseTrustToken } from '../../host/index.js';
 import { childModelEnv, openModel, resolveModelSettings } from '../../model/index.js';
 import { agentNameProblem } from '../../protocol/index.js';
+import { STORE_ENV } from '../../store/index.js';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -45,7 +46,8 @@ export function registerHostCommand(program: Command, contextFor: ContextFor): v
         trust,
         key: hostKey(context.paths, name),
         cwd: resolve(options.workdir ?? process.cwd()),
-        env: childModelEnv(settings, model.offlineURL),
+        // Its teammates open the same store, told by environment (a Redis URL may hold a password).
+        env: { ...childModelEnv(settings, model.offlineURL), [STORE_ENV]: context.storeDescriptor },
         graceMs: 5_000,
         say,
       });

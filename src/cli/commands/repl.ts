@@ -32,7 +32,7 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     // Loaded on use: plain commands stay fast without React, Ink and the model SDK.
     const { LeadRuntime } = await import('../../lead/index.js');
     const { startRepl } = await import('../../ui/index.js');
-    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, session, ...options });
+    const runtime = await LeadRuntime.start({ store: context.store, storeDescriptor: context.storeDescriptor, paths: context.paths, cwd, session, ...options });
     const end = await startRepl({ runtime });
     if (end.terminalClosed) exitAfterClosedTerminal(EXIT_OK);
   });

@@ -88,7 +88,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     const session = await chooseSession(context.store, flags);
     // Loaded on use: the model SDK is the heaviest import, and only running agents need it.
     const { LeadRuntime } = await import('../../lead/index.js');
-    const runtime = await LeadRuntime.start({ store: context.store, paths: context.paths, cwd, session, ...options });
+    const runtime = await LeadRuntime.start({ store: context.store, storeDescriptor: context.storeDescriptor, paths: context.paths, cwd, session, ...options });
     const print = createEventPrinter(flags.json ?? false, (line) => process.stdout.write(`${line}\n`));
     const { id, resumed, earlier, problems } = runtime.session;
     if (flags.json) process.stdout.write(`${inertJson({ type: 'session', id, resumed, earlier_records: earlier.length, problems })}\n`);

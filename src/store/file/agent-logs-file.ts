@@ -2,11 +2,11 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMissing, lookOnChange, watchAppendsForHints } from '../../lib/index.js';
 import { AgentName } from '../../protocol/index.js';
-import { parseLogLine } from '../agent-log.js';
+import { lineBreakProblem, parseLogLine, tailProblem } from '../agent-log.js';
 import type { AgentLogs, LogBatch, LogReadOptions, Subscription } from '../team-store.js';
 import { AppendOnlyFile } from './append-file.js';
 import { fileLayout, type FileLocation } from './layout.js';
-import { cursorAt, offsetOf, startOfLastLines, tailProblem } from './log-position.js';
+import { cursorAt, offsetOf, startOfLastLines } from './log-position.js';
 
 /** Read at most this much per batch: a reader of a long log catches up a batch at a time. */
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
@@ -31,8 +31,8 @@ export class FileAgentLogs implements AgentLogs {
 
   async append(agent: string, lines: readonly string[]): Promise<void> {
     const path = this.pathOf(agent);
-    const broken = lines.findIndex((line) => line.includes('\n'));
-    if (broken >= 0) throw new Error(`cannot append to ${agent}'s log: line ${broken + 1} of the batch holds a line break (append takes each line without one)`);
+    const broken = lineBreakProblem(agent, lines);
+    if (broken) throw new Error(broken);
     if (lines.length === 0) return;
     mkdirSync(this.dir, { recursive: true });
     // One write(2) with O_APPEND: the batch lands whole, after whatever any other writer put there.

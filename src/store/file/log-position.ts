@@ -22,11 +22,6 @@ export function offsetOf(cursor: LogCursor): number {
   return offset;
 }
 
-/** A `tail` is a count of lines: a whole number, zero or more. */
-export function tailProblem(tail: number): string | undefined {
-  return Number.isSafeInteger(tail) && tail >= 0 ? undefined : `tail must be a whole number of lines, not ${String(tail)}`;
-}
-
 const CHUNK = 64 * 1024;
 
 /**

@@ -94,8 +94,17 @@ export async function startRedisConsumer(redis: RedisTeam, agent: string, listen
   };
 
   const consume = async () => {
+    // Its own pending entries first: those a consumer before it (this process or one killed)
+    // read and did not take. Looked at again now and then: a consumer that lost its lease
+    // while it read leaves what it read pending here too.
+    let pendingLooked = Number.NEGATIVE_INFINITY;
     while (!stopping) {
-      let entries = await read('0');
+      let entries: StreamEntry[] = [];
+      if (performance.now() - pendingLooked >= BLOCK_MS) {
+        entries = await read('0');
+        // Until none is left, before anything new: they came first.
+        if (entries.length === 0) pendingLooked = performance.now();
+      }
       if (entries.length === 0 && !stopping) entries = await read('>');
       if (entries.length > 0 && !stopping) await take(entries);
     }

@@ -6,29 +6,16 @@ import type { TeamStore } from '../team-store.js';
 import { connectRedis, redisTarget, type RedisClient, type RedisStatus } from './connection.js';
 import { memberKeys, teamKeys } from './keys.js';
 import { RedisTransport } from './mailbox-transport.js';
+import { RedisAgentLogs } from './agent-logs.js';
 import { RedisAudit } from './audit.js';
-import { agentLogsNotYet } from './not-yet.js';
 import { RedisRequests } from './requests.js';
+import { serverNow } from './server-clock.js';
 import { RedisSessions } from './sessions.js';
 import { RedisTasks } from './tasks.js';
 import { OpenThings, type RedisTeam } from './redis-team.js';
 import { RedisRoster } from './roster.js';
 import { RedisHosts } from './hosts.js';
 
-/**
- * The team store's own operations beyond its parts. LEAD: h/seam adds these to TeamStore
- * (team-store.ts); once merged, `RedisTeamStore` is just TeamStore.
- */
-export type RedisTeamStore = TeamStore & {
-  /** The team's one clock across machines: the Redis server's TIME. */
-  now(): Promise<Date>;
-  /** Remove what is kept under `agent`'s name for its processes to exchange: its mailbox (waiting, handled, set aside, ids, lease) and its agent log. */
-  deleteMember(agent: string): Promise<void>;
-  /** Remove everything of the team: afterwards `roster.load()` finds no team. */
-  deleteTeam(): Promise<void>;
-};
-
-const Time = z.tuple([z.string().regex(/^\d+$/), z.string().regex(/^\d+$/)]);
 const Scan = z.tuple([z.string(), z.array(z.string())]);
 
 /** Delete every key matching `pattern` (SCAN, then UNLINK in batches: no one command blocks the server long). */
@@ -46,7 +33,7 @@ async function deleteMatching(client: RedisClient, pattern: string): Promise<voi
  * URL beyond loopback must carry a password. `onStatus` hears when Redis goes down and comes
  * back; meanwhile every call waits and then goes on.
  */
-export async function openRedisStore(url: string, team: string, onStatus?: (status: RedisStatus) => void): Promise<RedisTeamStore> {
+export async function openRedisStore(url: string, team: string, onStatus?: (status: RedisStatus) => void): Promise<TeamStore> {
   const problem = teamNameProblem(team);
   if (problem) throw new Refused(problem);
   const target = redisTarget(url);
@@ -62,12 +49,9 @@ export async function openRedisStore(url: string, team: string, onStatus?: (stat
     tasks: new RedisTasks(redis),
     audit: new RedisAudit(redis),
     sessions: new RedisSessions(redis),
-    agentLogs: agentLogsNotYet(),
+    agentLogs: new RedisAgentLogs(redis),
     hosts: new RedisHosts(redis),
-    async now() {
-      const [seconds, micros] = Time.parse(await client.sendCommand(['TIME']));
-      return new Date(Number(seconds) * 1000 + Math.floor(Number(micros) / 1000));
-    },
+    now: () => serverNow(client),
     async deleteMember(agent) {
       const bad = agentNameProblem(agent);
       if (bad) throw new Refused(bad);

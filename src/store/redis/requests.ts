@@ -15,15 +15,19 @@ import { appendRecords, entryRef, readRecord, StreamReader } from './stream-jour
  * the server's clock, the one clock of a team across machines.
  */
 export class RedisRequests implements RequestStore {
-  private readonly fold: RequestFold;
+  private fold: RequestFold;
   private readonly reader: StreamReader;
   /** Entries that could not be read, and events that name no request: skipped, kept for a person to look at. */
-  private readonly setAside: StoredProblem[] = [];
+  private setAside: StoredProblem[] = [];
 
   constructor(private readonly redis: RedisTeam) {
     const key = redis.keys.requests;
-    this.fold = new RequestFold(`${redis.target.shown} ${key}`);
-    this.reader = new StreamReader(redis, key, (entry) => this.foldEntry(entry));
+    const where = `${redis.target.shown} ${key}`;
+    this.fold = new RequestFold(where);
+    this.reader = new StreamReader(redis, key, (entry) => this.foldEntry(entry), () => {
+      this.fold = new RequestFold(where);
+      this.setAside = [];
+    });
   }
 
   private foldEntry(entry: StreamEntry): void {

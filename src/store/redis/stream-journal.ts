@@ -69,28 +69,43 @@ export async function appendRecords(redis: RedisTeam, key: string, records: read
 /**
  * A stream read in order by one fold, in this process: each `refresh` reads what was added
  * since the last and hands each entry to `onEntry`, one refresh at a time (two at once would
- * fold the same entries twice).
+ * fold the same entries twice). A stream deleted or replaced since (the team deleted and made
+ * again) no longer holds the last entry read: `onReset` starts the fold over, and it is read
+ * from its start.
  */
 export class StreamReader {
-  private last = '0-0';
+  private last: string | undefined;
   private reading: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly redis: RedisTeam,
     readonly key: string,
     private readonly onEntry: (entry: StreamEntry) => void,
+    private readonly onReset: () => void,
   ) {}
 
   /** Fold in what was added since the last refresh; resolves once it is folded. */
   refresh(): Promise<void> {
-    const next = this.reading.then(async () => {
-      const entries = await entriesAfter(this.redis, this.key, this.last);
-      for (const entry of entries) {
+    const next = this.reading.then(() => this.readNew());
+    this.reading = next.catch(() => undefined);
+    return next;
+  }
+
+  private async readNew(): Promise<void> {
+    for (;;) {
+      // From the last entry read, itself included: that it is still there says the stream is the same one.
+      const anchor = this.last;
+      const page = rangeEntries(await untilAnswered(this.redis.client, () => this.redis.client.sendCommand(['XRANGE', this.key, anchor ?? '-', '+', 'COUNT', String(PAGE)])));
+      if (anchor !== undefined && page[0]?.id !== anchor) {
+        this.last = undefined;
+        this.onReset();
+        continue;
+      }
+      for (const entry of anchor === undefined ? page : page.slice(1)) {
         this.onEntry(entry);
         this.last = entry.id;
       }
-    });
-    this.reading = next.catch(() => undefined);
-    return next;
+      if (page.length < PAGE) return;
+    }
   }
 }

@@ -14,17 +14,23 @@ import { appendRecords, entryRef, readRecord, StreamReader } from './stream-jour
  * clock, the one clock of a team across machines.
  */
 export class RedisTasks implements TaskStore {
-  private readonly fold: TaskFold;
+  private fold: TaskFold;
   private readonly reader: StreamReader;
 
   constructor(private readonly redis: RedisTeam) {
     const key = redis.keys.tasks;
-    this.fold = new TaskFold(`${redis.target.shown} ${key}`);
-    this.reader = new StreamReader(redis, key, (entry) => {
-      const read = readRecord(key, entry, TaskEvent);
-      if (read.ok) this.fold.apply(read.value, entryRef(key, read.id));
-      else this.fold.report({ ref: read.ref, reason: `set aside: ${read.reason}` });
-    });
+    const where = `${redis.target.shown} ${key}`;
+    this.fold = new TaskFold(where);
+    this.reader = new StreamReader(
+      redis,
+      key,
+      (entry) => {
+        const read = readRecord(key, entry, TaskEvent);
+        if (read.ok) this.fold.apply(read.value, entryRef(key, read.id));
+        else this.fold.report({ ref: read.ref, reason: `set aside: ${read.reason}` });
+      },
+      () => (this.fold = new TaskFold(where)),
+    );
   }
 
   private async now(): Promise<string> {
