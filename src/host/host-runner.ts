@@ -44,7 +44,7 @@ export class HostRunner {
   constructor(private readonly options: HostOptions) {
     if (options.name === LEAD) throw new Error(`'${LEAD}' is the lead's own name: give the host another (--name)`);
     const report = hostReporter(options.store, options.name, options.key);
-    this.teammates = new HostTeammates(options.paths, { env: options.env, cwd: options.cwd, graceMs: options.graceMs }, report, options.say);
+    this.teammates = new HostTeammates(options.paths, { env: options.env, cwd: options.cwd, graceMs: options.graceMs, logs: options.store.agentLogs }, report, options.say);
   }
 
   /** Registered and following its orders once this resolves; `waitForTeam` resolves first, once the roster exists. */

@@ -6,6 +6,9 @@ import { bwrapProgram, probeSandbox, type SandboxSettings } from '../sandbox/ind
 import type { TeamPaths } from '../team/index.js';
 import type { OrderBody } from './orders.js';
 import type { HostReporter } from './reporter.js';
+import { pipeLines } from './output-lines.js';
+import type { Readable } from 'node:stream';
+import type { AgentLogs } from '../store/index.js';
 
 type SpawnOrder = Extract<OrderBody, { type: 'spawn' }>;
 
@@ -41,7 +44,7 @@ export class HostTeammates {
 
   constructor(
     private readonly paths: TeamPaths,
-    private readonly options: { env: Record<string, string>; cwd: string; graceMs: number },
+    private readonly options: { env: Record<string, string>; cwd: string; graceMs: number; logs: AgentLogs },
     private readonly report: HostReporter,
     private readonly problem: (what: string) => void,
   ) {}
@@ -55,7 +58,12 @@ export class HostTeammates {
     let entry = this.supervisors.get(leadKey);
     if (entry) return entry;
     const keys = new RelayingKeyRing((name, key) => this.send(name, { type: 'key', public_key: key }));
-    const supervisor = new Supervisor(this.paths, { ...this.options, keys, leadKey });
+    const { logs, ...options } = this.options;
+    // The teammate's output goes into the team's store, where the lead's `teams logs` and views read it.
+    const output = (name: string, streams: readonly Readable[]) => {
+      for (const stream of streams) pipeLines(stream, (lines) => logs.append(name, lines), (reason) => this.problem(`${name}'s output: ${reason}`));
+    };
+    const supervisor = new Supervisor(this.paths, { ...options, keys, leadKey, output });
     supervisor.exits.subscribe((exit) => {
       const { pid, code, signal, expected } = exit;
       this.send(exit.name, { type: 'exit', pid, code, signal, expected });

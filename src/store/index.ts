@@ -19,5 +19,5 @@ export { STORE_ENV, teamRoot } from './store-descriptor.js';
 export { EMPTY_SUBJECT, HUMAN_ACTOR, assigneeProblem, parseTaskIdList, taskIdProblem } from './task-input.js';
 export { ONE_LINE_SUBJECT, Task, TaskBoardStatus, TaskChange, TaskId, claimProblem, isOneLine, transitionProblem } from './tasks.js';
 export type { TaskResult } from './tasks.js';
-export type { AuditBatch, LogBatch, LogCursor, RequestStore, RosterStore, SessionStore, StoredProblem, TaskFilter, TaskStore, TeamStore } from './team-store.js';
+export type { AgentLogs, AuditBatch, LogBatch, LogCursor, RequestStore, RosterStore, SessionStore, StoredProblem, TaskFilter, TaskStore, TeamStore } from './team-store.js';
 export type { MailboxEvent, Subscription } from './transport.js';

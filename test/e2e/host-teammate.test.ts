@@ -31,6 +31,8 @@ test('a teammate placed on a `teams host` process works with the lead through th
     const alice = (await store.roster.load())?.members.find((m) => m.name === 'alice');
     assert.equal(alice?.host, 'build');
     assert.equal(alice?.pid, pid);
+    // Her output came through the host's pipe into the store's agent log, line by line.
+    await waitFor(async () => (await store.agentLogs.read('alice')).lines.length > 0, "alice's log lines in the store", 10_000);
 
     host.process.kill('SIGKILL');
     await waitFor(async () => (await store.roster.load())?.members.find((m) => m.name === 'alice')?.status === 'crashed', 'alice to be marked crashed', 3_000);
