@@ -94,3 +94,32 @@ test('a teammate placed on a `teams host` process starts there, its key comes ba
   await waitFor(() => !isAlive(pid), 'the teammate to end with its host', 10_000);
   assert.deepEqual(problems, []);
 });
+
+test("a lead that stops beating has its teammates on a host ended by that host (within 10 s), and the host stays up", async () => {
+  const paths = teamPaths(temp.home, 'second');
+  const store = openFileStore(paths);
+  await store.roster.ensure();
+  await addMember(store.roster, { name: 'bob', role: 'coder', status: 'starting' });
+  const session = newSessionId();
+  await store.sessions.create({ id: session, started_at: new Date().toISOString(), first_prompt: '' });
+  const host = spawnNode(join(REPO_ROOT, 'bin', 'teams.js'), ['--home', temp.home, '--team', 'second', 'host', '--trust', trustToken(teamAnchor(paths)), '--name', 'build', '--workdir', temp.home], {
+    env: { ...process.env, TEAMS_OFFLINE: '1' },
+  });
+  const lead = createSigner();
+  const keys = new KeyRing();
+  keys.set(LEAD, lead.publicKey);
+  const attached = new Map<string, RemoteSpawner>();
+  const leadHosts = new RemoteHosts({ store, paths, keys, leadKey: lead.publicKey, graceMs: 2000, keysChanged: () => undefined, problem: (what, reason) => problems.push(`${what}: ${reason}`), attach: (name, spawner) => {
+    attached.set(name, spawner);
+    return () => attached.delete(name);
+  } });
+  await leadHosts.start();
+  const spawner = await waitFor(() => attached.get('build'), 'the host to be attached', 10_000);
+  const { pid } = await spawner.spawn({ name: 'bob', planMode: false, permissionMode: 'default', sandbox: { kind: 'bwrap', network: 'on', bwrap: '/usr/bin/bwrap' }, rules: NO_RULES, model: resolveModelSettings({ offline: true }, {}).model, journal: { session, resume: false }, host: 'build' });
+  assert.ok(isAlive(pid));
+  // The lead goes away without a word: it stops beating (close also takes its beat out of the store).
+  await leadHosts.close();
+  await waitFor(() => !isAlive(pid), 'the host to end bob once the lead stopped beating', 10_000);
+  assert.equal(host.process.exitCode, null, 'the host itself goes on, waiting for orders');
+  await waitFor(() => /the lead has not beaten/.test(host.stderr()) || undefined, 'the host to say why');
+});
