@@ -4,7 +4,7 @@
 // points up a layer still ties the two together.
 const LAYERS = [
   'lib', 'protocol', 'store', 'offline', 'model', 'team', 'worktree', 'policy', 'sandbox',
-  'tools', 'hooks', 'agent', 'process', 'teammate', 'lead', 'present', 'ui', 'cli',
+  'tools', 'hooks', 'agent', 'process', 'teammate', 'host', 'lead', 'present', 'ui', 'cli',
 ];
 
 const layerRules = LAYERS.map((layer, index) => ({

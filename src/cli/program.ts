@@ -19,6 +19,8 @@ import { registerSessionsCommand } from './commands/sessions.js';
 import { registerPermissionCommands } from './commands/permissions.js';
 import { registerWorktreeCommands } from './commands/worktrees.js';
 import { registerTaskCommands } from './commands/tasks.js';
+import { registerHostCommand } from './commands/host.js';
+import { registerHostsCommands } from './commands/hosts.js';
 
 const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
@@ -65,6 +67,8 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerPermissionCommands(program, contextFor);
   registerWorktreeCommands(program, contextFor);
   registerTaskCommands(program, contextFor);
+  registerHostCommand(program, contextFor);
+  registerHostsCommands(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

@@ -23,6 +23,7 @@ import { LeadStepper } from './stepper.js';
 import { initialLeadState, type LeadInput } from './state.js';
 import { RulesSync } from './rules-sync.js';
 import { Spawners, Supervisor } from '../process/index.js';
+import { RemoteHosts } from '../host/index.js';
 import { recoverFromEarlierLead, recoveryNotice } from './recovery.js';
 import { LeadSession, type LeadSessionStart } from './session.js';
 import type { LeadOptions, LeadParts } from './options.js';
@@ -36,7 +37,6 @@ export class LeadRuntime {
   private closers: (() => Promise<void>)[] = [];
   /** Set by the first stop: a second caller (a force-stop, a test's after hook) waits for the same one. */
   private stopping: Promise<void> | undefined;
-
   readonly events: EventStream<LeadEvent>;
   readonly options: LeadOptions;
   readonly store: TeamStore;
@@ -49,8 +49,9 @@ export class LeadRuntime {
   readonly session: LeadSessionStart;
   /** The project's hooks (settings.json): run here, on what teammates do, never inside a sandbox. */
   readonly hooks: LeadHooks;
-  /** What starts its teammates: this machine's supervisor, beside which a host (`teams host`) is attached. */
+  /** What starts its teammates: this machine's supervisor, and the team's hosts (`teams host`, attached as they register). */
   readonly spawners: Spawners;
+  private readonly hosts: RemoteHosts;
   private readonly keys: KeyRing;
   /** The lead's own roster writes, in the order its turns make them. */
   private readonly rosterWrites: Serial;
@@ -59,7 +60,7 @@ export class LeadRuntime {
 
   private constructor(parts: LeadParts) {
     ({ events: this.events, options: this.options, store: this.store, bus: this.bus, loop: this.loop, model: this.model, teammates: this.teammates } = parts);
-    ({ decisions: this.decisions, spawners: this.spawners, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
+    ({ decisions: this.decisions, spawners: this.spawners, hosts: this.hosts, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
   }
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
@@ -88,15 +89,16 @@ export class LeadRuntime {
     const session = new LeadSession(store.sessions, options.session ?? { id: newSessionId(), resume: false });
     const { resume } = session.choice;
     const opened = await openConversation({ sessions: store.sessions, id: session.id, agent: LEAD, resume, sink: session.sink, journalExists: resume });
-    // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
-    const spawners = new Spawners(new Supervisor(paths, {
+    const supervisor = new Supervisor(paths, {
       // The store by environment, never argv (a Redis URL may hold a password); always set, so the lead's own TEAMS_STORE never stands in.
       env: { ...childModelEnv(options.settings, model.offlineURL), [STORE_ENV]: options.storeDescriptor ?? '' },
       cwd: options.cwd,
       graceMs: options.graceMs ?? 5_000,
       keys,
       leadKey: signer.publicKey,
-    }));
+    });
+    // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
+    const spawners = new Spawners(supervisor);
     // Every module below steps the lead with what it learns; the effects run once the loop exists.
     const stepper = new LeadStepper(initialLeadState(options.planReviewer));
     const step = (input: LeadInput) => stepper.step(input);
@@ -109,6 +111,10 @@ export class LeadRuntime {
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
     const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
+    // Hosts the team enrolled are attached as they register; a key relayed reaches the local teammates too.
+    const problem = (what: string, reason: string) => void step({ type: 'problem', what, reason, audited: true });
+    const hostDeps = { store, paths, keys, leadKey: signer.publicKey, graceMs: options.graceMs ?? 5_000, problem };
+    const hosts = new RemoteHosts({ ...hostDeps, keysChanged: () => void supervisor.shareKeys(), attach: (host, spawner) => spawners.attach(host, spawner) });
     const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: errorMessage(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
     const hookLaunch = leadLauncher(sandbox, 'default', paths);
@@ -141,7 +147,7 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, keys, sandbox, rosterWrites, session: started, hooks, stepper });
+    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) runtime.refused(`set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
@@ -176,6 +182,9 @@ export class LeadRuntime {
       // never recorded as handled.
     }, { admit: (envelope) => verifySender(envelope, this.keys, LEAD) });
     this.closers.push(() => subscription.close());
+    // Before anything asks to spawn: a respawn after a restart finds its host attached.
+    await this.hosts.start();
+    this.closers.push(() => this.hosts.close());
     this.closers.push(async () => this.hooks.close());
     const token = issueControlToken(paths.controlToken);
     const control = await startControlServer(

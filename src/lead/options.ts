@@ -3,6 +3,7 @@ import type { EventStream, Serial } from '../lib/index.js';
 import type { ModelSettings, OpenModel } from '../model/index.js';
 import type { KeyRing, PermissionMode } from '../protocol/index.js';
 import type { Spawners } from '../process/index.js';
+import type { RemoteHosts } from '../host/index.js';
 import type { SandboxNetwork, SandboxStatus } from '../sandbox/index.js';
 import type { TeamStore } from '../store/index.js';
 import type { TeamBus, TeamPaths } from '../team/index.js';
@@ -53,4 +54,5 @@ export type LeadParts = {
   session: LeadSessionStart;
   hooks: LeadHooks;
   stepper: LeadStepper;
+  hosts: RemoteHosts;
 };

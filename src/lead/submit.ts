@@ -65,9 +65,10 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
         ...(op.model === undefined ? {} : { model: op.model }),
         ...(op.mode === undefined ? {} : { permissionMode: op.mode }),
         ...(op.worktree === true ? { isolation: 'worktree' as const } : {}),
+        ...(op.host === undefined ? {} : { host: op.host }),
         asker: 'human',
       });
-      return { op: op.op, message: `spawned ${op.name} (${model}, pid ${pid}${op.mode ? `, ${op.mode} mode` : ''}${op.worktree ? ', in its own worktree' : ''})`, pid, model };
+      return { op: op.op, message: `spawned ${op.name} (${model}, pid ${pid}${op.mode ? `, ${op.mode} mode` : ''}${op.worktree ? ', in its own worktree' : ''}${op.host ? `, on host ${op.host}` : ''})`, pid, model };
     }
     case 'send':
     case 'broadcast': {

@@ -1,6 +1,7 @@
 import { killProcessGroup, EventStream, PACKAGE_ROOT, Refused, processStartTime } from '../lib/index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { KeyRing } from '../protocol/index.js';
 import { rulesAsText } from '../policy/index.js';
@@ -46,7 +47,15 @@ export class Supervisor implements Spawner {
 
   constructor(
     private readonly paths: TeamPaths,
-    private readonly options: { env: Record<string, string>; cwd: string; graceMs: number; keys: KeyRing; leadKey: string },
+    private readonly options: {
+      env: Record<string, string>;
+      cwd: string;
+      graceMs: number;
+      keys: KeyRing;
+      leadKey: string;
+      /** Where a teammate's stdout and stderr go instead of its log file here: a host pipes them into the store's agent log. */
+      output?: (name: string, streams: readonly Readable[]) => void;
+    },
   ) {}
 
   /** Its model loads after "ready"; a spec placed on another host is not this spawner's. */
@@ -57,7 +66,8 @@ export class Supervisor implements Spawner {
     if (!existsSync(TEAMMATE_ENTRY)) throw new Error(`cannot start ${spec.name}: ${TEAMMATE_ENTRY} is missing (npm run build writes it)`);
     const logs = join(this.paths.root, 'logs');
     mkdirSync(logs, { recursive: true });
-    const log = openSync(join(logs, `${spec.name}.log`), 'a');
+    const { output } = this.options;
+    const log = output ? 'pipe' : openSync(join(logs, `${spec.name}.log`), 'a');
     const args = [
       TEAMMATE_ENTRY,
       '--home', this.paths.home,
@@ -81,8 +91,9 @@ export class Supervisor implements Spawner {
         stdio: ['ignore', log, log, 'ipc'],
       });
     } finally {
-      closeSync(log);
+      if (typeof log === 'number') closeSync(log);
     }
+    if (output && child.stdout && child.stderr) output(spec.name, [child.stdout, child.stderr]);
     const pid = child.pid;
     if (pid === undefined) throw new Error(`could not start ${spec.name}`);
     const tracked: Tracked = { child, pid, expected: false, commands: new Map(), exited: false };
@@ -130,7 +141,7 @@ export class Supervisor implements Spawner {
    * Hand every running teammate the team's keys and wait (briefly) until each has them, so
    * that the new member's first message to a teammate is not refused as unverifiable.
    */
-  private async shareKeys(): Promise<void> {
+  async shareKeys(): Promise<void> {
     const seq = ++this.keysSeq;
     const waiting = new Set<string>();
     const signal: ParentSignal = { type: 'keys', seq, keys: this.options.keys.entries() };

@@ -25,6 +25,6 @@ export { REQUEST_STATES, RequestRecord, RequestState, isOwnRequest } from './req
 export { checkSend } from './rules.js';
 export type { RuleName } from './rules.js';
 export { semanticBoolean } from './semantic-boolean.js';
-export { KeyRing, createSigner, verifySender } from './signing.js';
+export { KeyRing, canonical, createSigner, importPublicKey, verifySender } from './signing.js';
 export type { Signer } from './signing.js';
 export { didYouMean, memberHint } from './suggest.js';

@@ -12,7 +12,7 @@ import { FROM_LEAD_KINDS, TO_LEAD_KINDS } from './rules.js';
  */
 
 /** JSON with keys sorted at every level: the same message always signs the same bytes. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -4,6 +4,7 @@ import type { AuditDraft, AuditEntry } from './audit.js';
 import type { CreateTeamOptions, TeamConfig } from './roster.js';
 import type { LogLine } from './agent-log.js';
 import type { JournalEntry, RecordDraft, SessionMeta, SessionSummary } from './sessions.js';
+import type { HostStore } from './hosts.js';
 import type { Task, TaskBoardStatus, TaskChange, TaskDraft, TaskResult } from './tasks.js';
 
 export type { Subscription } from './transport.js';
@@ -33,6 +34,8 @@ export interface TeamStore {
   readonly agentLogs: AgentLogs;
   /** The task board: work to split, claim and report on. */
   readonly tasks: TaskStore;
+  /** Machines other than the lead's that run teammates (`teams host`): their beats, orders and reports, all untrusted. */
+  readonly hosts: HostStore;
   /**
    * Delete what is kept under `agent`'s name for its processes to exchange: its mailbox (waiting,
    * handled and set-aside messages) and its agent log, so a member added later under the same

@@ -29,6 +29,7 @@ const Input = z
       .describe(
         "'worktree': it works in its own git worktree, on its own branch from your HEAD, so it cannot step on others' files; the human sees and merges its work (/diff, /merge). Needs a git repository. Default 'none': your directory.",
       ),
+    host: AgentName.optional().describe("The host (another machine running `teams host`) to start it on. Default: your machine. Not with isolation 'worktree'."),
     respawn: semanticBoolean
       .optional()
       .describe('Start again a teammate that crashed or was shut down, with its whole earlier conversation; give only its name. Default false.'),
@@ -42,12 +43,13 @@ const Input = z
       if (input.model !== undefined) issue('model', NOT_WITH_RESPAWN);
       if (input.permission_mode !== undefined) issue('permission_mode', 'not given with respawn: a respawned teammate keeps the mode it worked in');
       if (input.isolation !== undefined) issue('isolation', 'not given with respawn: a respawned teammate goes on in the worktree it had, if any');
+      if (input.host !== undefined) issue('host', 'not given with respawn: a respawned teammate goes back to the host it ran on');
       return { respawn: true as const, name: input.name };
     }
     if (input.role === undefined) issue('role', FOR_A_NEW_ONE);
     if (input.prompt === undefined) issue('prompt', FOR_A_NEW_ONE);
     if (input.role === undefined || input.prompt === undefined) return z.NEVER;
-    return { respawn: false as const, name: input.name, role: input.role, prompt: input.prompt, planMode: input.plan_mode ?? false, model: input.model, permissionMode: input.permission_mode, isolation: input.isolation };
+    return { respawn: false as const, name: input.name, role: input.role, prompt: input.prompt, planMode: input.plan_mode ?? false, model: input.model, permissionMode: input.permission_mode, isolation: input.isolation, host: input.host };
   });
 
 export const spawnTeammateTool = defineTool({
@@ -72,9 +74,10 @@ export const spawnTeammateTool = defineTool({
       ...(input.model === undefined ? {} : { model: input.model }),
       ...(permissionMode === undefined ? {} : { permissionMode }),
       ...(input.isolation === 'worktree' ? { isolation: 'worktree' as const } : {}),
+      ...(input.host === undefined ? {} : { host: input.host }),
     });
     const inPlan = planMode || permissionMode === 'plan';
-    const where = input.isolation === 'worktree' ? ' in its own git worktree' : '';
+    const where = input.isolation === 'worktree' ? ' in its own git worktree' : input.host === undefined ? '' : ` on host ${input.host}`;
     const note = where + (inPlan ? ' in plan mode: it will submit a plan for approval before changing anything' : permissionMode ? ` in ${permissionMode} mode` : '');
     return { content: `Spawned ${name} (${role}, ${model}, pid ${pid})${note}.` };
   },

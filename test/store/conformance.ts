@@ -13,6 +13,7 @@ import { requestCases } from './conformance-requests.js';
 import { rosterCases } from './conformance-roster.js';
 import { sessionCases } from './conformance-sessions.js';
 import { taskCases } from './conformance-tasks.js';
+import { hostCases } from './conformance-hosts.js';
 
 /** A team store backend under test. */
 export type StoreFactory = {
@@ -64,6 +65,7 @@ const GROUPS = {
   tasks: taskCases,
   'agent logs': agentLogCases,
   delete: deleteCases,
+  hosts: hostCases,
 } satisfies Record<string, (kit: Kit) => void>;
 
 export type CaseGroup = keyof typeof GROUPS;

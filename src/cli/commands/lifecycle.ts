@@ -16,12 +16,13 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
     .option('--model <id>', "its own model (default: the lead's; offline, every agent is the offline model)")
     .option('--mode <mode>', `its permission mode (${PERMISSION_MODES.join(', ')}); yours to grant, even beyond the lead's own`)
     .option('--worktree', 'it works in its own git worktree and branch (teams diff/merge/discard)')
-    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean; model?: string; mode?: string; worktree?: boolean }, command: Command) => {
-      const problem = agentNameProblem(name) ?? (options.model === undefined ? undefined : modelIdProblem(options.model));
+    .option('--host <host>', 'start it on another machine running `teams host` (see `teams hosts`)')
+    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean; model?: string; mode?: string; worktree?: boolean; host?: string }, command: Command) => {
+      const problem = agentNameProblem(name) ?? (options.host === undefined ? undefined : agentNameProblem(options.host)) ?? (options.model === undefined ? undefined : modelIdProblem(options.model));
       if (problem) throw new UsageError(problem);
       const mode = options.mode === undefined ? undefined : modeArgument(options.mode);
       const context = contextFor(command);
-      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode, model: options.model, mode, worktree: options.worktree });
+      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode, model: options.model, mode, worktree: options.worktree, host: options.host });
       if (message === undefined) noLead(context, 'spawning a teammate');
       process.stdout.write(`${inertText(message)}\n`);
     });

@@ -8,6 +8,7 @@ import { FileRequests } from './requests-file.js';
 import { FileRoster } from './roster-file.js';
 import { FileSessions } from './sessions-file.js';
 import { FileTasks } from './tasks-file.js';
+import { FileHosts } from './hosts-file.js';
 
 /**
  * The team store as files under the team's directory, shared by every process on this
@@ -24,6 +25,7 @@ export function openFileStore(location: FileLocation): TeamStore {
     sessions: new FileSessions(location),
     agentLogs: new FileAgentLogs(location),
     tasks: new FileTasks(location),
+    hosts: new FileHosts(location),
     deleteMember: async (agent) => deleteMemberFiles(location, agent),
     deleteTeam: async () => deleteTeamFiles(location),
     // One machine: its clock is every process's.

@@ -20,5 +20,7 @@ export function fileLayout(root: string) {
     sessions: join(root, 'sessions'),
     /** logs/<agent>.log: a teammate's stdout and stderr, where its harness writes its events (the supervisor opens it). */
     agentLogs: join(root, 'logs'),
+    /** hosts/<name>.json (its last beat), <name>.orders and <name>.reports (hosts-file.ts). */
+    hosts: join(root, 'hosts'),
   };
 }

@@ -40,6 +40,10 @@ export function teamKeys(team: string) {
     /** The agents with a journal in session `session` (a set): what listing a session reads, instead of a SCAN. */
     sessionAgents: (session: string) => `${prefix}session-agents:${session}`,
     agentLog: (agent: string) => `${prefix}log:${agent}`,
+    /** The hosts' last beats: a hash of host name to its record as JSON (hosts.ts). */
+    hosts: `${prefix}hosts`,
+    /** A host's channel, `orders` (lead → host) or `reports` (host → lead): a stream of lines. */
+    hostChannel: (host: string, channel: 'orders' | 'reports') => `${prefix}host:${host}:${channel}`,
   };
 }
 

@@ -14,6 +14,7 @@ import { RedisSessions } from './sessions.js';
 import { RedisTasks } from './tasks.js';
 import { OpenThings, type RedisTeam } from './redis-team.js';
 import { RedisRoster } from './roster.js';
+import { RedisHosts } from './hosts.js';
 
 const Scan = z.tuple([z.string(), z.array(z.string())]);
 
@@ -49,6 +50,7 @@ export async function openRedisStore(url: string, team: string, onStatus?: (stat
     audit: new RedisAudit(redis),
     sessions: new RedisSessions(redis),
     agentLogs: new RedisAgentLogs(redis),
+    hosts: new RedisHosts(redis),
     now: () => serverNow(client),
     async deleteMember(agent) {
       const bad = agentNameProblem(agent);
