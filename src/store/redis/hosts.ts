@@ -5,7 +5,7 @@ import type { Subscription } from '../transport.js';
 import { untilAnswered, type RedisTeam } from './redis-team.js';
 import { serverNow } from './server-clock.js';
 import { followStreams } from './stream-follow.js';
-import { entriesAfter } from './stream-journal.js';
+import { allEntries } from './stream-journal.js';
 import { fieldOf, type StreamEntry } from './stream-entries.js';
 
 /** The one field of a channel entry: the line. */
@@ -87,7 +87,7 @@ class RedisChannel implements HostChannel {
   async follow(host: string, listener: (batch: ChannelBatch) => void, from?: string): Promise<Subscription> {
     if (from !== undefined && !STREAM_ID.test(from)) throw new Error(`not a cursor of this channel: '${from.slice(0, 40)}'`);
     const key = this.keyOf(host);
-    const backlog = await entriesAfter(this.redis, key, from ?? '0-0');
+    const backlog = await allEntries(this.redis, key, from);
     const first = batchOf(backlog);
     if (first.lines.length > 0) listener(first);
     const after = backlog.at(-1)?.id ?? from ?? '0-0';

@@ -39,10 +39,10 @@ export function readRecord<T>(key: string, entry: StreamEntry, schema: z.ZodType
   return parsed.success ? { ok: true, id: entry.id, value: parsed.data } : problem(inertLine(describeIssues(parsed.error, 'record')));
 }
 
-/** Every entry of `key`, oldest first, read a page at a time. */
-export async function allEntries(redis: RedisTeam, key: string): Promise<StreamEntry[]> {
+/** Every entry of `key` (after id `after`, when given), oldest first, read a page at a time. */
+export async function allEntries(redis: RedisTeam, key: string, after?: string): Promise<StreamEntry[]> {
   const all: StreamEntry[] = [];
-  for (let from = '-'; ; ) {
+  for (let from = after === undefined ? '-' : `(${after}`; ; ) {
     const page = rangeEntries(await untilAnswered(redis.client, () => redis.client.sendCommand(['XRANGE', key, from, '+', 'COUNT', String(PAGE)])));
     all.push(...page);
     const last = page.at(-1);
