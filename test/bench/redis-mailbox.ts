@@ -9,9 +9,8 @@ import { parseStamp } from '../fixtures/mailbox-envelopes.js';
 import type { BenchSection, Figure } from './section.js';
 import { latencySummary } from './stats.js';
 
-// The Redis store's mailbox figures (issue 21 §4), on a redis-server of its own on loopback with
-// appendfsync always, then everysec. Not yet in run.ts: the lead places the Redis section beside the file
-// store's. To run it alone: node -e "import('./dist/test/bench/redis-mailbox.js').then((m) => m.printRedisMailboxFigures())"
+// The Redis store's mailbox figures, on a redis-server of its own on loopback with appendfsync
+// always, then everysec; printed right after the file store's (run.ts). Alone: `npm run bench -- Redis`.
 
 const CHILD = join(DIST, 'test', 'fixtures', 'store-child.js');
 const OPENER = fileURLToPath(new URL('../store/redis-store-opener.js', import.meta.url));
@@ -108,10 +107,3 @@ export const redisMailboxSections: BenchSection[] = (['always', 'everysec'] as c
   { name: `Redis mailbox throughput: ${WRITERS} writer processes → 1 mailbox (loopback, appendfsync ${fsync})`, run: () => throughput(fsync) },
 ]);
 
-/** Run the Redis sections alone and print their figures. */
-export async function printRedisMailboxFigures(): Promise<void> {
-  for (const section of redisMailboxSections) {
-    console.log(section.name);
-    for (const figure of await section.run()) console.log(`  ${figure.label}: ${figure.value}${figure.target ? `  (target ${figure.target}: ${figure.met ? 'ok' : 'MISSED'})` : ''}`);
-  }
-}

@@ -1,5 +1,6 @@
 import { killAll } from '../helpers/children.js';
 import { mailboxSections } from './mailbox.js';
+import { redisMailboxSections } from './redis-mailbox.js';
 import { agentSections } from './agents.js';
 import { uiSections } from './ui.js';
 import { sandboxSections } from './sandbox.js';
@@ -8,7 +9,8 @@ import { taskBoardSections } from './task-board.js';
 import type { BenchSection, Figure } from './section.js';
 
 /** Every benchmark section, in the order printed. Add yours here. */
-const ALL: BenchSection[] = [...mailboxSections, ...agentSections, ...sandboxSections, ...promptCacheSections, ...taskBoardSections, ...uiSections];
+// The Redis store's mailbox right after the file store's, so the two are read side by side.
+const ALL: BenchSection[] = [...mailboxSections, ...redisMailboxSections, ...agentSections, ...sandboxSections, ...promptCacheSections, ...taskBoardSections, ...uiSections];
 
 /** `run.js <word>…` runs only the sections whose name holds one of the words (`run.js mailbox`). */
 const only = process.argv.slice(2);
