@@ -1,6 +1,7 @@
 import { killAll } from '../helpers/children.js';
 import { mailboxSections } from './mailbox.js';
 import { redisMailboxSections } from './redis-mailbox.js';
+import { hostSpawnSections } from './host-spawn.js';
 import { agentSections } from './agents.js';
 import { uiSections } from './ui.js';
 import { sandboxSections } from './sandbox.js';
@@ -10,7 +11,7 @@ import type { BenchSection, Figure } from './section.js';
 
 /** Every benchmark section, in the order printed. Add yours here. */
 // The Redis store's mailbox right after the file store's, so the two are read side by side.
-const ALL: BenchSection[] = [...mailboxSections, ...redisMailboxSections, ...agentSections, ...sandboxSections, ...promptCacheSections, ...taskBoardSections, ...uiSections];
+const ALL: BenchSection[] = [...mailboxSections, ...redisMailboxSections, ...agentSections, ...hostSpawnSections, ...sandboxSections, ...promptCacheSections, ...taskBoardSections, ...uiSections];
 
 /** `run.js <word>…` runs only the sections whose name holds one of the words (`run.js mailbox`). */
 const only = process.argv.slice(2);
