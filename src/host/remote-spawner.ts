@@ -1,7 +1,7 @@
 import { EventStream, Refused, errorMessage } from '../lib/index.js';
 import type { KeyRing } from '../protocol/index.js';
 import { rulesAsText } from '../policy/index.js';
-import type { ChildCompaction, ChildExit, Spawner, StartedProcess, TeammateSpec } from '../process/index.js';
+import { waitForExits, type ChildCompaction, type ChildExit, type Spawner, type StartedProcess, type TeammateSpec } from '../process/index.js';
 import { HOST_STALE_MS } from './lead-beat.js';
 import type { Subscription, TeamStore } from '../store/index.js';
 import type { KeyPair } from './key-file.js';
@@ -164,22 +164,8 @@ export class RemoteSpawner implements Spawner {
     this.order({ type: 'expect_exit', name, grace_ms: graceMs }).catch((error: unknown) => this.deps.problem(`ending ${name} on host ${this.host}`, errorMessage(error)));
   }
 
-  async waitForExit(names: readonly string[], timeoutMs: number): Promise<string[]> {
-    const pending = new Set(names.filter((n) => this.placed.has(n)));
-    if (pending.size === 0) return [];
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        unsubscribe();
-        resolve([...pending]);
-      }, timeoutMs);
-      const unsubscribe = this.exits.subscribe((exit) => {
-        pending.delete(exit.name);
-        if (pending.size > 0) return;
-        clearTimeout(timer);
-        unsubscribe();
-        resolve([]);
-      });
-    });
+  waitForExit(names: readonly string[], timeoutMs: number): Promise<string[]> {
+    return waitForExits(this.exits, (name) => this.placed.has(name), names, timeoutMs);
   }
 
   /** End every teammate on the host; one the host does not report ended within 10 s is taken for gone. */

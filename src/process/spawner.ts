@@ -63,3 +63,25 @@ export interface Spawner {
   /** End every teammate now and wait until each has exited. */
   killAll(): Promise<void>;
 }
+
+/**
+ * Resolves once none of `names` is running (as `isRunning` says), each seen leaving on `exits`,
+ * or after `timeoutMs` with those still running: every spawner's waitForExit.
+ */
+export function waitForExits(exits: Heard<ChildExit>, isRunning: (name: string) => boolean, names: readonly string[], timeoutMs: number): Promise<string[]> {
+  const pending = new Set(names.filter(isRunning));
+  if (pending.size === 0) return Promise.resolve([]);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      resolve([...pending]);
+    }, timeoutMs);
+    const unsubscribe = exits.subscribe((exit) => {
+      pending.delete(exit.name);
+      if (pending.size > 0) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve([]);
+    });
+  });
+}

@@ -7,7 +7,7 @@ import type { KeyRing } from '../protocol/index.js';
 import { rulesAsText } from '../policy/index.js';
 import type { TeamPaths } from '../team/index.js';
 import { ChildSignal, type ParentSignal } from './ipc.js';
-import type { ChildCompaction, ChildExit, Spawner, StartedProcess, TeammateSpec } from './spawner.js';
+import { waitForExits, type ChildCompaction, type ChildExit, type Spawner, type StartedProcess, type TeammateSpec } from './spawner.js';
 
 /**
  * The entry a teammate process runs: teammate/main.ts as the esbuild bundle that `npm run build`
@@ -203,23 +203,8 @@ export class Supervisor implements Spawner {
   }
 
   /** Resolves when every teammate has exited, or after `timeoutMs` with the ones still running. */
-  async waitForExit(names: readonly string[], timeoutMs: number): Promise<string[]> {
-    const pending = new Set(names.filter((n) => this.children.has(n)));
-    if (pending.size === 0) return [];
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        unsubscribe();
-        resolve([...pending]);
-      }, timeoutMs);
-      const unsubscribe = this.exits.subscribe((exit) => {
-        pending.delete(exit.name);
-        if (pending.size === 0) {
-          clearTimeout(timer);
-          unsubscribe();
-          resolve([]);
-        }
-      });
-    });
+  waitForExit(names: readonly string[], timeoutMs: number): Promise<string[]> {
+    return waitForExits(this.exits, (name) => this.children.has(name), names, timeoutMs);
   }
 
   /** End every teammate's process group now and wait until each has exited. */

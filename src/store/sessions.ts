@@ -102,6 +102,27 @@ export function sessionSummary(meta: SessionMeta, journals: ReadonlyMap<string, 
   return { ...meta, last_active: lastActive, agents: ordered, records };
 }
 
+/**
+ * A session's summary, its agents' journals read one by one with `read`; what could not be read
+ * goes into `problems`. A journal that reads empty and clean is left out: its member was deleted
+ * since (its journal went with it), so it is no agent of the session any more.
+ */
+export async function summarizeSession(
+  meta: SessionMeta,
+  agents: readonly string[],
+  read: (agent: string) => Promise<{ entries: JournalEntry[]; problems: { ref: string; reason: string }[] }>,
+  problems: { ref: string; reason: string }[],
+): Promise<SessionSummary> {
+  const journals = new Map<string, JournalEntry[]>();
+  for (const agent of agents) {
+    const journal = await read(agent);
+    if (journal.entries.length === 0 && journal.problems.length === 0) continue;
+    journals.set(agent, journal.entries);
+    problems.push(...journal.problems);
+  }
+  return sessionSummary(meta, journals);
+}
+
 /** Sessions in the order `teams sessions` lists them: oldest first. */
 export function byStart(a: SessionMeta, b: SessionMeta): number {
   return Date.parse(a.started_at) - Date.parse(b.started_at) || a.id.localeCompare(b.id);

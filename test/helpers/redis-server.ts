@@ -3,6 +3,9 @@ import { createConnection, createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { connectRedis, redisTarget, type RedisClient } from '../../src/store/redis/connection.js';
+import { killAll } from './children.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -86,4 +89,32 @@ export async function startRedisServer(options: { appendfsync?: 'always' | 'ever
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The redis-server of one test file and a plain client on it, both ready once the file's `before` ran. */
+export class RedisForFile {
+  private started: { server: RedisServer; client: RedisClient } | undefined;
+
+  /** Registers the file's `before` (start) and `after` (children killed, client and server closed). */
+  constructor() {
+    before(async () => {
+      const server = await startRedisServer();
+      this.started = { server, client: await connectRedis(redisTarget(server.url)) };
+    });
+    after(async () => {
+      await killAll();
+      this.started?.client.destroy();
+      await this.started?.server.close();
+    });
+  }
+
+  get server(): RedisServer {
+    if (!this.started) throw new Error('the redis-server starts in the test file\'s before()');
+    return this.started.server;
+  }
+
+  get client(): RedisClient {
+    if (!this.started) throw new Error('the redis-server starts in the test file\'s before()');
+    return this.started.client;
+  }
 }

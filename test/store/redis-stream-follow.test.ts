@@ -1,31 +1,22 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connectRedis, redisTarget, type RedisClient } from '../../src/store/redis/connection.js';
+import { redisTarget } from '../../src/store/redis/connection.js';
 import { followStreams, streamTail, type FollowedEntries } from '../../src/store/redis/stream-follow.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { RedisForFile } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 
-let server: RedisServer;
-let client: RedisClient;
-before(async () => {
-  server = await startRedisServer();
-  client = await connectRedis(redisTarget(server.url));
-});
-after(async () => {
-  client.destroy();
-  await server.close();
-});
+const redis = new RedisForFile();
 
-const add = (key: string, value: string) => client.sendCommand(['XADD', key, '*', 'v', value]);
+const add = (key: string, value: string) => redis.client.sendCommand(['XADD', key, '*', 'v', value]);
 const values = (seen: FollowedEntries[], key: string) => seen.flat().filter((s) => s.key === key).flatMap((s) => s.entries.map((e) => e.fields?.get('v')));
 
 test('a follow reads several streams from the ids given, each entry once and in order, until closed', async () => {
   await add('f1:a', 'a-old');
-  const from = await streamTail(client, 'f1:a');
-  assert.equal(await streamTail(client, 'f1:none'), '0-0', 'an absent stream has no tail');
+  const from = await streamTail(redis.client, 'f1:a');
+  assert.equal(await streamTail(redis.client, 'f1:none'), '0-0', 'an absent stream has no tail');
   const seen: FollowedEntries[] = [];
   const problems: Error[] = [];
-  const follow = await followStreams(redisTarget(server.url), [{ key: 'f1:a', after: from }, { key: 'f1:b', after: '0-0' }], (entries) => {
+  const follow = await followStreams(redisTarget(redis.server.url), [{ key: 'f1:a', after: from }, { key: 'f1:b', after: '0-0' }], (entries) => {
     seen.push(entries);
   }, (error) => problems.push(error));
   for (let i = 0; i < 5; i++) {
@@ -44,14 +35,14 @@ test('a follow reads several streams from the ids given, each entry once and in 
 
 test('a follow goes on from where it got to when the server goes away and comes back', async () => {
   const seen: FollowedEntries[] = [];
-  const follow = await followStreams(redisTarget(server.url), [{ key: 'f2', after: '0-0' }], (entries) => {
+  const follow = await followStreams(redisTarget(redis.server.url), [{ key: 'f2', after: '0-0' }], (entries) => {
     seen.push(entries);
   }, () => undefined);
   try {
     await add('f2', 'before');
     await waitFor(() => values(seen, 'f2').length === 1, 'the first entry');
-    await server.stop();
-    await server.start();
+    await redis.server.stop();
+    await redis.server.start();
     await add('f2', 'after');
     await waitFor(() => values(seen, 'f2').length === 2, 'the entry added after the restart');
     assert.deepEqual(values(seen, 'f2'), ['before', 'after'], 'nothing missed, nothing read twice');
@@ -62,7 +53,7 @@ test('a follow goes on from where it got to when the server goes away and comes 
 
 test('a follow closed from inside its own callback ends', async () => {
   let closed = false;
-  const follow = await followStreams(redisTarget(server.url), [{ key: 'f3', after: '0-0' }], async () => {
+  const follow = await followStreams(redisTarget(redis.server.url), [{ key: 'f3', after: '0-0' }], async () => {
     await follow.close();
     closed = true;
   }, () => undefined);

@@ -4,7 +4,7 @@ import { appendLines, readLines } from './jsonl.js';
 import { writeFileAtomic, errnoCode, isMissing, describeIssues, errorMessage } from '../../lib/index.js';
 import { namesIn } from './names-in.js';
 import { agentNameProblem } from '../../protocol/index.js';
-import { byStart, JournalEntry, SessionId, SessionMeta, sessionSummary, type RecordDraft, type SessionSummary } from '../sessions.js';
+import { byStart, JournalEntry, SessionId, SessionMeta, summarizeSession, type RecordDraft, type SessionSummary } from '../sessions.js';
 import type { JournalRead, SessionStore, StoredProblem } from '../team-store.js';
 import { fileLayout, type FileLocation } from './layout.js';
 
@@ -67,13 +67,7 @@ export class FileSessions implements SessionStore {
         problems.push({ ref: join(this.dir, id, 'meta.json'), reason: read.missing ? 'missing (the session was never fully created)' : read.reason });
         continue;
       }
-      const journals = new Map<string, JournalEntry[]>();
-      for (const agent of this.agentsOf(id)) {
-        const journal = await this.read(id, agent);
-        journals.set(agent, journal.entries);
-        problems.push(...journal.problems);
-      }
-      sessions.push(sessionSummary(read.meta, journals));
+      sessions.push(await summarizeSession(read.meta, this.agentsOf(id), (agent) => this.read(id, agent), problems));
     }
     sessions.sort(byStart);
     return { sessions, problems };

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { describeIssues, errorMessage, inertLine } from '../../lib/index.js';
 import { agentNameProblem } from '../../protocol/index.js';
-import { byStart, JournalEntry, SessionId, SessionMeta, sessionSummary, type RecordDraft, type SessionSummary } from '../sessions.js';
+import { byStart, JournalEntry, SessionId, SessionMeta, summarizeSession, type RecordDraft, type SessionSummary } from '../sessions.js';
 import type { JournalRead, SessionStore, StoredProblem } from '../team-store.js';
 import type { RedisTeam } from './redis-team.js';
 import { serverNow } from './server-clock.js';
@@ -54,15 +54,8 @@ export class RedisSessions implements SessionStore {
         continue;
       }
       const agents = Members.parse(await this.redis.client.sendCommand(['SMEMBERS', this.redis.keys.sessionAgents(id)]));
-      const journals = new Map<string, JournalEntry[]>();
-      for (const agent of agents.filter((name) => agentNameProblem(name) === undefined)) {
-        const journal = await this.read(id, agent);
-        // A member deleted since: its journal is gone, and it is no agent of the session any more.
-        if (journal.entries.length === 0 && journal.problems.length === 0) continue;
-        journals.set(agent, journal.entries);
-        problems.push(...journal.problems);
-      }
-      sessions.push(sessionSummary(read.meta, journals));
+      const named = agents.filter((name) => agentNameProblem(name) === undefined);
+      sessions.push(await summarizeSession(read.meta, named, (agent) => this.read(id, agent), problems));
     }
     sessions.sort(byStart);
     return { sessions, problems };
