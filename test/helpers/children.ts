@@ -22,8 +22,13 @@ const live = new Set<ChildProcess>();
  * tracked so that `killAll` (run in each test's `after`) leaves no process behind.
  */
 export function spawnNode(script: string, args: string[] = [], options: SpawnOptions = {}): Child {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...options });
-  if (child.pid === undefined) throw new Error(`failed to spawn ${script}`);
+  return spawnTracked(process.execPath, [script, ...args], options);
+}
+
+/** Any command, tracked as spawnNode's children are (its own process group, killed by killAll). */
+export function spawnTracked(command: string, args: string[] = [], options: SpawnOptions = {}): Child {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...options });
+  if (child.pid === undefined) throw new Error(`failed to spawn ${command}`);
   live.add(child);
   let out = '';
   let err = '';
