@@ -1,7 +1,7 @@
 import type { Command, OptionValueSource } from 'commander';
 import { TeamBus, teamPaths, type TeamPaths } from '../team/index.js';
 import { openStore } from '../store/open-store.js';
-import { memberNames, teamNameProblem, type TeamConfig, type TeamStore } from '../store/index.js';
+import { describeStoreStatus, memberNames, teamNameProblem, type StoreStatus, type TeamConfig, type TeamStore } from '../store/index.js';
 import { didYouMean } from '../protocol/index.js';
 import { quoted } from '../lib/index.js';
 import { UsageError } from './errors.js';
@@ -31,7 +31,9 @@ export class CliContext {
 
   /** Open the team's store, once (the program does, before a command's action runs). */
   async open(): Promise<void> {
-    this.opened ??= await openStore(this.storeDescriptor, { home: this.paths.home, team: this.paths.team });
+    // A store across the network (Redis) that goes down is said plainly, once, and again when it is back.
+    const onStatus = (status: StoreStatus) => process.stderr.write(`teams: ${describeStoreStatus(status)}\n`);
+    this.opened ??= await openStore(this.storeDescriptor, { home: this.paths.home, team: this.paths.team, onStatus });
   }
 
   /** The team's shared state: this process's one store. */

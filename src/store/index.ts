@@ -5,6 +5,7 @@
 export { logLineOf } from './agent-log.js';
 export type { LogLine, LoggedEvent } from './agent-log.js';
 export { StoreClock } from './clock.js';
+export { describeStoreStatus } from './store-status.js';
 export { AuditEntry, CompactReason, involves, participants } from './audit.js';
 export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus, setMemberWorktree } from './roster-changes.js';
 export type { TurnUsage } from './roster-changes.js';
@@ -19,5 +20,5 @@ export { STORE_ENV, teamRoot } from './store-descriptor.js';
 export { EMPTY_SUBJECT, HUMAN_ACTOR, assigneeProblem, parseTaskIdList, taskIdProblem } from './task-input.js';
 export { ONE_LINE_SUBJECT, Task, TaskBoardStatus, TaskChange, TaskId, claimProblem, isOneLine, transitionProblem } from './tasks.js';
 export type { TaskResult } from './tasks.js';
-export type { AgentLogs, AuditBatch, LogBatch, LogCursor, RequestStore, RosterStore, SessionStore, StoredProblem, TaskFilter, TaskStore, TeamStore } from './team-store.js';
+export type { AgentLogs, AuditBatch, LogBatch, LogCursor, RequestStore, RosterStore, SessionStore, StoredProblem, StoreStatus, TaskFilter, TaskStore, TeamStore } from './team-store.js';
 export type { MailboxEvent, Subscription } from './transport.js';

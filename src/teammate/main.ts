@@ -7,7 +7,7 @@ import { teamPaths } from '../team/index.js';
 import { openStore } from '../store/open-store.js';
 import { RuleTexts, startTeammate, type TeammateOptions } from './start.js';
 import { describeIssues, mappedStack } from '../lib/index.js';
-import { STORE_ENV, SessionId } from '../store/index.js';
+import { STORE_ENV, SessionId, describeStoreStatus, type StoreStatus } from '../store/index.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -88,7 +88,9 @@ async function main(): Promise<number> {
   // once, so that nothing this process starts (a command, a hook, git) inherits it.
   const descriptor = process.env[STORE_ENV];
   delete process.env[STORE_ENV];
-  const store = await openStore(descriptor, { home: paths.home, team: paths.team });
+  // Its stderr is its log: a store that goes down and comes back is said there.
+  const onStatus = (status: StoreStatus) => process.stderr.write(`teams teammate: ${describeStoreStatus(status)}\n`);
+  const store = await openStore(descriptor, { home: paths.home, team: paths.team, onStatus });
   try {
     const options: TeammateOptions = {
       store,

@@ -2,7 +2,8 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { killAll } from '../helpers/children.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { tempHome } from '../helpers/temp.js';
@@ -70,5 +71,20 @@ describe('--store and TEAMS_STORE', () => {
     const help = result.stdout.replace(/\s+/g, ' ');
     assert.match(help, /--store <url> the team's shared store: file: \(the default, under --home\) or redis:\/\/… \(env: TEAMS_STORE\)/);
     assert.ok(!result.stdout.includes(SECRET));
+  });
+
+  test('with Redis down a command says so once, waits, and completes when Redis is back', async (t) => {
+    const server = await startRedisServer();
+    t.after(() => server.close());
+    assert.equal((await runCli(home, ['member', 'add', 'carol', '--role', 'coder'], { TEAMS_STORE: server.url })).code, 0);
+    await server.stop();
+    const status = startCli(home, ['status', '--json'], { TEAMS_STORE: server.url });
+    await waitFor(() => status.stderr().includes('is unreachable'), 'the command to say Redis is down', 15_000);
+    assert.match(status.stderr(), new RegExp(`teams: Redis at redis://127\\.0\\.0\\.1:${server.port}/? is unreachable \\(.*\\); retrying`));
+    await server.start();
+    const exit = await status.exited;
+    assert.equal(exit.code, 0, status.stderr());
+    assert.match(status.stderr(), /the team store is reachable again/);
+    assert.ok(status.stdout().includes('"carol"'), status.stdout());
   });
 });
