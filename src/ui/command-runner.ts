@@ -54,8 +54,9 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
         ...(command.model === undefined ? {} : { model: command.model }),
         ...(command.mode === undefined ? {} : { mode: command.mode }),
         ...(command.worktree ? { worktree: true } : {}),
+        ...(command.host === undefined ? {} : { host: command.host }),
       });
-      const mode = (command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '') + (command.worktree ? ', own worktree' : '');
+      const mode = (command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '') + (command.worktree ? ', own worktree' : '') + (command.host ? `, on host ${command.host}` : '');
       return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${mode}, ${model}, pid ${pid})` }];
     }
     case 'mode':

@@ -38,6 +38,13 @@ describe('slash commands: parsing', () => {
     assert.deepEqual(parsed('/spawn --plan-mode bob tester "check -v output"'), { name: 'spawn', member: 'bob', role: 'tester', prompt: 'check -v output', planMode: true });
   });
 
+  test('/spawn --host <host> anywhere places it on a host; a missing or bad host name is refused', () => {
+    assert.deepEqual(parsed('/spawn alice coder run the tests --host build'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'run the tests', planMode: false, host: 'build' });
+    assert.deepEqual(parsed('/spawn --host=gpu bob tester'), { name: 'spawn', member: 'bob', role: 'tester', prompt: '', planMode: false, host: 'gpu' });
+    refused('/spawn alice coder --host', /--host needs a host name/);
+    refused('/spawn alice coder --host Bad!Name', /host/);
+  });
+
   test('/spawn --worktree anywhere; /diff, /merge and /discard name one teammate', () => {
     assert.deepEqual(parsed('/spawn alice coder --worktree Write the notes'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'Write the notes', planMode: false, worktree: true });
     assert.deepEqual(parsed('/spawn alice coder use --worktrees'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'use --worktrees', planMode: false });
