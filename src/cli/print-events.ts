@@ -40,7 +40,7 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
         return write(`· ${actor} ${text}`);
       }
       case 'teammate_exit':
-        return write(`· ${event.name} exited (${event.crashed ? 'crashed: ' : ''}${event.signal ?? `code ${event.code}`})`);
+        return write(`· ${event.name} exited (${event.crashed ? 'crashed: ' : ''}${event.why})`);
       case 'problem':
         return write(`! ${event.text}`);
       case 'notice':

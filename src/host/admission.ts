@@ -11,7 +11,7 @@ export type Admitted = { ok: true; key: KeyObject; first: boolean } | { ok: fals
  * Whether the lead believes a registration found in the store: its MAC proves the enrollment
  * secret, and its key is the one pinned for the name (pinned now on first sight).
  */
-export function admitHost(beat: HostBeat, team: string, secret: Buffer, pins: HostPins): Admitted {
+export function admitHost(beat: Pick<HostBeat, 'name' | 'public_key' | 'enrollment'>, team: string, secret: Buffer, pins: HostPins): Admitted {
   if (!enrollmentHolds(secret, team, beat.name, beat.public_key, beat.enrollment)) {
     return { ok: false, reason: `host ${beat.name}'s registration does not prove the enrollment secret: refused (give it the token from \`teams hosts key\`)` };
   }

@@ -1,12 +1,13 @@
 import { hostname } from 'node:os';
 import { errorMessage } from '../lib/index.js';
 import { LEAD } from '../protocol/index.js';
-import type { Subscription, TeamStore } from '../store/index.js';
+import { StoreClock, type Subscription, type TeamStore } from '../store/index.js';
+import { proveBeat, type UnprovenBeat } from './beat-proof.js';
 import type { TeamPaths } from '../team/index.js';
 import { enrollmentMac } from './enrollment.js';
 import { HostTeammates } from './host-teammates.js';
 import type { KeyPair } from './key-file.js';
-import { BEAT_MS, LEAD_STALE_MS, leadBeatAge } from './lead-beat.js';
+import { BEAT_MS, LEAD_STALE_MS, leadBeat } from './lead-beat.js';
 import { OrderGate, type Order } from './orders.js';
 import { hostReporter, lineId } from './reporter.js';
 import type { Trust } from './trust-token.js';
@@ -35,6 +36,8 @@ export type HostOptions = {
 export class HostRunner {
   private readonly run = lineId();
   private readonly teammates: HostTeammates;
+  /** The store's clock as read here: each beat is signed with the time it was made. */
+  private readonly clock: StoreClock;
   private beats: NodeJS.Timeout | undefined;
   private orders: Subscription | undefined;
   private stopping: Promise<void> | undefined;
@@ -44,6 +47,7 @@ export class HostRunner {
   constructor(private readonly options: HostOptions) {
     if (options.name === LEAD) throw new Error(`'${LEAD}' is the lead's own name: give the host another (--name)`);
     const report = hostReporter(options.store, options.name, options.key);
+    this.clock = new StoreClock(options.store);
     this.teammates = new HostTeammates(options.paths, { env: options.env, cwd: options.cwd, graceMs: options.graceMs, logs: options.store.agentLogs }, report, options.say);
   }
 
@@ -51,9 +55,10 @@ export class HostRunner {
   async start(waitForTeam: () => Promise<void>): Promise<void> {
     const { store, name, key, trust } = this.options;
     await waitForTeam();
+    await this.clock.start();
     const gate = new OrderGate(trust.anchorKey, name, this.run);
-    const record = { name, public_key: key.publicKey, enrollment: enrollmentMac(trust.secret, store.team, name, key.publicKey), run: this.run, machine: hostname(), pid: process.pid };
-    await store.hosts.beat(record);
+    const record: UnprovenBeat = { name, public_key: key.publicKey, enrollment: enrollmentMac(trust.secret, store.team, name, key.publicKey), run: this.run, machine: hostname(), pid: process.pid };
+    await store.hosts.beat(this.proven(record));
     // Orders from the start of the channel: those of earlier runs are refused by the gate, quietly.
     this.orders = await store.hosts.orders.follow(name, (batch) => {
       for (const line of batch.lines) {
@@ -69,16 +74,24 @@ export class HostRunner {
     this.options.say(`host ${name} registered for team '${store.team}' (run ${this.run}); waiting for orders`);
   }
 
-  private async beat(record: Parameters<TeamStore['hosts']['beat']>[0]): Promise<void> {
+  private proven(record: UnprovenBeat) {
+    return proveBeat(record, this.options.store.team, this.clock.stamp(), this.options.key.privateKey);
+  }
+
+  private async beat(record: UnprovenBeat): Promise<void> {
     if (this.stopping) return;
     try {
-      await this.options.store.hosts.beat(record);
+      await this.options.store.hosts.beat(this.proven(record));
       if (this.teammates.running().length === 0) return;
       const { hosts, now } = await this.options.store.hosts.list();
-      const age = leadBeatAge(hosts, now, this.options.trust, this.options.store.team);
-      if (age === undefined || age > LEAD_STALE_MS) {
-        this.options.say(`the lead has not beaten for ${age === undefined ? 'ever' : `${Math.round(age / 1000)} s`}: ending its teammates here`);
+      const lead = leadBeat(hosts, now, this.options.trust.anchorKey, this.options.store.team);
+      if (lead === undefined || lead.ageMs > LEAD_STALE_MS) {
+        this.options.say(`the lead has not beaten for ${lead === undefined ? 'ever' : `${Math.round(lead.ageMs / 1000)} s`}: ending its teammates here`);
         await this.teammates.killAll();
+      } else {
+        // A lead started again after a crash: the teammates the dead one started are its no longer.
+        const ended = await this.teammates.endAllBut(lead.leadKey);
+        if (ended.length > 0) this.options.say(`a new lead process is running: ended ${ended.join(', ')}, started by the lead before it`);
       }
     } catch (error) {
       this.options.say(`beat: ${errorMessage(error)}`);
@@ -104,6 +117,7 @@ export class HostRunner {
 
   private async stopOnce(): Promise<void> {
     clearInterval(this.beats);
+    this.clock.stop();
     await this.orders?.close();
     await this.teammates.killAll();
     await this.queue;

@@ -132,6 +132,14 @@ export class HostTeammates {
     return [...this.supervisors.values()].flatMap(({ supervisor }) => supervisor.running());
   }
 
+  /** End the teammates started by any lead process but `leadKey`'s, and wait for them; their names. */
+  async endAllBut(leadKey: string | undefined): Promise<string[]> {
+    const others = [...this.supervisors].filter(([key]) => key !== leadKey).map(([, { supervisor }]) => supervisor);
+    const names = others.flatMap((supervisor) => supervisor.running());
+    await Promise.all(others.map((supervisor) => supervisor.killAll()));
+    return names;
+  }
+
   /** End every teammate here now and wait until each has exited (and its exit was reported). */
   async killAll(): Promise<void> {
     await Promise.all([...this.supervisors.values()].map(({ supervisor }) => supervisor.killAll()));

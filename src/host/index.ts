@@ -5,3 +5,4 @@ export { HostRunner } from './host-runner.js';
 export { hostKey, hostPins, teamAnchor } from './host-files.js';
 export { parseTrustToken, trustToken } from './trust-token.js';
 export { RemoteHosts } from './remote-hosts.js';
+export { hostLiveness, judgeHosts } from './host-liveness.js';

@@ -1,26 +1,28 @@
+import type { KeyObject } from 'node:crypto';
 import type { HostBeat, HostRecord } from '../store/index.js';
 import { LEAD } from '../protocol/index.js';
-import { enrollmentHolds, enrollmentMac } from './enrollment.js';
+import { proveBeat, provenAt } from './beat-proof.js';
+import { enrollmentMac } from './enrollment.js';
 import type { KeyPair } from './key-file.js';
 
 /**
- * The lead beats in the host section too, under its own name, with the anchor's public key
- * and the enrollment MAC: a host ends its teammates when the lead stops beating, and believes
- * a beat only from a holder of the secret (a forged one could only keep teammates up longer).
+ * The lead beats in the host section too, under its own name, signed by the team anchor: a host
+ * ends its teammates when the lead stops beating, and those another lead process started (a
+ * lead that died and was started again) as soon as the beat names another lead key.
  */
-export function leadBeatRecord(anchor: KeyPair, team: string, run: string): HostRecord {
-  return { name: LEAD, public_key: anchor.publicKey, enrollment: enrollmentMac(anchor.secret, team, LEAD, anchor.publicKey), run, pid: process.pid };
+export function leadBeatRecord(anchor: KeyPair, team: string, run: string, leadKey: string, at: string): HostRecord {
+  const beat = { name: LEAD, public_key: anchor.publicKey, enrollment: enrollmentMac(anchor.secret, team, LEAD, anchor.publicKey), run, pid: process.pid, lead_key: leadKey };
+  return proveBeat(beat, team, at, anchor.privateKey);
 }
 
-/** How long ago, by the store's clock, the lead last beat with the anchor's key; undefined: never. */
-export function leadBeatAge(hosts: readonly HostBeat[], now: string, trust: { anchorPublicKey: string; secret: Buffer }, team: string): number | undefined {
-  const beat = hosts.find((h) => h.name === LEAD && h.public_key === trust.anchorPublicKey);
-  if (!beat || !enrollmentHolds(trust.secret, team, LEAD, beat.public_key, beat.enrollment)) return undefined;
-  return Date.parse(now) - Date.parse(beat.last_beat);
+/** The lead process beating now, as the anchor signed it: how long ago (store clock) and its key; undefined: no signed beat. */
+export function leadBeat(hosts: readonly HostBeat[], now: string, anchorKey: KeyObject, team: string): { ageMs: number; leadKey: string | undefined } | undefined {
+  const beat = hosts.find((h) => h.name === LEAD);
+  const at = beat === undefined ? undefined : provenAt(beat, team, anchorKey);
+  if (beat === undefined || at === undefined) return undefined;
+  return { ageMs: Date.parse(now) - at, leadKey: beat.lead_key };
 }
 
-/** A host gone quiet this long is taken for dead by the lead (its teammates crashed): with beats every BEAT_MS and a look every 250 ms, a host killed is found within 3 s. */
-export const HOST_STALE_MS = 2_000;
 /** A lead gone quiet this long is taken for dead by its hosts (they end its teammates). */
 export const LEAD_STALE_MS = 6_000;
 /** How often the lead and each host beat. */

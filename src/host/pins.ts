@@ -30,6 +30,11 @@ export class HostPins {
     }
   }
 
+  /** The key pinned for `host`, if any. */
+  keyOf(host: string): string | undefined {
+    return this.load()[host];
+  }
+
   /** Pin `key` for `host` on first sight; the same key again is fine; another is refused. */
   pin(host: string, key: string): PinResult {
     const pinned = this.load();

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { errorMessage } from '../lib/index.js';
 import { LEAD, type KeyRing } from '../protocol/index.js';
-import type { HostBeat, TeamStore } from '../store/index.js';
+import { HOST_STALE_MS, type HostBeat, type StoreClock, type TeamStore } from '../store/index.js';
+import type { KeyObject } from 'node:crypto';
+import { provenAt } from './beat-proof.js';
 import type { TeamPaths } from '../team/index.js';
 import { admitHost } from './admission.js';
 import { anchorPath, hostPins, teamAnchor } from './host-files.js';
 import type { KeyPair } from './key-file.js';
-import { BEAT_MS, HOST_STALE_MS, leadBeatRecord } from './lead-beat.js';
+import { BEAT_MS, leadBeatRecord } from './lead-beat.js';
 import { lineId } from './reporter.js';
 import { ReportGate } from './reports.js';
 import { RemoteSpawner } from './remote-spawner.js';
@@ -14,7 +16,8 @@ import { RemoteSpawner } from './remote-spawner.js';
 /** How often the lead looks at its hosts' beats: a host gone quiet is found within HOST_STALE_MS + this. */
 const WATCH_MS = 250;
 
-type Attached = { spawner: RemoteSpawner; detach: () => void };
+/** A host's spawner, and the pinned key its beats are proven with. */
+type Attached = { spawner: RemoteSpawner; key: KeyObject; detach: () => void };
 
 /**
  * The lead's side of its hosts. Once the team has an anchor (`teams hosts key` made it: no host
@@ -37,6 +40,8 @@ export class RemoteHosts {
   constructor(
     private readonly deps: {
       store: TeamStore;
+      /** The store's clock as this lead reads it: each beat is signed with the time it was made. */
+      clock: StoreClock;
       paths: TeamPaths;
       keys: KeyRing;
       leadKey: string;
@@ -66,13 +71,15 @@ export class RemoteHosts {
       }
       if (Date.now() - this.lastBeat >= BEAT_MS) {
         this.lastBeat = Date.now();
-        await this.deps.store.hosts.beat(leadBeatRecord(this.anchor, this.deps.store.team, this.run));
+        const { store, leadKey, clock } = this.deps;
+        await store.hosts.beat(leadBeatRecord(this.anchor, store.team, this.run, leadKey, clock.stamp()));
       }
       const { hosts, now } = await this.deps.store.hosts.list();
       for (const beat of hosts) if (beat.name !== LEAD) await this.consider(beat, now, this.anchor);
-      for (const [name, { spawner }] of this.attached) {
+      for (const [name, { spawner, key }] of this.attached) {
+        // Only a beat the host signed counts: one written by anyone else leaves the host to go quiet.
         const beat = hosts.find((h) => h.name === name && h.run === spawner.run);
-        spawner.beatAt(beat?.last_beat, now);
+        spawner.beatAt(this.provenIso(beat, key), now);
       }
       const keys = JSON.stringify(this.deps.keys.entries());
       if (keys !== this.sharedKeys) {
@@ -84,20 +91,26 @@ export class RemoteHosts {
     }
   }
 
+  private provenIso(beat: HostBeat | undefined, key: KeyObject): string | undefined {
+    const at = beat === undefined ? undefined : provenAt(beat, this.deps.store.team, key);
+    return at === undefined ? undefined : new Date(at).toISOString();
+  }
+
   private async consider(beat: HostBeat, now: string, anchor: KeyPair): Promise<void> {
     const current = this.attached.get(beat.name);
     if (current?.spawner.run === beat.run) return;
-    // Only a fresh registration replaces a spawner: a stale one is a host that is not running.
-    if (Date.parse(now) - Date.parse(beat.last_beat) > HOST_STALE_MS) return;
     if (current && current.spawner.running().length > 0) return;
     const seen = `${beat.name} ${beat.run}`;
     if (this.refused.has(seen)) return;
     const admitted = admitHost(beat, this.deps.store.team, anchor.secret, hostPins(this.deps.paths));
-    if (!admitted.ok) {
+    const proven = admitted.ok ? this.provenIso(beat, admitted.key) : undefined;
+    if (!admitted.ok || proven === undefined) {
       this.refused.add(seen);
-      this.deps.problem(`host ${beat.name} was not admitted`, admitted.reason);
+      this.deps.problem(`host ${beat.name} was not admitted`, admitted.ok ? "its beat is not signed by the key it registered with" : admitted.reason);
       return;
     }
+    // Only a fresh registration replaces a spawner: a stale one is a host that is not running.
+    if (Date.parse(now) - Date.parse(proven) > HOST_STALE_MS) return;
     if (current) {
       current.detach();
       await current.spawner.close();
@@ -112,9 +125,9 @@ export class RemoteHosts {
       keysChanged: this.deps.keysChanged,
       problem: this.deps.problem,
     });
-    spawner.beatAt(beat.last_beat, now);
+    spawner.beatAt(proven, now);
     await spawner.open();
-    this.attached.set(beat.name, { spawner, detach: this.deps.attach(beat.name, spawner) });
+    this.attached.set(beat.name, { spawner, key: admitted.key, detach: this.deps.attach(beat.name, spawner) });
   }
 
   /** Stop beating and looking: the hosts end this lead's teammates once its beat is stale. */

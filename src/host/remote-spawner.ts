@@ -2,8 +2,7 @@ import { EventStream, Refused, errorMessage } from '../lib/index.js';
 import type { KeyRing } from '../protocol/index.js';
 import { rulesAsText } from '../policy/index.js';
 import { waitForExits, type ChildCompaction, type ChildExit, type Spawner, type StartedProcess, type TeammateSpec } from '../process/index.js';
-import { HOST_STALE_MS } from './lead-beat.js';
-import type { Subscription, TeamStore } from '../store/index.js';
+import { HOST_STALE_MS, type Subscription, type TeamStore } from '../store/index.js';
 import type { KeyPair } from './key-file.js';
 import type { Order, OrderBody, RemoteSpec } from './orders.js';
 import { lineId } from './reporter.js';
@@ -175,17 +174,18 @@ export class RemoteSpawner implements Spawner {
     for (const placed of this.placed.values()) placed.expected = true;
     await this.order({ type: 'kill_all' }).catch((error: unknown) => this.deps.problem(`ending the teammates on host ${this.host}`, errorMessage(error)));
     const left = await this.waitForExit(names, 10_000);
-    for (const name of left) this.gone(name, true);
+    for (const name of left) this.gone(name, true, `its host '${this.host}' did not report it ended within 10 s`);
   }
 
   /** The host stopped beating: each of its teammates exited, unexpectedly unless it had been told to stop. */
   hostGone(): void {
-    for (const name of this.running()) this.gone(name, false);
+    const cause = `its host '${this.host}' stopped beating: no signed beat for ${(this.quietMs / 1000).toFixed(1)} s`;
+    for (const name of this.running()) this.gone(name, false, cause);
   }
 
-  private gone(name: string, expected: boolean): void {
+  private gone(name: string, expected: boolean, cause: string): void {
     const placed = this.placed.get(name);
-    if (placed) this.ended(name, placed, { pid: placed.pid ?? 0, code: null, signal: null, expected: expected || placed.expected });
+    if (placed) this.ended(name, placed, { pid: placed.pid ?? 0, code: null, signal: null, expected: expected || placed.expected, cause });
   }
 
   async close(): Promise<void> {

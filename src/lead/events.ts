@@ -13,7 +13,7 @@ export type LeadEvent =
   /** A request between teammates opened or changed state: the lead takes no part, but the human sees it. */
   | { type: 'request'; record: RequestRecord }
   | { type: 'team'; members: Member[] }
-  | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; crashed: boolean }
+  | { type: 'teammate_exit'; name: string; code: number | null; signal: string | null; /** How it ended, for a person (describeExit). */ why: string; crashed: boolean }
   | { type: 'problem'; text: string }
   /** Something the human should know that went well enough, e.g. a teammate's worktree kept. */
   | { type: 'notice'; text: string }

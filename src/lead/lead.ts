@@ -113,7 +113,7 @@ export class LeadRuntime {
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
     // Hosts the team enrolled are attached as they register; a key relayed reaches the local teammates too.
     const problem = (what: string, reason: string) => void step({ type: 'problem', what, reason, audited: true });
-    const hostDeps = { store, paths, keys, leadKey: signer.publicKey, graceMs: options.graceMs ?? 5_000, problem };
+    const hostDeps = { store, clock: bus.clock, paths, keys, leadKey: signer.publicKey, graceMs: options.graceMs ?? 5_000, problem };
     const hosts = new RemoteHosts({ ...hostDeps, keysChanged: () => void supervisor.shareKeys(), attach: (host, spawner) => spawners.attach(host, spawner) });
     const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: errorMessage(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.

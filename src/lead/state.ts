@@ -94,7 +94,7 @@ export type LeadInput =
   | { type: 'board_read'; name: string; tasks: Task[] }
   /** The lead sent `name` task `taskId` itself (a spawn's own task): the board watch does not. */
   | { type: 'assigned'; name: string; taskId: string }
-  | { type: 'child_exited'; name: string; code: number | null; signal: string | null; crashed: boolean }
+  | { type: 'child_exited'; name: string; code: number | null; signal: string | null; why: string; crashed: boolean }
   /** A teammate compacted its conversation (its own process said so, over IPC). */
   | { type: 'child_compacted'; name: string; before: number; after: number; reason: CompactReason }
   /** The requests as the store holds them now; `first`: as the lead found them when it started (an earlier session's, not news). */

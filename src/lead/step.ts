@@ -41,8 +41,8 @@ export function stepLead(state: LeadState, input: LeadInput): LeadStep {
     case 'assigned':
       return assigned(state, input.name, input.taskId);
     case 'child_exited': {
-      const { name, code, signal, crashed } = input;
-      return { state, effects: [{ type: 'emit', event: { type: 'teammate_exit', name, code, signal, crashed } }] };
+      const { name, code, signal, why, crashed } = input;
+      return { state, effects: [{ type: 'emit', event: { type: 'teammate_exit', name, code, signal, why, crashed } }] };
     }
     case 'child_compacted': {
       const { type: _, ...compaction } = input;

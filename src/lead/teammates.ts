@@ -2,7 +2,7 @@ import { Refused, errorMessage } from '../lib/index.js';
 import { newRequestId, summarize, type PermissionMode, agentNameProblem, LEAD, modeAfterPlan, type RequestRecord } from '../protocol/index.js';
 import { type TeamBus, budgetProblem } from '../team/index.js';
 import { addMember, setMemberStatus, type TeamStore } from '../store/index.js';
-import type { ChildExit, Spawner } from '../process/index.js';
+import { describeExit, type ChildExit, type Spawner } from '../process/index.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/index.js';
 import type { LeadInput } from './state.js';
 import { modelIdProblem } from '../model/index.js';
@@ -237,10 +237,10 @@ export class LeadTeammates {
   private async exited(exit: ChildExit): Promise<void> {
     this.rules.forget(exit.name);
     const crashed = exit.code !== 0 && !exit.expected;
+    const why = describeExit(exit);
     const member = (await this.store.roster.load())?.members.find((m) => m.name === exit.name);
     if (crashed) {
       await setMemberStatus(this.store.roster, exit.name, 'crashed', { pid: null });
-      const why = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
       // On the dead teammate's behalf: the lead's model learns which tasks failed with it, by board id.
       await this.board.teammateExited(exit.name, why);
@@ -248,7 +248,7 @@ export class LeadTeammates {
       if (member && member.status !== 'shutdown') await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
       await this.board.teammateExited(exit.name, undefined);
     }
-    await this.step({ type: 'child_exited', name: exit.name, code: exit.code, signal: exit.signal, crashed });
+    await this.step({ type: 'child_exited', name: exit.name, code: exit.code, signal: exit.signal, why, crashed });
     await this.worktrees.settle(member);
   }
 }

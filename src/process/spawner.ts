@@ -34,7 +34,14 @@ export type StartedProcess = { pid: number; pid_start?: string };
 
 export type ChildCompaction = { name: string; before: number; after: number; reason: CompactReason };
 
-export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean };
+/** `cause`: why it ended when its code and signal cannot say (a remote teammate whose host went quiet). */
+export type ChildExit = { name: string; pid: number; code: number | null; signal: NodeJS.Signals | null; expected: boolean; cause?: string };
+
+/** How a teammate's process ended, for a person: "killed by SIGKILL", "code 1", or its cause. */
+export function describeExit(exit: Pick<ChildExit, 'code' | 'signal' | 'cause'>): string {
+  if (exit.cause !== undefined) return exit.cause;
+  return exit.signal ? `killed by ${exit.signal}` : `code ${exit.code}`;
+}
 
 /** A stream the lead listens to; only its spawner emits. */
 export type Heard<E> = { subscribe(listener: (event: E) => void): () => void };

@@ -22,10 +22,16 @@ export const HostRecord = z.object({
   /** For a human reading `teams hosts`: the machine's own name for itself and the host process's pid there. */
   machine: z.string().max(255).optional(),
   pid: z.number().int().positive().optional(),
+  /** The lead's beat only: the key of the lead process now running, which a host's teammates must have been started by. */
+  lead_key: z.string().min(1).max(200).optional(),
+  /** When the writer made the beat, on the store's clock as it read it: freshness is judged from this, as `proof` vouches for it. */
+  signed_at: z.iso.datetime(),
+  /** The writer's ed25519 signature over the team, name, run, keys and `signed_at` (src/host/beat-proof.ts). */
+  proof: z.string().min(1).max(200),
 });
 export type HostRecord = z.infer<typeof HostRecord>;
 
-/** A host as listed: its record and when it last beat, by the store's clock. */
+/** A host as listed: its record and when the store last took a beat from it (unproven: anyone may write one). */
 export const HostBeat = HostRecord.extend({ last_beat: z.iso.datetime() });
 export type HostBeat = z.infer<typeof HostBeat>;
 

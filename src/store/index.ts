@@ -9,7 +9,7 @@ export { describeStoreStatus } from './store-status.js';
 export { AuditEntry, CompactReason, involves, participants } from './audit.js';
 export { addMember, addMemberUsage, removeMember, setMemberMode, setMemberStatus, setMemberWorktree } from './roster-changes.js';
 export type { TurnUsage } from './roster-changes.js';
-export { aliveMembers, describeMemberProcess, memberIsAlive } from './member-liveness.js';
+export { HOST_STALE_MS, aliveMembers, describeMemberProcess, memberIsAlive } from './member-liveness.js';
 export type { LivenessView } from './member-liveness.js';
 export { Member, MemberStatus, TeamConfig, UsageTotals, WorktreeRecord, findMember, memberNames, requireMember, requireStoredMember, teamNameProblem } from './roster.js';
 export { HostBeat, HostRecord } from './hosts.js';

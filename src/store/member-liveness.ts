@@ -11,12 +11,16 @@ import type { Member } from './roster.js';
 /** Whether the process with `pid`, started at `start` (when known), still runs here: proc-start.ts isRunning, or a test's stand-in. */
 export type ProcessCheck = (pid: number, start: string | undefined) => boolean;
 
-/** How long a host may go without a beat and still count as running its teammates. */
-export const HOST_BEAT_STALE_MS = 3_000;
+/**
+ * How long a host may go without a proven beat and still count as running its teammates: with a
+ * beat every 500 ms and the lead looking every 250 ms, a host killed is taken for dead within 3 s.
+ * One threshold for the lead's spawner, `teams hosts` and every liveness check.
+ */
+export const HOST_STALE_MS = 2_000;
 
 /** What liveness is judged from, beyond the member itself. Empty: this machine's processes only. */
 export type LivenessView = {
-  /** Each host's last heartbeat, stamped by the store's clock; a host missing here has not been heard from. */
+  /** Each host's last proven heartbeat (src/host/host-liveness.ts), on the store's clock; a host missing here has not been heard from. */
   hosts?: ReadonlyMap<string, { last_beat: string }>;
   /** The store's clock now (the one that stamped the beats: comparing with this machine's would add its skew). */
   now?: Date;
@@ -34,7 +38,7 @@ export function memberIsAlive(member: Pick<Member, 'pid' | 'pid_start' | 'host'>
   if (beat === undefined || view.now === undefined) return false;
   const age = view.now.getTime() - Date.parse(beat.last_beat);
   // A beat stamped after `now` (read just after `now` was) is fresh, not a negative age to distrust.
-  return Number.isFinite(age) && age <= HOST_BEAT_STALE_MS;
+  return Number.isFinite(age) && age <= HOST_STALE_MS;
 }
 
 /** "pid 4242", "pid 4242 on host 'build'" or "no pid yet": a member's process, named for a person, its machine with it. */

@@ -72,11 +72,18 @@ test('a lead and two hosts sharing only Redis: a teammate on each has its plan a
     }
 
     // The build host dies without a word: alice, on it, is crashed within 3 s, as a local crash would be.
+    const exits: string[] = [];
+    lead.runtime.events.subscribe((event) => {
+      if (event.type === 'teammate_exit') exits.push(`${event.name} ${event.crashed ? 'crashed' : 'exited'}: ${event.why}`);
+    });
     const killedAt = performance.now();
     hosts[0]?.child.process.kill('SIGKILL');
     await waitFor(async () => (await lead.store.roster.load())?.members.find((m) => m.name === 'alice')?.status === 'crashed', 'alice to be marked crashed', 3_000);
     t.diagnostic(`host SIGKILLed → its teammate crashed: ${Math.round(performance.now() - killedAt)} ms`);
     assert.notEqual((await lead.store.roster.load())?.members.find((m) => m.name === 'bob')?.status, 'crashed', 'bob, on the other host, goes on');
+    // The human is told why in words: not an exit code that was never read.
+    await waitFor(() => exits.length > 0 || undefined, "alice's exit to be told");
+    assert.match(exits[0] ?? '', /^alice crashed: its host 'build' stopped beating: no signed beat for \d+\.\d s$/);
     await lead.runtime.stop();
     // No process left on any machine. A host's pids are its own namespace's (what the roster holds
     // for alice and bob means nothing here, and nothing here signals it); when a host's namespace

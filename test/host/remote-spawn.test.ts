@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openFileStore } from '../../src/store/file/file-store.js';
+import { StoreClock } from '../../src/store/clock.js';
+import type { TeamStore } from '../../src/store/team-store.js';
 import { addMember } from '../../src/store/roster-changes.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { KeyRing, createSigner } from '../../src/protocol/signing.js';
@@ -49,6 +51,7 @@ test('a teammate placed on a `teams host` process starts there, its key comes ba
   const attached = new Map<string, RemoteSpawner>();
   hosts = new RemoteHosts({
     store,
+    clock: new StoreClock(store),
     paths,
     keys,
     leadKey: lead.publicKey,
@@ -95,31 +98,56 @@ test('a teammate placed on a `teams host` process starts there, its key comes ba
   assert.deepEqual(problems, []);
 });
 
-test("a lead that stops beating has its teammates on a host ended by that host (within 10 s), and the host stays up", async () => {
-  const paths = teamPaths(temp.home, 'second');
+/** A team `team` with a `teams host` named build and a lead's RemoteHosts attached to it; `bob` placed there. */
+async function leadWithBob(team: string) {
+  const paths = teamPaths(temp.home, team);
   const store = openFileStore(paths);
   await store.roster.ensure();
   await addMember(store.roster, { name: 'bob', role: 'coder', status: 'starting' });
   const session = newSessionId();
   await store.sessions.create({ id: session, started_at: new Date().toISOString(), first_prompt: '' });
-  const host = spawnNode(join(REPO_ROOT, 'bin', 'teams.js'), ['--home', temp.home, '--team', 'second', 'host', '--trust', trustToken(teamAnchor(paths)), '--name', 'build', '--workdir', temp.home], {
+  const host = spawnNode(join(REPO_ROOT, 'bin', 'teams.js'), ['--home', temp.home, '--team', team, 'host', '--trust', trustToken(teamAnchor(paths)), '--name', 'build', '--workdir', temp.home], {
     env: { ...process.env, TEAMS_OFFLINE: '1' },
   });
-  const lead = createSigner();
-  const keys = new KeyRing();
-  keys.set(LEAD, lead.publicKey);
-  const attached = new Map<string, RemoteSpawner>();
-  const leadHosts = new RemoteHosts({ store, paths, keys, leadKey: lead.publicKey, graceMs: 2000, keysChanged: () => undefined, problem: (what, reason) => problems.push(`${what}: ${reason}`), attach: (name, spawner) => {
-    attached.set(name, spawner);
-    return () => attached.delete(name);
-  } });
-  await leadHosts.start();
-  const spawner = await waitFor(() => attached.get('build'), 'the host to be attached', 10_000);
-  const { pid } = await spawner.spawn({ name: 'bob', planMode: false, permissionMode: 'default', sandbox: { kind: 'bwrap', network: 'on', bwrap: '/usr/bin/bwrap' }, rules: NO_RULES, model: resolveModelSettings({ offline: true }, {}).model, journal: { session, resume: false }, host: 'build' });
+  // A lead that crashes leaves its last beat in the store: the first lead here never takes its beat out.
+  const crashing: TeamStore = { ...store, hosts: { beat: (r) => store.hosts.beat(r), list: () => store.hosts.list(), remove: async () => undefined, orders: store.hosts.orders, reports: store.hosts.reports } };
+  const startLead = async (leadStore = store) => {
+    const lead = createSigner();
+    const keys = new KeyRing();
+    keys.set(LEAD, lead.publicKey);
+    const attached = new Map<string, RemoteSpawner>();
+    const leadHosts = new RemoteHosts({ store: leadStore, clock: new StoreClock(store), paths, keys, leadKey: lead.publicKey, graceMs: 2000, keysChanged: () => undefined, problem: (what, reason) => problems.push(`${what}: ${reason}`), attach: (name, spawner) => {
+      attached.set(name, spawner);
+      return () => attached.delete(name);
+    } });
+    await leadHosts.start();
+    return { leadHosts, spawner: await waitFor(() => attached.get('build'), 'the host to be attached', 10_000) };
+  };
+  const first = await startLead(crashing);
+  const { pid } = await first.spawner.spawn({ name: 'bob', planMode: false, permissionMode: 'default', sandbox: { kind: 'bwrap', network: 'on', bwrap: '/usr/bin/bwrap' }, rules: NO_RULES, model: resolveModelSettings({ offline: true }, {}).model, journal: { session, resume: false }, host: 'build' });
   assert.ok(isAlive(pid));
-  // The lead goes away without a word: it stops beating (close also takes its beat out of the store).
+  return { store, host, pid, leadHosts: first.leadHosts, startLead };
+}
+
+test("a lead that stops beating has its teammates on a host ended by that host (within 10 s), and the host stays up", async () => {
+  const { host, pid, leadHosts } = await leadWithBob('second');
+  // The lead stops beating, its last beat left in the store.
   await leadHosts.close();
   await waitFor(() => !isAlive(pid), 'the host to end bob once the lead stopped beating', 10_000);
   assert.equal(host.process.exitCode, null, 'the host itself goes on, waiting for orders');
   await waitFor(() => /the lead has not beaten/.test(host.stderr()) || undefined, 'the host to say why');
+});
+
+test('a lead process started again (the earlier one crashed) has the teammates the earlier one started ended at once by their host', async () => {
+  const { host, pid, leadHosts, startLead } = await leadWithBob('third');
+  // The first lead crashes (its last beat stays), and a new lead process of the same team, with
+  // a key of its own, beats while that beat still looks fresh: its beat names it the lead now.
+  await leadHosts.close();
+  const second = (await startLead()).leadHosts;
+  try {
+    await waitFor(() => !isAlive(pid), 'the host to end bob, started by the lead before', 5_000);
+    await waitFor(() => /a new lead process is running: ended bob/.test(host.stderr()) || undefined, 'the host to say why');
+  } finally {
+    await second.close();
+  }
 });

@@ -4,7 +4,7 @@ import type { HostRecord } from '../../src/store/hosts.js';
 import { waitFor } from '../helpers/wait.js';
 import type { Kit } from './conformance.js';
 
-const record = (name: string, key = `key-of-${name}`): HostRecord => ({ name, public_key: key, enrollment: `mac-of-${name}`, run: 'run-1', machine: 'box', pid: 4242 });
+const record = (name: string, key = `key-of-${name}`): HostRecord => ({ name, public_key: key, enrollment: `mac-of-${name}`, run: 'run-1', machine: 'box', pid: 4242, signed_at: '2026-12-04T12:00:00.000Z', proof: `proof-of-${name}` });
 
 export function hostCases(kit: Kit): void {
   test('hosts: a beat registers a host stamped by the store clock; list shows it with the store now; remove forgets it', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { processStartTime } from '../../src/lib/index.js';
-import { HOST_BEAT_STALE_MS, aliveMembers, describeMemberProcess, memberIsAlive } from '../../src/store/member-liveness.js';
+import { HOST_STALE_MS, aliveMembers, describeMemberProcess, memberIsAlive } from '../../src/store/member-liveness.js';
 import type { Member } from '../../src/store/roster.js';
 
 type Liveness = Pick<Member, 'pid' | 'pid_start' | 'host'>;
@@ -41,8 +41,8 @@ describe('memberIsAlive: one liveness check for every member', () => {
   test("a member on another host is alive only while that host's beat is fresh, by the store's clock", () => {
     const member: Liveness = { pid: process.pid, pid_start: here.pid_start, host: 'build' };
     const fresh = { hosts: new Map([['build', { last_beat: ago(1_000) }]]), now: NOW };
-    const edge = { hosts: new Map([['build', { last_beat: ago(HOST_BEAT_STALE_MS) }]]), now: NOW };
-    const stale = { hosts: new Map([['build', { last_beat: ago(HOST_BEAT_STALE_MS + 1) }]]), now: NOW };
+    const edge = { hosts: new Map([['build', { last_beat: ago(HOST_STALE_MS) }]]), now: NOW };
+    const stale = { hosts: new Map([['build', { last_beat: ago(HOST_STALE_MS + 1) }]]), now: NOW };
     const ahead = { hosts: new Map([['build', { last_beat: new Date(NOW.getTime() + 50).toISOString() }]]), now: NOW };
     assert.equal(memberIsAlive(member, fresh), true);
     assert.equal(memberIsAlive(member, edge), true, 'within 3 s');

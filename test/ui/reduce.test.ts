@@ -112,8 +112,8 @@ describe('reduce: the team', () => {
     assert.deepEqual(s.members.map((m) => m.name), ['lead', 'bob']);
     s = run(
       s,
-      { type: 'lead_event', event: { type: 'teammate_exit', name: 'bob', code: 0, signal: null, crashed: false } },
-      { type: 'lead_event', event: { type: 'teammate_exit', name: 'carol', code: null, signal: 'SIGKILL', crashed: true } },
+      { type: 'lead_event', event: { type: 'teammate_exit', name: 'bob', code: 0, signal: null, why: 'code 0', crashed: false } },
+      { type: 'lead_event', event: { type: 'teammate_exit', name: 'carol', code: null, signal: 'SIGKILL', why: 'killed by SIGKILL', crashed: true } },
     );
     assert.deepEqual(s.transcript.map((i) => [i.kind, 'text' in i ? i.text : '']), [
       ['info', 'bob exited (code 0)'],

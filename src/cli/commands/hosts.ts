@@ -1,12 +1,8 @@
 import type { Command } from 'commander';
 import { inertJson, inertLine } from '../../lib/index.js';
-import { hostPins, teamAnchor, trustToken } from '../../host/index.js';
-import { LEAD } from '../../protocol/index.js';
+import { hostPins, judgeHosts, teamAnchor, trustToken } from '../../host/index.js';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
-
-/** A host quiet for longer than this is stale: the lead takes its teammates for crashed. */
-const STALE_MS = 3_000;
 
 /** `teams hosts`: the team's hosts; `teams hosts key`: the token a host is given; `teams hosts forget`: unpin one. */
 export function registerHostsCommands(program: Command, contextFor: ContextFor): void {
@@ -17,23 +13,21 @@ export function registerHostsCommands(program: Command, contextFor: ContextFor):
     .action(async (options: { json?: boolean }, command: Command) => {
       const context = contextFor(command);
       const team = await context.requireTeam();
-      const { hosts: listed, now, problems } = await context.store.hosts.list();
-      const rows = listed
-        .filter((h) => h.name !== LEAD)
-        .map((h) => {
-          const age = Date.parse(now) - Date.parse(h.last_beat);
-          const teammates = team.members.filter((m) => 'host' in m && m.host === h.name).map((m) => m.name);
-          return { name: h.name, machine: h.machine ?? null, last_beat: h.last_beat, age_ms: age, alive: age <= STALE_MS, teammates };
-        });
+      // Judged by the beats each host signed with its pinned key: the store's own stamps are anyone's to write.
+      const { hosts: judged, now, problems } = await judgeHosts(context.store, context.paths);
+      const rows = judged.map(({ beat, state, ageMs, provenAt, why }) => {
+        const teammates = team.members.filter((m) => m.host === beat.name).map((m) => m.name);
+        return { name: beat.name, machine: beat.machine ?? null, state, last_beat: provenAt ?? null, age_ms: ageMs ?? null, ...(why === undefined ? {} : { why }), teammates };
+      });
       if (options.json) {
         process.stdout.write(`${inertJson({ team: team.name, now, hosts: rows, problems })}\n`);
         return;
       }
       if (rows.length === 0) process.stdout.write('no hosts have registered (start one with `teams host --trust <token>`; `teams hosts key` prints the token)\n');
       for (const row of rows) {
-        const state = row.alive ? 'alive' : 'stale';
         const on = row.teammates.length === 0 ? 'no teammates' : row.teammates.join(', ');
-        process.stdout.write(`${inertLine(row.name.padEnd(20))} ${state.padEnd(6)} beat ${(row.age_ms / 1000).toFixed(1)} s ago  ${inertLine(on)}${row.machine ? `  (${inertLine(row.machine)})` : ''}\n`);
+        const beat = row.age_ms === null ? `unproven: ${row.why ?? ''}` : `beat ${(row.age_ms / 1000).toFixed(1)} s ago`;
+        process.stdout.write(`${inertLine(row.name.padEnd(20))} ${row.state.padEnd(8)} ${inertLine(beat)}  ${inertLine(on)}${row.machine ? `  (${inertLine(row.machine)})` : ''}\n`);
       }
       for (const problem of problems) process.stderr.write(`unreadable host record ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
     });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { hostLiveness } from '../../host/index.js';
 import { agentNameProblem } from '../../protocol/index.js';
 import { addMember, removeMember, HUMAN_ACTOR } from '../../store/index.js';
 import { UsageError } from '../errors.js';
@@ -51,7 +52,8 @@ export function registerMemberCommands(program: Command, contextFor: ContextFor)
     .action(async (name: string, _options: unknown, command: Command) => {
       const context = contextFor(command);
       await context.requireTeam();
-      const removed = await removeMember(context.store.roster, name);
+      // A member on a host is running while its host's signed beat is fresh: its pid means nothing here.
+      const removed = await removeMember(context.store.roster, name, await hostLiveness(context.store, context.paths));
       await context.bus.cancelPending(name, `${name} was removed from the team`);
       // Its mailbox and log go too: a member added later under the name starts with nothing of its.
       await context.store.deleteMember(name);

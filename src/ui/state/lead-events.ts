@@ -74,8 +74,7 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
     case 'team':
       return { ...state, members: event.members };
     case 'teammate_exit': {
-      const how = event.signal ? `killed by ${event.signal}` : `code ${event.code}`;
-      const item: NewItem = event.crashed ? { kind: 'error', text: `${event.name} crashed (${how})` } : { kind: 'info', text: `${event.name} exited (${how})` };
+      const item: NewItem = event.crashed ? { kind: 'error', text: `${event.name} crashed (${event.why})` } : { kind: 'info', text: `${event.name} exited (${event.why})` };
       return withActivity(append(state, item), event.name, 'exited');
     }
     case 'problem':

@@ -1,0 +1,64 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadOrCreateKeyPair } from '../../src/host/key-file.js';
+import { proveBeat, provenAt } from '../../src/host/beat-proof.js';
+import { leadBeat, leadBeatRecord } from '../../src/host/lead-beat.js';
+import { judgeHost } from '../../src/host/host-liveness.js';
+import { HostPins } from '../../src/host/pins.js';
+import { importPublicKey } from '../../src/protocol/signing.js';
+import type { HostBeat } from '../../src/store/hosts.js';
+import { tempHome } from '../helpers/temp.js';
+
+// A beat is believed by its signed time, not by the stamp the store put on it: anyone who can
+// write to the store can write a fresh stamp, or copy an old beat back.
+
+const temp = tempHome('teams-beat-proof-');
+test.after(() => temp.cleanup());
+
+const NOW = '2026-12-04T12:00:10.000Z';
+const secondsBefore = (s: number) => new Date(Date.parse(NOW) - s * 1000).toISOString();
+const anchor = loadOrCreateKeyPair(join(temp.home, 'anchor.json'));
+const hostKey = loadOrCreateKeyPair(join(temp.home, 'host.json'));
+const impostor = loadOrCreateKeyPair(join(temp.home, 'impostor.json'));
+const unproven = { name: 'build', public_key: hostKey.publicKey, enrollment: 'mac', run: 'run-1' };
+/** As listed: the store's stamp is always fresh here, whatever the beat says. */
+const listed = (beat: ReturnType<typeof proveBeat>): HostBeat => ({ ...beat, last_beat: NOW });
+
+test('a beat proven by its writer gives its signed time; another key, another team, or an edited beat gives none', () => {
+  const beat = proveBeat(unproven, 't', secondsBefore(1), hostKey.privateKey);
+  const key = importPublicKey(hostKey.publicKey);
+  assert.equal(provenAt(beat, 't', key), Date.parse(secondsBefore(1)));
+  assert.equal(provenAt(beat, 'u', key), undefined, 'a beat of another team');
+  assert.equal(provenAt(beat, 't', importPublicKey(impostor.publicKey)), undefined, 'another key');
+  assert.equal(provenAt({ ...beat, signed_at: NOW }, 't', key), undefined, 'a signed time moved forward');
+  assert.equal(provenAt({ ...beat, run: 'run-2' }, 't', key), undefined, 'another run');
+  assert.equal(provenAt({ ...beat, proof: 'bm90IGEgc2lnbmF0dXJl' }, 't', key), undefined, 'a proof that is no signature');
+});
+
+test("the lead's beat: its age comes from the time the anchor signed, however fresh the store's stamp; an unsigned one is no lead", () => {
+  const fresh = listed(leadBeatRecord(anchor, 't', 'lead-run', 'lead-key-1', secondsBefore(1)));
+  assert.deepEqual(leadBeat([fresh], NOW, importPublicKey(anchor.publicKey), 't'), { ageMs: 1000, leadKey: 'lead-key-1' });
+  // Its last beat, copied back by a store writer long after the lead died: old by its own word.
+  const copied = listed(leadBeatRecord(anchor, 't', 'lead-run', 'lead-key-1', secondsBefore(9)));
+  assert.equal(leadBeat([copied], NOW, importPublicKey(anchor.publicKey), 't')?.ageMs, 9000);
+  // A beat made up by someone without the anchor's private key: no lead is beating.
+  const forged = listed(proveBeat({ ...unproven, name: 'lead', public_key: anchor.publicKey, lead_key: 'lead-key-2' }, 't', NOW, impostor.privateKey));
+  assert.equal(leadBeat([forged], NOW, importPublicKey(anchor.publicKey), 't'), undefined);
+  assert.equal(leadBeat([], NOW, importPublicKey(anchor.publicKey), 't'), undefined);
+});
+
+test("a host as judged on the lead's machine: alive or stale by the beat its pinned key signed; unproven with the reason otherwise", () => {
+  const pins = new HostPins(join(temp.home, 'pins.json'));
+  const beat = listed(proveBeat(unproven, 't', secondsBefore(1), hostKey.privateKey));
+  assert.equal(judgeHost(beat, NOW, 't', pins).state, 'unproven');
+  assert.match(judgeHost(beat, NOW, 't', pins).why ?? '', /no key is pinned/);
+  pins.pin('build', hostKey.publicKey);
+  assert.deepEqual(judgeHost(beat, NOW, 't', pins), { beat, state: 'alive', ageMs: 1000, provenAt: secondsBefore(1) });
+  const quiet = listed(proveBeat(unproven, 't', secondsBefore(2.5), hostKey.privateKey));
+  assert.equal(judgeHost(quiet, NOW, 't', pins).state, 'stale');
+  const forged = listed(proveBeat(unproven, 't', NOW, impostor.privateKey));
+  assert.match(judgeHost(forged, NOW, 't', pins).why ?? '', /not signed by its pinned key/);
+  const swapped = listed(proveBeat({ ...unproven, public_key: impostor.publicKey }, 't', NOW, impostor.privateKey));
+  assert.match(judgeHost(swapped, NOW, 't', pins).why ?? '', /key other than the one pinned/);
+});
