@@ -3,7 +3,7 @@ import { TeamBus, teamPaths, type TeamPaths } from '../team/index.js';
 import { openStore } from '../store/open-store.js';
 import { describeStoreStatus, memberNames, teamNameProblem, type StoreStatus, type TeamConfig, type TeamStore } from '../store/index.js';
 import { didYouMean } from '../protocol/index.js';
-import { quoted } from '../lib/index.js';
+import { EventStream, quoted } from '../lib/index.js';
 import { UsageError } from './errors.js';
 
 /** `store` absent: the file store under `home`. */
@@ -16,6 +16,9 @@ export class CliContext {
   readonly storeDescriptor: string;
   private opened: TeamStore | undefined;
   private sender: TeamBus | undefined;
+  /** A store across the network (Redis) going down and coming back; on stderr until a UI takes it (takeStoreStatus). */
+  private readonly storeStatus = new EventStream<StoreStatus>();
+  private untakenStatus: (() => void) | undefined = this.storeStatus.subscribe((status) => process.stderr.write(`teams: ${describeStoreStatus(status)}\n`));
 
   /** `homeSource` says where --home came from, so an error names what the user actually set. */
   constructor(options: GlobalOptions, homeSource: OptionValueSource = 'cli') {
@@ -32,8 +35,15 @@ export class CliContext {
   /** Open the team's store, once (the program does, before a command's action runs). */
   async open(): Promise<void> {
     // A store across the network (Redis) that goes down is said plainly, once, and again when it is back.
-    const onStatus = (status: StoreStatus) => process.stderr.write(`teams: ${describeStoreStatus(status)}\n`);
+    const onStatus = (status: StoreStatus) => this.storeStatus.emit(status);
     this.opened ??= await openStore(this.storeDescriptor, { home: this.paths.home, team: this.paths.team, onStatus });
+  }
+
+  /** The store's reachability for a UI that owns the terminal: from now on it says it, not stderr. */
+  takeStoreStatus(): EventStream<StoreStatus> {
+    this.untakenStatus?.();
+    this.untakenStatus = undefined;
+    return this.storeStatus;
   }
 
   /** The team's shared state: this process's one store. */

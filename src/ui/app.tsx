@@ -53,6 +53,7 @@ export function App({ store, controller }: AppProps) {
             phase={state.phase}
             waitingFor={waitingFor}
             view={state.view}
+            storeDown={state.storeDown}
           />
         </Box>
         <TeamPanel members={state.members} activity={state.activity} pending={pending} current={current} now={state.now} view={state.view} />

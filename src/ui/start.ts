@@ -2,6 +2,7 @@ import { render } from 'ink';
 import { createRepl, stateFor } from './app.js';
 import type { LeadEvent } from '../lead/index.js';
 import type { ReplRuntime } from './runtime.js';
+import type { StoreStatus } from '../store/index.js';
 
 /**
  * Ink draws at most this many frames a second (its default is 30). While a shown teammate
@@ -15,6 +16,8 @@ export type ReplOptions = {
   runtime: ReplRuntime;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** The team store's reachability (Redis): shown in the header, since nothing may write over Ink's frame. */
+  storeStatus?: { subscribe(listener: (status: StoreStatus) => void): () => void };
 };
 
 export type ReplEnd = {
@@ -35,6 +38,7 @@ export async function startRepl(options: ReplOptions): Promise<ReplEnd> {
   const keepEarly = runtime.events.subscribe((event) => early.push(event));
   const { store, controller, element } = createRepl(runtime, await stateFor(runtime));
   const disconnect = controller.connect();
+  const unheard = options.storeStatus?.subscribe((status) => store.dispatch({ type: 'store_status', status }));
   keepEarly();
   for (const event of early) store.dispatch({ type: 'lead_event', event });
   // Ctrl+C is a key here (raw mode): the controller asks the team to stop rather than dying.
@@ -75,6 +79,7 @@ export async function startRepl(options: ReplOptions): Promise<ReplEnd> {
     process.off('SIGTERM', onTerminate);
     process.off('SIGHUP', onHangUp);
     disconnect();
+    unheard?.();
     instance.unmount();
     await instance.waitUntilExit();
   }

@@ -17,7 +17,7 @@ afterEach(cleanup);
 const frame = (element: React.JSX.Element) => plain(render(element).lastFrame());
 
 describe('Header', () => {
-  const props = { team: 'default', modelLabel: 'offline-demo (scripted offline demo model, not Claude)', offline: true, cwd: '/w', sandbox: 'sandboxed (bubblewrap, network on)', sandboxBinding: true, tokens: 12_345, cost: 0, phase: 'running' as const, waitingFor: '', view: 'lead' };
+  const props = { team: 'default', modelLabel: 'offline-demo (scripted offline demo model, not Claude)', offline: true, cwd: '/w', sandbox: 'sandboxed (bubblewrap, network on)', sandboxBinding: true, tokens: 12_345, cost: 0, phase: 'running' as const, waitingFor: '', view: 'lead', storeDown: undefined };
 
   test('team, the offline model clearly labelled, tokens and cost', () => {
     const text = frame(<Header {...props} />).replace(/\s+/g, " ");
@@ -41,6 +41,12 @@ describe('Header', () => {
     const alice = frame(<Header {...props} view="alice" />).replace(/\s+/g, ' ');
     assert.match(alice, /view alice/);
     assert.match(alice, /Viewing alice: what you type goes to alice as your message · Esc interrupts alice/);
+  });
+
+  test('a team store that cannot be reached is said in the header while it lasts', () => {
+    assert.doesNotMatch(frame(<Header {...props} />), /Team store down/);
+    const down = frame(<Header {...props} storeDown="Redis at redis://127.0.0.1:6390 cannot be reached (ECONNREFUSED); retrying (calls wait until it is back)" />).replace(/\s+/g, ' ');
+    assert.match(down, /Team store down: Redis at redis:\/\/127\.0\.0\.1:6390 cannot be reached \(ECONNREFUSED\); retrying/);
   });
 });
 

@@ -79,7 +79,7 @@ describe('what an agent wrote never reaches the terminal raw: the REPL', () => {
     frame(<ApprovalQueue {...base} expanded={false} focus="input" />, 'queue');
     assert.match(frame(<ApprovalQueue {...base} expanded focus="queue" />, 'expanded request'), SHOWS);
     frame(<ApprovalQueue {...base} expanded={false} focus="reason" reason={{ requestId: 'plan-1', text: HOSTILE, cursor: 7 }} />, 'reason');
-    const header = { team: 'default', modelLabel: HOSTILE, offline: false, cwd: HOSTILE, sandbox: HOSTILE, sandboxBinding: false, tokens: 0, cost: 0, phase: 'running' as const, waitingFor: '', view: 'lead' };
+    const header = { team: 'default', modelLabel: HOSTILE, offline: false, cwd: HOSTILE, sandbox: HOSTILE, sandboxBinding: false, tokens: 0, cost: 0, phase: 'running' as const, waitingFor: '', view: 'lead', storeDown: HOSTILE };
     frame(<Header {...header} />, 'header');
     frame(<InputLine line={{ text: HOSTILE, cursor: 6 }} focused hint={HOSTILE} disabled={false} />, 'input line');
   });

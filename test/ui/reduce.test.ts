@@ -342,6 +342,15 @@ describe('reduce: the rest', () => {
     s = run(s, { type: 'force_requested' }, { type: 'stopped' });
     assert.equal(s.phase, 'stopped');
   });
+
+  test('the team store down: a line in the transcript and the header holds it; back: a line and the header clears', () => {
+    let s = run(state(), { type: 'store_status', status: { state: 'down', reason: 'Redis cannot be reached', retryInMs: 800 } });
+    assert.equal(s.storeDown, 'Redis cannot be reached; retrying (calls wait until it is back)');
+    assert.deepEqual(s.transcript.map((i) => [i.kind, 'text' in i ? i.text : '']), [['error', 'Redis cannot be reached; retrying (calls wait until it is back)']]);
+    s = run(s, { type: 'store_status', status: { state: 'up' } });
+    assert.equal(s.storeDown, undefined);
+    assert.deepEqual(s.transcript.at(-1), { id: 2, kind: 'info', text: 'the team store is reachable again; carrying on' });
+  });
 });
 
 describe('selectors', () => {

@@ -33,7 +33,7 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
     const { LeadRuntime } = await import('../../lead/index.js');
     const { startRepl } = await import('../../ui/index.js');
     const runtime = await LeadRuntime.start({ store: context.store, storeDescriptor: context.storeDescriptor, paths: context.paths, cwd, session, ...options });
-    const end = await startRepl({ runtime });
+    const end = await startRepl({ runtime, storeStatus: context.takeStoreStatus() });
     if (end.terminalClosed) exitAfterClosedTerminal(EXIT_OK);
   });
 }

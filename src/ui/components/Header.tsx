@@ -21,6 +21,8 @@ export type HeaderProps = {
   waitingFor: string;
   /** Whose session the main pane shows. */
   view: string;
+  /** The team store cannot be reached: why, and that calls wait. */
+  storeDown: string | undefined;
 };
 
 function stopLine(phase: Phase, waitingFor: string): string | undefined {
@@ -32,7 +34,7 @@ function stopLine(phase: Phase, waitingFor: string): string | undefined {
 }
 
 /** Team, model (the offline model stands out), the session's tokens and cost, and any shutdown under way. */
-export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor, view }: HeaderProps) {
+export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor, view, storeDown }: HeaderProps) {
   const cost = usd === undefined ? 'cost n/a' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
   const stopping = stopLine(phase, waitingFor);
   return (
@@ -67,6 +69,7 @@ export const Header = memo(function Header({ team, modelLabel, offline, cwd, san
           {`Viewing ${view}: what you type goes to ${view} as your message · Esc interrupts ${view} · Ctrl+O expands tool results · /view or Shift+↑/↓ switches`}
         </Text>
       )}
+      {storeDown === undefined ? null : <Text color="red" bold>{`Team store down: ${storeDown}`}</Text>}
       {stopping ? <Text color={phase === 'stopped' ? 'green' : 'yellow'}>{stopping}</Text> : null}
     </Box>
   );

@@ -33,5 +33,6 @@ export function initialState(init: InitialState): State {
     draft: '',
     hint: undefined,
     phase: 'running',
+    storeDown: undefined,
   };
 }

@@ -6,6 +6,8 @@ import { complete, editLine, EMPTY_LINE, lineOf } from './line.js';
 import { decideFailed, deciding, openReason, select, toggleExpand, previewLoaded } from './queue.js';
 import { closeRule, editRule, openRule, ruleInvalid } from './rule-input.js';
 import type { State, UiAction } from './types.js';
+import { append } from './items.js';
+import { describeStoreStatus } from '../../store/index.js';
 
 const HISTORY_LIMIT = 200;
 
@@ -100,5 +102,12 @@ export function reduce(state: State, action: UiAction): State {
       return state.phase === 'stopping' ? { ...state, phase: 'forcing' } : state;
     case 'stopped':
       return { ...state, phase: 'stopped' };
+    case 'store_status': {
+      // Said once in the transcript per change, and held in the header while it lasts.
+      const { status } = action;
+      const line = describeStoreStatus(status);
+      const said = append(state, status.state === 'down' ? { kind: 'error', text: line } : { kind: 'info', text: line });
+      return { ...said, storeDown: status.state === 'down' ? line : undefined };
+    }
   }
 }

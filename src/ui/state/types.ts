@@ -2,7 +2,7 @@ import type { PreviewLine, TranscriptFold } from '../../present/index.js';
 import type { TokenUsage } from '../../model/index.js';
 import type { Envelope, RequestRecord } from '../../protocol/index.js';
 import type { LeadEvent } from '../../lead/index.js';
-import type { Member, LogBatch, LogCursor, Task } from '../../store/index.js';
+import type { Member, LogBatch, LogCursor, StoreStatus, Task } from '../../store/index.js';
 
 /** One finished line (or block) of the transcript: rendered once, never changed. */
 export type TranscriptItem =
@@ -103,6 +103,8 @@ export type State = {
   /** A one-line hint under the input: completion candidates, a key's explanation. */
   hint: string | undefined;
   phase: Phase;
+  /** Why the team store (Redis) cannot be reached while it cannot: the header says so until it is back. */
+  storeDown: string | undefined;
 };
 
 /** Everything that changes the state: the runtime's events and the human's keys and commands. */
@@ -136,7 +138,8 @@ export type UiAction =
   | { type: 'hint'; text: string | undefined }
   | { type: 'quit_requested' }
   | { type: 'force_requested' }
-  | { type: 'stopped' };
+  | { type: 'stopped' }
+  | { type: 'store_status'; status: StoreStatus };
 
 export type LineEdit =
   | { op: 'insert'; text: string }
