@@ -4,7 +4,8 @@ import { SendRefused, type TeamBus } from '../team/index.js';
 
 /**
  * What a lead finds as it starts, left by an earlier lead that ended without cleaning up
- * (SIGKILL, a crash, a power loss). Teammates never outlive their lead, but the roster may
+ * (SIGKILL, a crash, a power loss). Teammates never outlive their lead (a host ends those of a
+ * lead process that stopped beating, or as soon as another lead process beats), but the roster may
  * still say they work, with pids that are gone, and their requests and the earlier lead's own
  * stay pending in the human's queue, although approving them would reach nobody. Put right
  * once no other lead can be running, before this one reads the roster or the queue.
