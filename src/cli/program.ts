@@ -9,7 +9,7 @@ import { registerStatusCommand } from './commands/status.js';
 import { registerInterruptCommand, registerSendCommands } from './commands/send.js';
 import { registerInboxCommand } from './commands/inbox.js';
 import { registerRequestCommands } from './commands/requests.js';
-import { registerLogCommand } from './commands/log.js';
+import { registerAuditCommand } from './commands/audit.js';
 import { registerLogsCommand } from './commands/logs.js';
 import { registerLifecycleCommands } from './commands/lifecycle.js';
 import { registerRunCommand } from './commands/run.js';
@@ -58,7 +58,7 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
   registerInterruptCommand(program, contextFor);
   registerInboxCommand(program, contextFor);
   registerRequestCommands(program, contextFor);
-  registerLogCommand(program, contextFor);
+  registerAuditCommand(program, contextFor);
   registerLogsCommand(program, contextFor);
   registerLifecycleCommands(program, contextFor);
   registerRunCommand(program, contextFor);

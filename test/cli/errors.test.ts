@@ -23,6 +23,25 @@ describe('teams: errors name the problem, escape what they quote, and write noth
     assert.equal((await runCli(home, ['member', 'remove', 'bob'])).code, 0);
   });
 
+  test('a mistyped command suggests the one meant; a word like no command says where to look', async () => {
+    const typo = await runCli(home, ['stauts']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /unknown command 'stauts' \(did you mean `teams status`\?\)/);
+    const far = await runCli(home, ['frobnicate']);
+    assert.equal(far.code, 2);
+    assert.match(far.stderr, /unknown command 'frobnicate' \(see `teams --help`\)/);
+  });
+
+  test('teams audit is the audit log; teams log still works, hidden from the help', async () => {
+    const audit = await runCli(home, ['audit', '--json']);
+    assert.equal(audit.code, 0, audit.stderr);
+    const log = await runCli(home, ['log', '--json']);
+    assert.equal(log.stdout, audit.stdout);
+    const help = await runCli(home, ['--help']);
+    assert.match(help.stdout, /^ {2}audit /m);
+    assert.doesNotMatch(help.stdout, /^ {2}log /m);
+  });
+
   test('log --agent: an unknown agent is refused like inbox refuses it; a removed member still has its history', async () => {
     const auditBefore = await store.audit.read();
     for (const command of ['log', 'inbox']) {

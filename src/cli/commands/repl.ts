@@ -4,6 +4,8 @@ import { EXIT_OK, UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
 import { addLeadOptions, agentsWorkdir, leadOptionsFrom, type LeadFlags } from './run.js';
 import { chooseSession } from '../session-choice.js';
+import { didYouMean } from '../../protocol/index.js';
+import { inertLine } from '../../lib/index.js';
 
 /**
  * `teams` alone (and `npm start`) opens the REPL. It is the default command, `teams repl`,
@@ -19,7 +21,11 @@ export function registerReplCommand(program: Command, contextFor: ContextFor): v
       .allowExcessArguments(true),
   ).action(async (flags: LeadFlags, command: Command) => {
     const [unknown] = command.args;
-    if (unknown !== undefined) throw new UsageError(`unknown command '${unknown}' (see \`teams --help\`)`);
+    if (unknown !== undefined) {
+      const commands = (command.parent?.commands ?? []).map((c) => c.name()).filter((name) => name !== command.name());
+      const hint = didYouMean(unknown, commands, (name) => `\`teams ${name}\``);
+      throw new UsageError(`unknown command '${inertLine(unknown)}' (${hint ?? 'see `teams --help`'})`);
+    }
     if (!process.stdin.isTTY) throw new UsageError('the REPL needs a terminal; use `teams run <prompt>` for scripts');
     const context = contextFor(command);
     const options = leadOptionsFrom(flags);

@@ -5,9 +5,16 @@ import { formatAudit } from '../../present/index.js';
 import { followUntilInterrupted } from '../follow.js';
 import type { ContextFor } from '../context.js';
 
-export function registerLogCommand(program: Command, contextFor: ContextFor): void {
-  program
-    .command('log')
+/**
+ * `teams audit`: the audit log. It was `teams log`, too close to `teams logs <name>` (a
+ * session's transcript); `log` still works, hidden from the help.
+ */
+export function registerAuditCommand(program: Command, contextFor: ContextFor): void {
+  for (const [name, hidden] of [['audit', false], ['log', true]] as const) addAuditCommand(program.command(name, { hidden }), contextFor);
+}
+
+function addAuditCommand(command: Command, contextFor: ContextFor): void {
+  command
     .description('the audit log: every protocol message and request state change')
     .option('--json', 'one JSON object per line')
     .option('--follow', 'keep printing entries as they are appended')
