@@ -53,5 +53,6 @@ export function sandboxFor(status: SandboxStatus, mode: string): { ok: true; set
 }
 
 export function describeStatus(status: SandboxStatus): string {
-  return status.kind === 'unavailable' ? `sandbox UNAVAILABLE (${status.reason}): teammates cannot start except in bypass mode` : describeSandbox(status);
+  // Said in the header's first lines: the way to fix it with it, before anyone tries a spawn.
+  return status.kind === 'unavailable' ? `sandbox UNAVAILABLE (${status.reason}): teammates cannot start except in bypass mode; ${INSTALL_HINT}` : describeSandbox(status);
 }

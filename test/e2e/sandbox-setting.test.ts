@@ -65,7 +65,7 @@ describe('where agents\' commands run, as set when the lead starts', () => {
     assert.equal((await session.member('x')), undefined);
 
     // Where a person looks: the team's config and the audit log.
-    assert.match((await session.store.roster.load())?.sandbox ?? '', /^sandbox UNAVAILABLE \(bubblewrap \(\/nonexistent\/bwrap\) is not installed\): teammates cannot start except in bypass mode$/);
+    assert.match((await session.store.roster.load())?.sandbox ?? '', /^sandbox UNAVAILABLE \(bubblewrap \(\/nonexistent\/bwrap\) is not installed\): teammates cannot start except in bypass mode; install bubblewrap \(Debian\/Ubuntu: sudo apt-get install bubblewrap\)/);
     assert.match((await leadStarted(session)) ?? '', /started; commands sandbox UNAVAILABLE/);
 
     // The lead's own command, approved by the human, is not run unsandboxed either.
