@@ -246,6 +246,8 @@ export class LeadTeammates {
       await this.board.teammateExited(exit.name, why);
     } else {
       if (member && member.status !== 'shutdown') await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
+      // Nothing will answer or wait for what it left pending: the human's queue must not offer it.
+      await this.bus.cancelPending(exit.name, `${exit.name} exited (${why})`);
       await this.board.teammateExited(exit.name, undefined);
     }
     await this.step({ type: 'child_exited', name: exit.name, code: exit.code, signal: exit.signal, why, crashed });

@@ -18,6 +18,23 @@ async function approveDemo(session: TeamSession): Promise<void> {
 }
 
 describe('shutdown, end to end', () => {
+  test('a teammate shut down while its plan waits leaves no pending request of its own: the plan is cancelled, and approving it says so (exit 2)', async (t) => {
+    const session = await TeamSession.start();
+    t.after(() => session.cleanup());
+    const plan = await session.pending('plan');
+    await session.memberStatus('alice', 'awaiting_approval');
+    assert.equal((await session.cli(['shutdown', 'alice'])).code, 0);
+    await session.memberStatus('alice', 'shutdown');
+    const cancelled = await waitFor(async () => (await session.requests()).find((r) => r.request_id === plan.request_id && r.state === 'cancelled'), 'her plan request to be cancelled');
+    assert.match(cancelled.note ?? '', /alice exited/);
+    const pending = await session.cli(['requests', '--state', 'pending', '--json']);
+    assert.doesNotMatch(pending.stdout, new RegExp(plan.request_id));
+    const late = await session.cli(['approve', plan.request_id]);
+    assert.equal(late.code, 2);
+    assert.match(late.stderr, /cancelled/);
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+  });
+
   test('a teammate refuses the lead\'s shutdown request with a reason and keeps running; the grace period ends it', async (t) => {
     const session = await TeamSession.start({
       graceMs: 500,
