@@ -36,6 +36,14 @@ export function buildProgram(): { program: Command; close: () => Promise<void> }
     .showHelpAfterError('(run with --help for usage)')
     // Commander's errors quote the argument it could not use, whatever it holds.
     .configureOutput({ outputError: (text, write) => write(inertText(text)) })
+    // The REPL's options belong to the default command; a newcomer reads only this page.
+    .addHelpText('after', `
+Start the REPL (the default command; all its options: teams repl --help):
+  teams                      chat with the lead, watch the team, approve from the keyboard
+  teams -c, --continue       go on with the team's most recent session
+  teams -r, --resume <id>    go on with session <id> (teams sessions lists them)
+  teams --offline            the built-in scripted offline model (no API key needed)
+  teams --model <id>         the model (env TEAMS_MODEL)`)
     .exitOverride();
 
   // One context per command run: the store the hook below opens is the one its action uses.

@@ -32,6 +32,11 @@ describe('teams: errors name the problem, escape what they quote, and write noth
     assert.match(far.stderr, /unknown command 'frobnicate' \(see `teams --help`\)/);
   });
 
+  test('the top-level help shows how to start the REPL: --continue (-c), --resume (-r), --offline, --model', async () => {
+    const help = await runCli(home, ['--help']);
+    for (const flag of [/-c, --continue/, /-r, --resume <id>/, /--offline/, /--model <id>/]) assert.match(help.stdout, flag);
+  });
+
   test('teams audit is the audit log; teams log still works, hidden from the help', async () => {
     const audit = await runCli(home, ['audit', '--json']);
     assert.equal(audit.code, 0, audit.stderr);

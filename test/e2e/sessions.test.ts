@@ -163,6 +163,9 @@ describe('sessions, end to end', () => {
       [['--resume', 'session-zzzzzzzzzz'], /no session 'session-zzzzzzzzzz' in team 'default'; `teams sessions` lists the sessions of team 'default'/],
       [['--resume', '../../etc'], /no session '..\/..\/etc' in team 'default'; `teams sessions` lists/],
       [['--continue', '--resume', 'session-zzzzzzzzzz'], /--continue and --resume <id> both pick a session: give one of them/],
+      // Claude Code's short flags.
+      [['-c'], /team 'default' has no earlier session of the lead to continue/],
+      [['-r', 'session-zzzzzzzzzz'], /no session 'session-zzzzzzzzzz' in team 'default'/],
     ];
     for (const [flags, pattern] of cases) {
       const result = await runCli(home, ['run', '--offline', ...flags, 'hello']);

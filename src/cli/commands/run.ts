@@ -40,8 +40,8 @@ export function addLeadOptions(command: Command): Command {
     .option('--sandbox-network <on|none>', "agents' commands may reach the network (on) or not (none)", 'on')
     .option('--workdir <dir>', "the agents' working directory (default: the current one; offline: the team's scratch workspace)")
     .option('--no-sandbox', 'run agents\' commands without bubblewrap: approvals become advisory')
-    .option('--continue', "go on with the team's most recent session: the lead sees its whole earlier conversation")
-    .option('--resume <id>', 'go on with the session <id> (`teams sessions` lists them)');
+    .option('-c, --continue', "go on with the team's most recent session: the lead sees its whole earlier conversation")
+    .option('-r, --resume <id>', 'go on with the session <id> (`teams sessions` lists them)');
 }
 
 export function leadOptionsFrom(flags: LeadFlags) {
