@@ -1,4 +1,4 @@
-import { AgentLoop, protocolRules, renderPrompt, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
+import { AgentLoop, findProjectInstructions, protocolRules, renderPrompt, withProjectInstructions, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
 import { lazyModel, contextWindowOf } from '../model/index.js';
 import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId, taskNotificationSummary, LEAD, resolveDeadlines } from '../protocol/index.js';
@@ -116,7 +116,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     return result;
   };
 
-  const system = renderPrompt('teammate.md', {
+  const system = withProjectInstructions(renderPrompt('teammate.md', {
     name,
     role: requireMember(config, name).role,
     team: store.team,
@@ -126,7 +126,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     plan_mode_note: options.planMode
       ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval_request.'
       : '',
-  });
+  }), findProjectInstructions(cwd));
   // Its conversation, journaled as it goes; a respawned teammate goes on with the old one.
   const { session, resume } = options.journal;
   const sink = journalSink(store.sessions, session, name);
