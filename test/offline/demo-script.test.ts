@@ -17,7 +17,8 @@ import { renderForModel } from '../../src/protocol/notices.js';
 const script = loadScript(DEFAULT_OFFLINE_SCRIPT);
 
 const LEAD_SYSTEM = "You are the lead of team 'demo'. You coordinate teammates.";
-const ALICE_SYSTEM = "You are 'alice', role: coder, a member of team 'demo'. The lead is 'lead'.";
+const ALICE_SYSTEM = "You are 'alice', role: coder, a member of team 'demo'. The lead is 'lead'. You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval_request.";
+const BOB_SYSTEM = "You are 'bob', role: coder, a member of team 'demo'. The lead is 'lead'.";
 const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval_response'];
 const TEAMMATE_TOOLS = ['plan_approval_request', 'write_file', 'read_file', 'bash', 'send_message', 'shutdown_response'];
 const REQUEST = 'Write up notes for the parser refactor';
@@ -26,12 +27,13 @@ function notice(fields: Record<string, unknown>): string {
   return renderForModel(Envelope.parse({ id: newMessageId(), timestamp: '2026-12-01T12:00:00.000Z', ...fields }));
 }
 
-/** One agent's conversation, advanced like the agent loop would. */
+/** One agent's conversation, advanced like the agent loop would; `fired` counts rules as one server does. */
 class Agent {
   private readonly messages: RequestMessage[] = [];
   constructor(
     private readonly system: string,
     private readonly tools: string[],
+    private readonly fired = new Map<number, number>(),
   ) {}
 
   /** A user-role text (the user's request or a protocol notice), then the model's reply. */
@@ -52,7 +54,8 @@ class Agent {
   }
 
   private reply(): ScriptedReply {
-    const { reply } = matchScript(script, { system: this.system, messages: this.messages, tools: this.tools }, () => 0);
+    const { rule, reply } = matchScript(script, { system: this.system, messages: this.messages, tools: this.tools }, (index) => this.fired.get(index) ?? 0);
+    if (rule !== undefined) this.fired.set(rule, (this.fired.get(rule) ?? 0) + 1);
     assert.equal(reply.kind, 'reply');
     if (reply.kind !== 'reply') throw new Error('unreachable');
     const content: RequestBlock[] = [];
@@ -88,6 +91,28 @@ function started(): { lead: Agent; alice: Agent; plan: string } {
 }
 
 describe('demo script', () => {
+  test('the lead claims nothing that did not happen: a failed spawn is said with its reason; a teammate outside plan mode does not plan', () => {
+    const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
+    call(lead.hears(REQUEST), 'spawn_teammate');
+    const failed = lead.gets('cannot start alice: bubblewrap (bwrap) is not installed: commands in plan mode need the sandbox');
+    endsTurn(failed);
+    assert.equal(failed.text, 'The spawn failed, so no teammate is working on this: cannot start alice: bubblewrap (bwrap) is not installed: commands in plan mode need the sandbox');
+
+    const again = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
+    call(again.hears(REQUEST), 'spawn_teammate');
+    assert.equal(again.gets('Spawned alice (coder, offline-demo, pid 42) in plan mode: it will submit a plan for approval before changing anything.').text, "I've started alice in plan mode: they will send a plan for approval before changing anything.");
+
+    const bob = new Agent(BOB_SYSTEM, TEAMMATE_TOOLS);
+    assert.equal(call(bob.hears(REQUEST), 'write_file').path, 'notes.md');
+  });
+
+  test('the closing words are said once: a later task ending is only noted', () => {
+    const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
+    const ended = notice({ type: 'task_notification', from: 'alice', to: 'lead', task_id: '1', status: 'completed', summary: 'done' });
+    assert.match(lead.hears(ended).text ?? '', /That was the whole demo/);
+    assert.equal(lead.hears(ended).text, "The teammate's task ended (completed).");
+  });
+
   test('the whole session: spawn, plan, approval, write, permission, report, shutdown', () => {
     const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
     const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS);
