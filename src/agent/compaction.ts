@@ -11,6 +11,34 @@ export const SUMMARY_HEADER =
   '[Summary of earlier work. The conversation before this point was compacted to fit your context window; this summary of it was written for you from the full conversation.]';
 export const STATE_HEADER = '[Protocol state now, from the runtime (authoritative where it differs from the summary):]';
 
+/**
+ * A compaction must pay for itself: a summary that would not save at least this share of the
+ * conversation is not put in (a small window would otherwise compact again and again, each time
+ * paying for a summary, with no gain, and a long summary of a short past would grow it).
+ */
+export const MIN_SAVED_SHARE = 0.2;
+
+/** Whether replacing a conversation of `beforeChars` with one of `afterChars` saves enough to do it. */
+export function savesEnough(beforeChars: number, afterChars: number): boolean {
+  return afterChars <= beforeChars * (1 - MIN_SAVED_SHARE);
+}
+
+/** The line said when a compaction is skipped for saving too little. */
+export function skippedCompaction(beforeChars: number, afterChars: number): string {
+  const saved = Math.round((1 - afterChars / beforeChars) * 100);
+  const what = saved <= 0 ? `would make the conversation ${-saved}% larger` : `would save only ${saved}%`;
+  return `compaction skipped: the summary ${what} (it must save at least ${MIN_SAVED_SHARE * 100}%); the conversation is kept as it was`;
+}
+
+/**
+ * Whether the threshold calls for a compaction now. After one skipped at `skippedAtChars`, not
+ * again until the conversation has grown by the share a compaction must save: the same past
+ * would be summarised to the same no-gain again.
+ */
+export function thresholdDue(full: boolean, chars: number, skippedAtChars: number | undefined): boolean {
+  return full && (skippedAtChars === undefined || chars >= skippedAtChars * (1 + MIN_SAVED_SHARE));
+}
+
 /** Rough size of messages in characters, the unit the offline model estimates tokens from (4 per token). */
 export function sizeOf(messages: readonly MessageParam[]): number {
   let chars = 0;

@@ -4,7 +4,7 @@ import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream, errorMessage } from '../lib/index.js';
 import { Conversation } from './conversation.js';
 import type { CompactReason } from '../store/index.js';
-import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, sizeOf } from './compaction.js';
+import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, savesEnough, sizeOf, skippedCompaction, thresholdDue } from './compaction.js';
 import { summarise } from './compactor.js';
 import { ContextMeter } from './context-meter.js';
 import { renderPrompt } from './prompts.js';
@@ -61,6 +61,8 @@ export class AgentLoop {
   private readonly meter: ContextMeter;
   /** /compact asked while a turn ran: done before the next model call. */
   private compactRequested = false;
+  /** The conversation's size when a compaction was last skipped for saving too little. */
+  private skippedAtChars: number | undefined;
   /** The turn running now (not an idle compaction), and the user's halt of it, if any: what `halt` acts on. */
   private turn: { halt?: { note: string; held: string[] } } | undefined;
 
@@ -183,7 +185,8 @@ export class AgentLoop {
           break;
         }
         calls++;
-        const due = this.compactRequested ? 'manual' : this.meter.full(sizeOf(this.conversation.messages)) ? 'threshold' : undefined;
+        const chars = sizeOf(this.conversation.messages);
+        const due = this.compactRequested ? 'manual' : thresholdDue(this.meter.full(chars), chars, this.skippedAtChars) ? 'threshold' : undefined;
         if (due !== undefined) await this.compactNow(due, abort.signal);
         const toolCalls = await this.callModel(calls, abort.signal);
         if (toolCalls.length === 0) continue;
@@ -254,6 +257,12 @@ export class AgentLoop {
       const summary = await summarise(this.options.model, renderPrompt('compact.md', {}), messages.slice(0, cut), signal);
       const beforeChars = sizeOf(messages);
       const replacement = buildReplacement(summary.text, state, messages.slice(cut));
+      if (!savesEnough(beforeChars, sizeOf(replacement))) {
+        this.skippedAtChars = beforeChars;
+        this.events.emit({ type: 'error', message: skippedCompaction(beforeChars, sizeOf(replacement)) });
+        return false;
+      }
+      this.skippedAtChars = undefined;
       const before = this.meter.estimate(beforeChars);
       const after = this.meter.compacted(beforeChars, sizeOf(replacement));
       this.conversation.replace(replacement);

@@ -12,16 +12,15 @@ import { OFFLINE_MODEL } from '../../src/offline/model-id.js';
 import { startOfflineServer, type OfflineServer } from '../../src/offline/server.js';
 
 const SUMMARY = 'SUMMARY-7F3: steps so far were all fine.';
-const script = parseScript({
-  version: 1,
-  rules: [
-    { when: { system: "^You summarise an agent's conversation" }, reply: { text: SUMMARY } },
-    { when: { last: 'step 12:' }, reply: { text: 'All twelve steps done.' } },
-    { when: { last: 'step \\d+:' }, reply: { text: 'Next step.', tool_uses: [{ name: 'grow', input: {} }] } },
-    { when: { last: 'begin' }, reply: { text: 'Starting.', tool_uses: [{ name: 'grow', input: {} }] } },
-    { reply: { text: 'ok' } },
-  ],
-});
+/** The worker's steps, after whichever summariser a test puts first. */
+const STEPS = [
+  { when: { last: 'step 12:' }, reply: { text: 'All twelve steps done.' } },
+  { when: { last: 'step \\d+:' }, reply: { text: 'Next step.', tool_uses: [{ name: 'grow', input: {} }] } },
+  { when: { last: 'begin' }, reply: { text: 'Starting.', tool_uses: [{ name: 'grow', input: {} }] } },
+  { reply: { text: 'ok' } },
+];
+const summariser = (text: string) => ({ when: { system: "^You summarise an agent's conversation" }, reply: { text } });
+const script = parseScript({ version: 1, rules: [summariser(SUMMARY), ...STEPS] });
 const TOOLS = [{ name: 'grow', description: 'One step of work with a long output', input_schema: { type: 'object' as const, properties: {} } }];
 const SYSTEM = 'You are a worker.';
 
@@ -144,18 +143,38 @@ describe('AgentLoop compaction, against the offline server', () => {
       model,
       execute: async () => {
         const result = await tool.execute();
-        // Asked mid-turn, after the first tool: done before the second model call.
-        if (result.content.startsWith('step 1:')) loop.compact();
+        // Asked mid-turn, after the sixth tool: done before the next model call. By then the
+        // turns beyond the kept tail (a fifth of the window) are worth summarising.
+        if (result.content.startsWith('step 6:')) loop.compact();
         return result;
       },
-      context: { window: 200_000 },
+      context: { window: 20_000 },
     });
     const events = recorder(loop);
     loop.push('begin');
     await loop.idle();
     const order = events.filter((e) => e.type === 'compacted' || e.type === 'turn_start').map((e) => (e.type === 'compacted' ? `compacted:${e.reason}` : 'turn'));
-    assert.deepEqual(order.slice(0, 3), ['turn', 'compacted:manual', 'turn']);
+    assert.deepEqual(order.slice(5, 8), ['turn', 'compacted:manual', 'turn']);
     assert.equal(order.filter((o) => o !== 'turn').length, 1);
+  });
+
+  test('a summary that would not save a fifth of the conversation is not put in: /compact says so and the conversation is as it was', async () => {
+    // A summariser that writes far more than the past it summarises.
+    const verbose = await startOfflineServer({ script: parseScript({ version: 1, rules: [summariser('S'.repeat(60_000)), ...STEPS] }) });
+    try {
+      const loop = new AgentLoop({ system: SYSTEM, tools: TOOLS, model: new ModelClient({ model: OFFLINE_MODEL, apiKey: 'offline', baseURL: verbose.url, maxRetries: 0 }), execute: growing().execute, context: { window: 200_000 } });
+      loop.push('begin');
+      await loop.idle();
+      const before = JSON.stringify(loop.messages);
+      const events = recorder(loop);
+      loop.compact();
+      await loop.idle();
+      assert.deepEqual(events.map((e) => e.type), ['error']);
+      assert.match(events[0]?.type === 'error' ? events[0].message : '', /^compaction skipped: the summary would make the conversation \d+% larger \(it must save at least 20%\); the conversation is kept as it was$/);
+      assert.equal(JSON.stringify(loop.messages), before);
+    } finally {
+      await verbose.close();
+    }
   });
 
   test('a tool result over the cap is cut where it enters the conversation', async () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, SUMMARY_HEADER, STATE_HEADER, sizeOf, summaryRequest, transcriptOf } from '../../src/agent/compaction.js';
+import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, savesEnough, skippedCompaction, SUMMARY_HEADER, STATE_HEADER, sizeOf, summaryRequest, thresholdDue, transcriptOf } from '../../src/agent/compaction.js';
 import { ContextMeter } from '../../src/agent/context-meter.js';
 import { ModelError } from '../../src/model/client.js';
 import { capToolResult, MAX_TOOL_RESULT_CHARS } from '../../src/tools/capped-output.js';
@@ -91,6 +91,18 @@ describe('compaction: where to cut', () => {
 });
 
 describe('compaction: what the summariser reads and what replaces the older turns', () => {
+  test('a compaction must save a fifth: never a larger context, and after a skip the threshold waits for that much growth', () => {
+    assert.equal(savesEnough(10_000, 8_000), true);
+    assert.equal(savesEnough(10_000, 8_001), false);
+    assert.equal(savesEnough(3_931, 4_040), false);
+    assert.match(skippedCompaction(10_000, 9_000), /would save only 10%/);
+    assert.match(skippedCompaction(3_931, 4_040), /would make the conversation 3% larger/);
+    assert.equal(thresholdDue(false, 10_000, undefined), false);
+    assert.equal(thresholdDue(true, 10_000, undefined), true);
+    assert.equal(thresholdDue(true, 11_999, 10_000), false, 'not again over the same past');
+    assert.equal(thresholdDue(true, 12_000, 10_000), true);
+  });
+
   test('the transcript is text: words, tool calls and results, no tool blocks', () => {
     const text = transcriptOf([user('Write notes'), calls('a'), result('a', 'fine'), said('Done.')]);
     assert.equal(text, 'User: Write notes\nAgent: calling a\nAgent called bash {"command":"echo a"}\nTool result: fine\nAgent: Done.');
