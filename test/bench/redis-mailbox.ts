@@ -7,6 +7,7 @@ import { startRedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { parseStamp } from '../fixtures/mailbox-envelopes.js';
 import type { BenchSection, Figure } from './section.js';
+import { commandFigures, resetCommandstats } from './redis-commandstats.js';
 import { latencySummary } from './stats.js';
 
 // The Redis store's mailbox figures, on a redis-server of its own on loopback with appendfsync
@@ -27,7 +28,7 @@ const lines = (child: Child) => child.stdout().split('\n').filter((line) => line
 type Handled = { messages: Envelope[]; latencies: bigint[] };
 
 /** A consumer in this process, and `run` given the descriptor children open the store with. */
-async function withConsumer(fsync: Fsync, run: (descriptor: string, handled: Handled) => Promise<Figure[]>): Promise<Figure[]> {
+async function withConsumer(fsync: Fsync, run: (descriptor: string, handled: Handled, url: string) => Promise<Figure[]>): Promise<Figure[]> {
   const server = await startRedisServer({ appendfsync: fsync });
   const team = 'bench';
   const store = await openRedisStore(server.url, team);
@@ -41,7 +42,7 @@ async function withConsumer(fsync: Fsync, run: (descriptor: string, handled: Han
         if (message.type === 'message') handled.latencies.push(now - parseStamp(message.text).sentNs);
       }
     });
-    return await run(JSON.stringify({ url: server.url, team }), handled);
+    return await run(JSON.stringify({ url: server.url, team }), handled, server.url);
   } finally {
     await killAll();
     await store.close();
@@ -81,9 +82,10 @@ async function latency(fsync: Fsync): Promise<Figure[]> {
 }
 
 async function throughput(fsync: Fsync): Promise<Figure[]> {
-  return withConsumer(fsync, async (descriptor, handled) => {
+  return withConsumer(fsync, async (descriptor, handled, url) => {
     const writers = Array.from({ length: WRITERS }, (_, i) => spawnNode(CHILD, [OPENER, descriptor, 'write', `w${i}`, 'bob', String(PER_WRITER)], { stdio: ['pipe', 'pipe', 'pipe'] }));
     await waitFor(() => writers.every((w) => lines(w).includes('ready')), 'the writers', 30_000);
+    await resetCommandstats(url);
     const start = performance.now();
     for (const writer of writers) writer.process.stdin?.write('go\n');
     const total = WRITERS * PER_WRITER;
@@ -93,6 +95,7 @@ async function throughput(fsync: Fsync): Promise<Figure[]> {
     return [
       { label: `${WRITERS} writer processes × ${PER_WRITER} → 1 mailbox: go → last handled`, value: `${Math.round(rate)} msg/s (${seconds.toFixed(2)} s)`, target: '≥ 20,000 msg/s', met: rate >= 20_000 },
       exactlyOnce(handled.messages, total),
+      ...(await commandFigures(url, total)),
     ];
   });
 }
