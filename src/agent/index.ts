@@ -9,6 +9,5 @@ export type { AgentEvent } from './events.js';
 export { AgentLoop } from './loop.js';
 export { protocolRules, renderPrompt } from './prompts.js';
 export { findProjectInstructions, withProjectInstructions } from './project-instructions.js';
-export type { InstructionFile } from './project-instructions.js';
 export { journalSink, openConversation } from './session-journal.js';
 export type { OpenedConversation } from './session-journal.js';
