@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { isProcessAlive } from '../../src/lib/file-lock.js';
-import { TeamSession } from './session.js';
+import { SESSION_STORES, TeamSession } from './session.js';
 
 after(killAll);
 
-describe('crashes, end to end', () => {
+for (const store of SESSION_STORES) describe(`crashes, end to end (${store} store)`, () => {
   test('a teammate killed with SIGKILL: crashed, its requests cancelled, its board task back to pending, the lead told it failed by its id', async (t) => {
-    const session = await TeamSession.start();
+    const session = await TeamSession.start({ store });
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
     const alice = await session.memberStatus('alice', 'awaiting_approval');
@@ -37,7 +37,7 @@ describe('crashes, end to end', () => {
   });
 
   test('a lead killed with SIGKILL leaves no orphan: its teammate exits by itself', async (t) => {
-    const session = await TeamSession.start();
+    const session = await TeamSession.start({ store });
     t.after(() => session.cleanup());
     await session.pending('plan');
     const alice = await session.memberStatus('alice', 'awaiting_approval');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { isProcessAlive } from '../../src/lib/file-lock.js';
-import { TeamSession } from './session.js';
+import { SESSION_STORES, TeamSession } from './session.js';
 
 after(killAll);
 
@@ -20,9 +20,9 @@ async function approvePermissions(session: TeamSession, count: number): Promise<
   }
 }
 
-describe('plan approval, end to end', () => {
+for (const store of SESSION_STORES) describe(`plan approval, end to end (${store} store)`, () => {
   test('plan approved: the teammate works, reports, shuts down; the run exits and leaves no process', async (t) => {
-    const session = await TeamSession.start();
+    const session = await TeamSession.start({ store });
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
     assert.equal(plan.from, 'alice');
@@ -51,8 +51,9 @@ describe('plan approval, end to end', () => {
     assert.ok(types.includes('teammate_exit'));
   });
 
-  test('plan rejected with feedback, revised, then approved', async (t) => {
-    const session = await TeamSession.start();
+  // On Redis, the main path of each kind only: this variant adds nothing store-specific, and CI time counts.
+  if (store === 'file') test('plan rejected with feedback, revised, then approved', async (t) => {
+    const session = await TeamSession.start({ store });
     t.after(() => session.cleanup());
     const first = await session.pending('plan');
     const rejected = await session.cli(['reject', first.request_id, '--reason', 'Keep the cache; only write the notes']);

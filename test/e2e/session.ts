@@ -11,7 +11,36 @@ import type { TeamStore } from '../../src/store/team-store.js';
 import type { RequestRecord } from '../../src/protocol/request-records.js';
 import type { RequestKind } from '../../src/protocol/messages.js';
 import type { AuditEntry } from '../../src/store/audit.js';
-import { storeOf } from '../helpers/store.js';
+import { randomBytes } from 'node:crypto';
+import { openStore } from '../../src/store/open-store.js';
+import { LazyRedisForFile } from '../helpers/redis-server.js';
+
+/** Which store a session's processes share: the file store under its --home, or Redis. */
+export type SessionStore = 'file' | 'redis';
+
+/** The stores the end-to-end protocol tests run on (issue 21: both). */
+export const SESSION_STORES: readonly SessionStore[] = ['file', 'redis'];
+
+// One redis-server per test file, started by the first Redis session and stopped in the file's
+// `after`: created here, at load time, so its hook is the importing file's.
+const redisForFile = new LazyRedisForFile();
+
+/**
+ * The team, and the environment that names its store to every process of the session (the lead
+ * and the human's CLI commands; the lead hands it on to its teammates): by environment only,
+ * never argv, as a Redis URL may carry a password. On Redis, each session is a team of its own on
+ * the file's one server.
+ */
+async function storeEnvironment(store: SessionStore, team: string): Promise<Record<string, string>> {
+  if (store === 'file') return team === 'default' ? {} : { TEAMS_TEAM: team };
+  return { TEAMS_STORE: await redisForFile.url(), TEAMS_TEAM: team };
+}
+
+/** The team a session runs: the one asked for, else the file store's default or, on Redis, a fresh one. */
+function sessionTeam(options: SessionOptions): string {
+  if (options.team !== undefined) return options.team;
+  return options.store === 'redis' ? `e2e-${randomBytes(4).toString('hex')}` : 'default';
+}
 
 export type SessionOptions = {
   prompt?: string;
@@ -31,6 +60,10 @@ export type SessionOptions = {
   env?: Record<string, string>;
   /** Go on in this state root (an earlier TeamSession's `home`, whose owner cleans it up) rather than a fresh one. */
   home?: string;
+  /** The file store (the default) or Redis (this file's redis-server, a fresh team). */
+  store?: SessionStore;
+  /** Go on in this team (an earlier TeamSession's `team`, on the same store) rather than a fresh one. */
+  team?: string;
 };
 
 /** A state root and a working directory for one session, laid out as asked. */
@@ -66,10 +99,12 @@ export class TeamSession {
     cleanup: () => void,
     lead: Child,
     workdir: string | undefined,
-    private readonly env: Record<string, string> = {},
+    store: TeamStore,
+    team: string,
+    private readonly env: Record<string, string>,
   ) {
-    this.paths = teamPaths(home, 'default');
-    this.store = storeOf(home);
+    this.paths = teamPaths(home, team);
+    this.store = store;
     this.cleanupHome = cleanup;
     this.lead = lead;
     this.workdir = workdir ?? this.paths.workspace;
@@ -78,9 +113,10 @@ export class TeamSession {
   /** Set up the state and the working directory first (files the scenario needs), then start. */
   static prepare(options: SessionOptions = {}): { home: string; workdir: string; start: () => Promise<TeamSession> } {
     const laid = lay(options.layout);
-    const workdir = laid.workdir ?? teamPaths(laid.home, 'default').workspace;
+    const team = sessionTeam(options);
+    const workdir = laid.workdir ?? teamPaths(laid.home, team).workspace;
     mkdirSync(workdir, { recursive: true });
-    return { home: laid.home, workdir, start: () => TeamSession.begin(options, laid) };
+    return { home: laid.home, workdir, start: () => TeamSession.begin({ ...options, team }, laid) };
   }
 
   static start(options: SessionOptions = {}): Promise<TeamSession> {
@@ -89,7 +125,9 @@ export class TeamSession {
 
   private static async begin(options: SessionOptions, laid: { home: string; workdir?: string; cleanup: () => void }): Promise<TeamSession> {
     const { home, cleanup } = laid;
-    const store = storeOf(home);
+    const team = sessionTeam(options);
+    const env = { ...(await storeEnvironment(options.store ?? 'file', team)), ...options.env };
+    const store = await openStore(env.TEAMS_STORE, { home, team });
     await store.roster.ensure();
     if (options.deadlinesMs) {
       const deadlines = options.deadlinesMs;
@@ -107,7 +145,7 @@ export class TeamSession {
       args.push('--script', script);
     }
     args.push(options.prompt ?? 'Write a short note about our build cache');
-    return new TeamSession(home, cleanup, startCli(home, args, options.env), laid.workdir, options.env);
+    return new TeamSession(home, cleanup, startCli(home, args, env), laid.workdir, store, team, env);
   }
 
   /** Every event `teams run --json` has printed so far. */
@@ -169,7 +207,13 @@ export class TeamSession {
     }
   }
 
-  cleanup(): void {
+  /** The team's name in its store. */
+  get team(): string {
+    return this.paths.team;
+  }
+
+  async cleanup(): Promise<void> {
+    await this.store.close();
     this.cleanupHome();
   }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { killAll } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { isProcessAlive } from '../../src/lib/file-lock.js';
-import { TeamSession } from './session.js';
+import { SESSION_STORES, TeamSession } from './session.js';
 
 after(killAll);
 
@@ -17,9 +17,9 @@ async function approveDemo(session: TeamSession): Promise<void> {
   }
 }
 
-describe('shutdown, end to end', () => {
+for (const store of SESSION_STORES) describe(`shutdown, end to end (${store} store)`, () => {
   test('a teammate shut down while its plan waits leaves no pending request of its own: the plan is cancelled, and approving it says so (exit 2)', async (t) => {
-    const session = await TeamSession.start();
+    const session = await TeamSession.start({ store });
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
     await session.memberStatus('alice', 'awaiting_approval');
@@ -37,6 +37,7 @@ describe('shutdown, end to end', () => {
 
   test('a teammate refuses the lead\'s shutdown request with a reason and keeps running; the grace period ends it', async (t) => {
     const session = await TeamSession.start({
+      store,
       graceMs: 500,
       extraRules: [
         {
@@ -64,6 +65,7 @@ describe('shutdown, end to end', () => {
 
   test('a teammate asks to be ended; the human approves; it exits with its task completed', async (t) => {
     const session = await TeamSession.start({
+      store,
       extraRules: [
         {
           name: 'ask to be ended instead of reporting',
@@ -87,8 +89,10 @@ describe('shutdown, end to end', () => {
     assert.equal(notification.summary, 'task completed: Agent "Write a short note about our build cache" completed');
   });
 
-  test('a request to be ended can be refused: the teammate is sent back with what to continue with', async (t) => {
+  // On Redis, the main path of each kind only: this variant adds nothing store-specific, and CI time counts.
+  if (store === 'file') test('a request to be ended can be refused: the teammate is sent back with what to continue with', async (t) => {
     const session = await TeamSession.start({
+      store,
       extraRules: [
         // The answer joins the request's tool result: the turn waited for it.
         { name: 'continue', when: { agent: 'teammate', last: 'The lead asks you to continue: (?<what>.*)' }, reply: { tool_uses: [{ name: 'send_message', input: { to: 'lead', content: 'Report: continuing with {{last.what}}' } }] } },

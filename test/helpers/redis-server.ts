@@ -118,3 +118,29 @@ export class RedisForFile {
     return this.started.client;
   }
 }
+
+/**
+ * A redis-server for one test file that starts only when a test first asks for its URL: a
+ * module every e2e file imports (test/e2e/session.ts) can hold one without every file paying
+ * for a server it never uses. It is stopped in the file's `after`.
+ */
+export class LazyRedisForFile {
+  private starting: Promise<RedisServer> | undefined;
+
+  /** Must be constructed while the test file loads (top level), so that its `after` is the file's. */
+  constructor() {
+    after(async () => {
+      const starting = this.starting;
+      this.starting = undefined;
+      // Every child (lead, teammates) first: they hold connections to the server.
+      await killAll();
+      await (await starting?.catch(() => undefined))?.close();
+    });
+  }
+
+  /** The server's URL, starting it on the first call. */
+  async url(): Promise<string> {
+    this.starting ??= startRedisServer();
+    return (await this.starting).url;
+  }
+}
