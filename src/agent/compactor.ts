@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { type ModelClient, addUsage, ZERO_USAGE, type TokenUsage } from '../model/index.js';
 import { isContextOverflow, summaryRequest } from './compaction.js';
+import { renderPrompt } from './prompts.js';
 
 /** The summariser's reply is a summary, not work: kept short whatever the agent's own limit. */
 const SUMMARY_MAX_TOKENS = 8_192;
@@ -8,6 +9,13 @@ const SUMMARY_MAX_TOKENS = 8_192;
 const MAX_ATTEMPTS = 6;
 
 export type Summary = { text: string; usage: TokenUsage; model: string };
+
+/** The summariser's system prompt, steered by the human's `/compact <instructions>` if given (as in Claude Code). */
+export function summariserPrompt(instructions: string | undefined): string {
+  const base = renderPrompt('compact.md', {});
+  const wanted = instructions?.trim();
+  return wanted ? `${base}\n\nThe human asked this summary to: ${wanted}` : base;
+}
 
 /**
  * The dedicated model call that summarises the older turns: its own system prompt, no tools.

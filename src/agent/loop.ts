@@ -5,9 +5,8 @@ import { EventStream, errorMessage } from '../lib/index.js';
 import { Conversation } from './conversation.js';
 import type { CompactReason } from '../store/index.js';
 import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, savesEnough, sizeOf, skippedCompaction, thresholdDue } from './compaction.js';
-import { summarise } from './compactor.js';
+import { summarise, summariserPrompt } from './compactor.js';
 import { ContextMeter } from './context-meter.js';
-import { renderPrompt } from './prompts.js';
 import { runToolCalls, type ToolCall, type ToolExecutor } from './tool-calls.js';
 
 export type LoopOptions = {
@@ -59,8 +58,8 @@ export class AgentLoop {
   private abort: AbortController | undefined;
   private lastText = '';
   private readonly meter: ContextMeter;
-  /** /compact asked while a turn ran: done before the next model call. */
-  private compactRequested = false;
+  /** /compact asked while a turn ran (with what the summary should keep): done before the next model call. */
+  private compactRequested: { instructions?: string } | undefined;
   /** The conversation's size when a compaction was last skipped for saving too little. */
   private skippedAtChars: number | undefined;
   /** The turn running now (not an idle compaction), and the user's halt of it, if any: what `halt` acts on. */
@@ -113,9 +112,9 @@ export class AgentLoop {
     while (this.running) await this.running;
   }
 
-  /** Compact now if idle, else before the next model call (the human's /compact). */
-  compact(): void {
-    this.compactRequested = true;
+  /** Compact now if idle, else before the next model call (the human's /compact [instructions]). */
+  compact(instructions?: string): void {
+    this.compactRequested = instructions === undefined ? {} : { instructions };
     if (this.running !== undefined) return;
     this.running = this.compactWhileIdle().finally(() => {
       this.running = undefined;
@@ -244,7 +243,8 @@ export class AgentLoop {
    * interrupt is thrown.
    */
   private async compactNow(reason: CompactReason, signal: AbortSignal): Promise<boolean> {
-    this.compactRequested = false;
+    const instructions = this.compactRequested?.instructions;
+    this.compactRequested = undefined;
     try {
       await this.conversation.settled();
       const messages = this.conversation.messages;
@@ -254,7 +254,7 @@ export class AgentLoop {
         return false;
       }
       const state = (await this.options.context?.protocolState?.()) ?? '';
-      const summary = await summarise(this.options.model, renderPrompt('compact.md', {}), messages.slice(0, cut), signal);
+      const summary = await summarise(this.options.model, summariserPrompt(instructions), messages.slice(0, cut), signal);
       const beforeChars = sizeOf(messages);
       const replacement = buildReplacement(summary.text, state, messages.slice(cut));
       if (!savesEnough(beforeChars, sizeOf(replacement))) {

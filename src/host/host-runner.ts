@@ -104,7 +104,7 @@ export class HostRunner {
       this.options.say(`starting ${body.spec.name}`);
       await this.teammates.spawn(order.id, body);
     } else if (body.type === 'keys') await this.teammates.keys(body.keys);
-    else if (body.type === 'compact') this.teammates.compact(body.name);
+    else if (body.type === 'compact') this.teammates.compact(body.name, body.instructions);
     else if (body.type === 'expect_exit') this.teammates.expectExit(body.name, body.grace_ms);
     else await this.teammates.killAll();
   }

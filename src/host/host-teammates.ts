@@ -116,8 +116,8 @@ export class HostTeammates {
     }
   }
 
-  compact(name: string): void {
-    for (const { supervisor } of this.supervisors.values()) if (supervisor.isRunning(name)) supervisor.compact(name);
+  compact(name: string, instructions?: string): void {
+    for (const { supervisor } of this.supervisors.values()) if (supervisor.isRunning(name)) supervisor.compact(name, instructions);
   }
 
   expectExit(name: string, graceMs: number): void {

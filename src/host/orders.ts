@@ -28,7 +28,7 @@ export const OrderBody = z.discriminatedUnion('type', [
   /** `lead_key`: the lead process's own key, which the teammate believes the lead's messages by; `keys`: the team's now. */
   z.object({ type: z.literal('spawn'), spec: RemoteSpec, lead_key: z.string().min(1).max(200), keys: Keys }),
   z.object({ type: z.literal('keys'), keys: Keys }),
-  z.object({ type: z.literal('compact'), name: AgentName }),
+  z.object({ type: z.literal('compact'), name: AgentName, instructions: z.string().max(2000).optional() }),
   z.object({ type: z.literal('expect_exit'), name: AgentName, grace_ms: z.number().int().nonnegative().max(600_000) }),
   z.object({ type: z.literal('kill_all') }),
 ]);

@@ -143,9 +143,9 @@ export class RemoteSpawner implements Spawner {
     if (this.placed.size > 0) await this.order({ type: 'keys', keys: this.deps.keys.entries() });
   }
 
-  compact(name: string): void {
+  compact(name: string, instructions?: string): void {
     if (!this.isRunning(name)) throw new Refused(`${name} is not running`);
-    this.order({ type: 'compact', name }).catch((error: unknown) => this.deps.problem(`compacting ${name} on host ${this.host}`, errorMessage(error)));
+    this.order({ type: 'compact', name, ...(instructions === undefined ? {} : { instructions }) }).catch((error: unknown) => this.deps.problem(`compacting ${name} on host ${this.host}`, errorMessage(error)));
   }
 
   isRunning(name: string): boolean {

@@ -34,7 +34,7 @@ export const LeadOp = z.discriminatedUnion('op', [
   /** The human changes a running teammate's permission mode: a mode_set the lead signs. */
   z.object({ op: z.literal('mode'), name: AgentName, mode: PermissionMode }),
   /** The lead's conversation (no name, or `lead`) or a running teammate's. */
-  z.object({ op: z.literal('compact'), name: AgentName.optional() }),
+  z.object({ op: z.literal('compact'), name: AgentName.optional(), instructions: z.string().max(2000).optional() }),
   /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
   z.object({ op: z.literal('respawn'), name: AgentName }),
   /** Ask one teammate to shut down. */

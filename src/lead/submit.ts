@@ -32,10 +32,10 @@ export type OpTargets = {
     setMode(name: string, mode: PermissionMode, asker: 'human'): Promise<void>;
     tell(name: string, text: string): Promise<{ id: string }>;
     interrupt(name: string): Promise<{ id: string }>;
-    compact(name: string): void;
+    compact(name: string, instructions?: string): void;
   };
   /** The lead's own model loop. */
-  readonly loop: { readonly busy: boolean; interrupt(): void; compact(): void; push(text: string): void };
+  readonly loop: { readonly busy: boolean; interrupt(): void; compact(instructions?: string): void; push(text: string): void };
   stop(reason?: string): Promise<void>;
   forceStop(): Promise<void>;
 };
@@ -101,8 +101,8 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
       return { op: op.op, message: `set ${op.name}'s permission mode to ${op.mode}` };
     case 'compact': {
       if (op.name !== undefined) await requireStoredMember(to.store, op.name);
-      if (op.name === undefined || op.name === LEAD) to.loop.compact();
-      else to.teammates.compact(op.name);
+      if (op.name === undefined || op.name === LEAD) to.loop.compact(op.instructions);
+      else to.teammates.compact(op.name, op.instructions);
       return { op: op.op, message: `asked ${op.name ?? LEAD} to compact its context (now if idle, else before its next model call)` };
     }
     case 'respawn': {

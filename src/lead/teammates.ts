@@ -207,8 +207,8 @@ export class LeadTeammates {
   }
 
   /** /compact <name>: the teammate compacts now if idle, else before its next model call. */
-  compact(name: string): void {
-    this.spawner.compact(name);
+  compact(name: string, instructions?: string): void {
+    this.spawner.compact(name, instructions);
   }
 
   expectExit(name: string): void {

@@ -32,7 +32,8 @@ export type ChildSignal = z.infer<typeof ChildSignal>;
 /** What the lead tells a teammate: every running member's public key; to compact its conversation (/compact). */
 export const ParentSignal = z.discriminatedUnion('type', [
   z.object({ type: z.literal('keys'), seq: z.number().int().nonnegative(), keys: z.record(AgentName, z.string().min(1)) }),
-  z.object({ type: z.literal('compact') }),
+  /** /compact [instructions]: what the human wants the summary to keep. */
+  z.object({ type: z.literal('compact'), instructions: z.string().max(2000).optional() }),
 ]);
 export type ParentSignal = z.infer<typeof ParentSignal>;
 

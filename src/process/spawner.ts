@@ -59,7 +59,7 @@ export interface Spawner {
   /** Why a teammate cannot be placed on `host` (undefined: this machine) by this spawner; undefined when it can. Asked before anything is written. */
   placementProblem(host: string | undefined): string | undefined;
   /** Tell a running teammate to compact its conversation; Refused when it is not running here. */
-  compact(name: string): void;
+  compact(name: string, instructions?: string): void;
   isRunning(name: string): boolean;
   /** The teammates whose processes run now. */
   running(): string[];

@@ -50,10 +50,10 @@ export class Spawners implements Spawner {
     return this.placed(host).placementProblem(host);
   }
 
-  compact(name: string): void {
+  compact(name: string, instructions?: string): void {
     const where = this.runningOn(name);
     if (!where) throw new Refused(`${name} is not running`);
-    where.compact(name);
+    where.compact(name, instructions);
   }
 
   isRunning(name: string): boolean {

@@ -178,11 +178,11 @@ export class Supervisor implements Spawner {
   }
 
   /** Tell a teammate to compact its conversation: now if it is idle, else before its next model call. */
-  compact(name: string): void {
+  compact(name: string, instructions?: string): void {
     const tracked = this.children.get(name);
     if (!tracked?.child.connected) throw new Refused(`${name} is not running`);
     // With a callback, a send that fails (the teammate exiting just now) is not an 'error' event on the child.
-    tracked.child.send({ type: 'compact' } satisfies ParentSignal, () => undefined);
+    tracked.child.send({ type: 'compact', ...(instructions === undefined ? {} : { instructions }) } satisfies ParentSignal, () => undefined);
   }
 
   isRunning(name: string): boolean {

@@ -31,7 +31,7 @@ export type TeammateOptions = {
 };
 
 /** What reaches a teammate from outside: its mail, being told to stop, being told to compact (/compact). */
-export type TeammateInput = { type: 'mail'; event: MailboxEvent } | { type: 'stop'; lastText: string } | { type: 'compact' };
+export type TeammateInput = { type: 'mail'; event: MailboxEvent } | { type: 'stop'; lastText: string } | { type: 'compact'; instructions?: string };
 
 export type StartedTeammate = {
   config: TeamConfig;
@@ -59,7 +59,7 @@ export async function startTeammate(options: TeammateOptions): Promise<StartedTe
     const signal = ParentSignal.safeParse(raw);
     if (!signal.success) return;
     if (signal.data.type === 'compact') {
-      input.push({ type: 'compact' });
+      input.push({ type: 'compact', instructions: signal.data.instructions });
       return;
     }
     for (const [member, key] of Object.entries(signal.data.keys)) keys.set(member, key);

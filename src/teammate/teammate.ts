@@ -232,7 +232,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   // What came in since "ready" first (the task, at least), in order; then the rest as it comes.
   input.attach((item) => {
     if (item.type === 'mail') mail(item.event);
-    else if (item.type === 'compact') loop.compact();
+    else if (item.type === 'compact') loop.compact(item.instructions);
     else dispatch({ type: 'stop', how: 'stopped', lastText: item.lastText });
   });
   dispatch({ type: 'ready' });

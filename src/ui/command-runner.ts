@@ -4,7 +4,7 @@ import { taskDetail } from '../tools/index.js';
 import { involves, requireStoredMember } from '../store/index.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
 import { LEAD } from '../protocol/index.js';
-import { COMMAND_HELP, type SlashCommand } from './commands.js';
+import { COMMAND_HELP, compactTarget, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { permissionsList } from './permissions-command.js';
@@ -102,9 +102,11 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       return [{ kind: 'info', text: (await runtime.submit({ op: 'shutdown', name: command.member, ...(command.reason === undefined ? {} : { reason: command.reason }) })).message }];
     case 'respawn':
       return [{ kind: 'info', text: (await runtime.submit({ op: 'respawn', name: command.member })).message }];
-    case 'compact':
+    case 'compact': {
+      const members = (await runtime.store.roster.load())?.members.map((m) => m.name) ?? [];
       // What it came to is reported when it is done: a compaction takes a model call.
-      return [{ kind: 'info', text: (await runtime.submit({ op: 'compact', ...(command.agent === undefined ? {} : { name: command.agent }) })).message }];
+      return [{ kind: 'info', text: (await runtime.submit({ op: 'compact', ...compactTarget(command, members) })).message }];
+    }
     case 'diff':
       return [{ kind: 'output', text: (await runtime.submit({ op: 'diff', name: command.member })).message }];
     case 'merge':

@@ -23,7 +23,7 @@ export type SlashCommand =
   | { name: 'shutdown'; member: string; reason: string | undefined }
   | { name: 'respawn'; member: string }
   | { name: 'log'; agent: string | undefined }
-  | { name: 'compact'; agent: string | undefined }
+  | { name: 'compact'; agent: string | undefined; instructions?: string }
   | { name: 'permissions'; remove: string | undefined }
   | { name: 'view'; agent: string | undefined }
   | { name: 'clear' }
@@ -51,7 +51,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'shutdown', usage: '/shutdown <name> [reason]', what: 'ask a teammate to shut down' },
   { name: 'respawn', usage: '/respawn <name>', what: 'start a crashed or shut-down teammate again, with its conversation' },
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
-  { name: 'compact', usage: '/compact [name]', what: "summarise an agent's older turns to free its context (the lead's by default)" },
+  { name: 'compact', usage: '/compact [name] [instructions]', what: "summarise an agent's older turns to free its context (the lead's by default); instructions say what the summary must keep" },
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
@@ -114,10 +114,17 @@ export function parseCommand(line: string): Parsed {
     case 'clear':
     case 'quit':
       return noArgs({ name: command });
+    case 'compact': {
+      // `/compact keep the failing tests` steers the lead's summary, as in Claude Code; a first
+      // word that names a member (resolved with the roster: compactTarget) picks whose.
+      const agent = first === '' ? undefined : first;
+      if (afterFirst !== '') return ok({ name: command, agent, instructions: afterFirst });
+      const problem = agent && nameError(command, 'agent', agent);
+      return problem ? fail(problem) : ok({ name: command, agent });
+    }
     case 'inbox':
     case 'log':
-    case 'view':
-    case 'compact': {
+    case 'view': {
       if (afterFirst !== '') return fail(usage(command));
       const agent = first === '' ? undefined : first;
       const problem = agent && nameError(command, 'agent', agent);
@@ -245,4 +252,15 @@ function parseTaskAdd(rest: string): Parsed {
   // The subject is free text and may hold dashes, but one that starts with an option is a mistyped flag.
   if (subject.startsWith('--')) return fail(`/task: unknown option '${split(subject)[0]}' (only --blocked-by <ids>)`);
   return ok({ name: 'task', action: 'add', subject, blockedBy: blockedBy.ids });
+}
+
+/**
+ * Whose context `/compact` compacts and with what instructions: with instructions, the first
+ * word is an agent only if it names one of `members`; otherwise it is the instructions' first word.
+ */
+export function compactTarget(command: Extract<SlashCommand, { name: 'compact' }>, members: readonly string[]): { name?: string; instructions?: string } {
+  const { agent, instructions } = command;
+  if (instructions === undefined) return agent === undefined ? {} : { name: agent };
+  if (agent !== undefined && members.includes(agent)) return { name: agent, instructions };
+  return { instructions: agent === undefined ? instructions : `${agent} ${instructions}` };
 }

@@ -145,14 +145,19 @@ describe('AgentLoop compaction, against the offline server', () => {
         const result = await tool.execute();
         // Asked mid-turn, after the sixth tool: done before the next model call. By then the
         // turns beyond the kept tail (a fifth of the window) are worth summarising.
-        if (result.content.startsWith('step 6:')) loop.compact();
+        if (result.content.startsWith('step 6:')) loop.compact('keep every step number');
         return result;
       },
       context: { window: 20_000 },
     });
     const events = recorder(loop);
+    requests.length = 0;
     loop.push('begin');
     await loop.idle();
+    // The human's instructions steer the summary: they reach the summariser's system prompt.
+    const summariserCall = requests.find(isSummariser);
+    assert.ok(summariserCall, 'the summariser was called');
+    assert.match(systemText(summariserCall), /\n\nThe human asked this summary to: keep every step number$/);
     const order = events.filter((e) => e.type === 'compacted' || e.type === 'turn_start').map((e) => (e.type === 'compacted' ? `compacted:${e.reason}` : 'turn'));
     assert.deepEqual(order.slice(5, 8), ['turn', 'compacted:manual', 'turn']);
     assert.equal(order.filter((o) => o !== 'turn').length, 1);

@@ -6,7 +6,7 @@ import { submitOp } from '../../src/lead/submit.js';
 import { LEAD } from '../../src/protocol/names.js';
 import { Refused } from '../../src/lib/refused.js';
 import { helpText, runCommand } from '../../src/ui/command-runner.js';
-import { COMMAND_NAMES, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
+import { COMMAND_NAMES, compactTarget, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
 import type { ReplRuntime } from '../../src/ui/runtime.js';
 import { tempHome } from '../helpers/temp.js';
 import { addProjectRule, loadProjectRules, settingsPath } from '../../src/lead/project-settings.js';
@@ -125,8 +125,19 @@ describe('slash commands: parsing', () => {
   test('/compact: the lead by default, or one member', () => {
     assert.deepEqual(parsed('/compact'), { name: 'compact', agent: undefined });
     assert.deepEqual(parsed('/compact alice'), { name: 'compact', agent: 'alice' });
-    refused('/compact alice bob', /usage: \/compact \[name\]/);
+    assert.deepEqual(parsed('/compact alice keep the test output'), { name: 'compact', agent: 'alice', instructions: 'keep the test output' });
     refused('/compact ../x', /agent '..\/x'/);
+    // With instructions, the first word is an agent only if it is a member (Claude Code's `/compact <instructions>`).
+    const members = ['lead', 'alice'];
+    const target = (line: string) => {
+      const command = parsed(line);
+      assert.equal(command.name, 'compact');
+      return command.name === 'compact' ? compactTarget(command, members) : undefined;
+    };
+    assert.deepEqual(target('/compact'), {});
+    assert.deepEqual(target('/compact alice'), { name: 'alice' });
+    assert.deepEqual(target('/compact alice keep the test output'), { name: 'alice', instructions: 'keep the test output' });
+    assert.deepEqual(target('/compact keep the test output'), { instructions: 'keep the test output' });
   });
 
   test('/permissions: alone it lists; remove takes a rule (checked by the parser) or a number', () => {
