@@ -18,7 +18,7 @@ const KEYS = [
   'Keys:',
   '  input line   Enter send (to the lead; in a teammate\'s view, to that teammate as your message) · ↑/↓ history · Tab complete (empty line: go to the queue) · Esc interrupt the agent shown',
   '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a allow: s this exact call for the session, or p a rule for the project (edit, Enter saves to settings.json and approves) · Esc back',
-  '  anywhere     Shift+↓/↑ or Ctrl+N/P show the next/previous agent\'s session · Ctrl+O tool results whole or as one line · Ctrl+T the task board · Ctrl+C shut the team down and quit (twice: force)',
+  '  anywhere     Shift+↓/↑ or Ctrl+N/P show the next/previous agent\'s session · Ctrl+O tool results whole or as one line · Ctrl+T the task board · Ctrl+C clears the line; on an empty line, twice within 2 s shuts the team down and quits (once more: force)',
 ];
 
 export function helpText(): string {

@@ -29,7 +29,8 @@ export type SlashCommand =
   | { name: 'clear' }
   | { name: 'quit' };
 
-export type CommandName = SlashCommand['name'];
+/** `exit` is Claude Code's word for `quit`: it parses to the same command. */
+export type CommandName = SlashCommand['name'] | 'exit';
 
 /** The reference /help prints, in this order; completion offers the same names. */
 export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
@@ -55,7 +56,8 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
-  { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C)' },
+  { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C twice)' },
+  { name: 'exit', usage: '/exit', what: 'the same as /quit' },
 ];
 
 export const COMMAND_NAMES: readonly CommandName[] = COMMAND_HELP.map((c) => c.name);
@@ -114,6 +116,8 @@ export function parseCommand(line: string): Parsed {
     case 'clear':
     case 'quit':
       return noArgs({ name: command });
+    case 'exit':
+      return noArgs({ name: 'quit' });
     case 'compact': {
       // `/compact keep the failing tests` steers the lead's summary, as in Claude Code; a first
       // word that names a member (resolved with the roster: compactTarget) picks whose.

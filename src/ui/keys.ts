@@ -2,6 +2,7 @@ import type { Key } from 'ink';
 import { suggestRule, parseRule, type PermissionRule } from '../policy/index.js';
 import { selectedRequest } from './state/queue.js';
 import { neighbour } from './state/view.js';
+import { EXIT_WINDOW_MS } from './state/exit-window.js';
 import type { LineEdit, State, UiAction } from './state/types.js';
 
 /** What a key asks of the world beyond the state: the controller carries these out. */
@@ -109,15 +110,24 @@ function onRule(state: State, input: string, key: Key): KeyResult {
 }
 
 /**
+ * Ctrl+C as in Claude Code: with text typed it clears the line; on an empty line the first asks
+ * for a second, which within EXIT_WINDOW_MS shuts the team down; while it shuts down, one more
+ * forces it.
+ */
+function ctrlC(state: State, now: number): KeyResult {
+  if (state.phase === 'stopping') return { actions: [{ type: 'force_requested' }], effects: [{ type: 'force_stop' }] };
+  if (state.phase !== 'running') return nothing;
+  if (state.focus === 'input' && state.input.text !== '') return act({ type: 'edit', edit: { op: 'kill' } });
+  if (state.exitArmedAt !== undefined && now - state.exitArmedAt <= EXIT_WINDOW_MS) return { actions: [{ type: 'quit_requested' }], effects: [{ type: 'stop' }] };
+  return act({ type: 'exit_armed', at: now });
+}
+
+/**
  * The whole keyboard map, in one place: a key, given the state, becomes state actions and
  * effects. Pure: the App's one useInput hook dispatches what it returns.
  */
-export function interpretKey(state: State, input: string, key: Key): KeyResult {
-  if (key.ctrl && input === 'c') {
-    if (state.phase === 'running') return { actions: [{ type: 'quit_requested' }], effects: [{ type: 'stop' }] };
-    if (state.phase === 'stopping') return { actions: [{ type: 'force_requested' }], effects: [{ type: 'force_stop' }] };
-    return nothing;
-  }
+export function interpretKey(state: State, input: string, key: Key, now: number = Date.now()): KeyResult {
+  if (key.ctrl && input === 'c') return ctrlC(state, now);
   // While the team shuts down, only a second Ctrl+C means anything.
   if (state.phase !== 'running') return nothing;
   // Whose session is shown, from anywhere: Shift+↑/↓ as in Claude Code, Ctrl+P/N where a terminal keeps Shift+arrows to itself.

@@ -105,6 +105,9 @@ describe('slash commands: parsing', () => {
     refused('/', /unknown command/);
     refused('/help me', /takes no arguments/);
     refused('/quit now', /takes no arguments/);
+    // Claude Code's word for it.
+    assert.deepEqual(parsed('/exit'), { name: 'quit' });
+    refused('/exit now', /takes no arguments/);
     refused('/spawn alice', /usage: \/spawn <name> <role>/);
     refused('/spawn Alice coder', /name 'Alice'/);
     refused('/spawn alice --role coder', /unknown option '--role'/);
@@ -197,7 +200,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 23);
+    assert.equal(COMMAND_NAMES.length, 24);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });

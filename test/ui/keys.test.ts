@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { interpretKey } from '../../src/ui/keys.js';
+import { reduce } from '../../src/ui/state/reduce.js';
 import { key, request, state } from './fixtures.js';
 
 const plan = request('plan-1', 'plan');
@@ -140,8 +141,16 @@ describe('the keyboard map: the reason input', () => {
 });
 
 describe('the keyboard map: leaving', () => {
-  test('Ctrl+C stops the team; a second forces it; after that nothing', () => {
-    assert.deepEqual(interpretKey(state(), 'c', key({ ctrl: true })), { actions: [{ type: 'quit_requested' }], effects: [{ type: 'stop' }] });
+  test('Ctrl+C as in Claude Code: text typed is cleared; an empty line asks for a second within 2 s, which stops the team; one more forces it; after that nothing', () => {
+    const ctrlC = key({ ctrl: true });
+    assert.deepEqual(interpretKey(state({ input: { text: 'half a sente', cursor: 12 } }), 'c', ctrlC, 1_000), { actions: [{ type: 'edit', edit: { op: 'kill' } }], effects: [] });
+    assert.deepEqual(interpretKey(state(), 'c', ctrlC, 1_000), { actions: [{ type: 'exit_armed', at: 1_000 }], effects: [] });
+    const armed = reduce(state(), { type: 'exit_armed', at: 1_000 });
+    assert.equal(armed.hint, 'Press Ctrl+C again to exit');
+    assert.deepEqual(interpretKey(armed, 'c', ctrlC, 3_000), { actions: [{ type: 'quit_requested' }], effects: [{ type: 'stop' }] });
+    assert.deepEqual(interpretKey(armed, 'c', ctrlC, 3_001), { actions: [{ type: 'exit_armed', at: 3_001 }], effects: [] }, 'too late: it asks again');
+    const lapsed = reduce(armed, { type: 'tick', now: 3_001 });
+    assert.deepEqual([lapsed.exitArmedAt, lapsed.hint], [undefined, undefined]);
     assert.deepEqual(interpretKey(state({ phase: 'stopping' }), 'c', key({ ctrl: true })), { actions: [{ type: 'force_requested' }], effects: [{ type: 'force_stop' }] });
     assert.deepEqual(interpretKey(state({ phase: 'forcing' }), 'c', key({ ctrl: true })), { actions: [], effects: [] });
   });

@@ -112,7 +112,7 @@ describe('watching and steering a teammate in a real terminal (tmux), offline mo
     // Back to the lead, then leave: nothing is left running.
     terminal.keys('S-Up');
     await terminal.shows('view lead (Shift+↑/↓)');
-    terminal.keys('C-c');
+    await terminal.quit();
     await terminal.shows('teams exited with 0');
     await waitFor(() => (!isProcessAlive(lead) && !isProcessAlive(worker)) || undefined, 'the lead and worker to be gone');
   });

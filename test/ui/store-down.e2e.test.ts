@@ -40,7 +40,7 @@ describe('the REPL on a Redis team store that goes down and comes back (tmux)', 
     await terminal.shows('the team store is reachable again; carrying on');
     await waitFor(() => !terminal.screen().includes('Team store down') || undefined, 'the header to stop saying the store is down');
 
-    terminal.keys('C-c');
+    await terminal.quit();
     await terminal.shows('teams exited with 0');
     await waitFor(() => !isProcessAlive(lead) || undefined, 'the lead to be gone');
   });

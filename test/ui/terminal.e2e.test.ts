@@ -87,8 +87,13 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     await terminal.shows('alice exited (code 0)');
     assert.equal(existsSync(join(paths.workspace, 'notes.md')), false, 'the denied write never ran');
 
-    // 6. Ctrl+C shuts the team down and leaves.
+    // 6. Ctrl+C with text typed clears the line (as in Claude Code); on the empty line, twice leaves.
+    terminal.text('a sentence half typed');
+    await terminal.shows('a sentence half typed');
     terminal.keys('C-c');
+    await waitFor(() => !terminal.screen().includes('a sentence half typed') || undefined, 'Ctrl+C to clear the line');
+    assert.equal(isProcessAlive(leadPid), true, 'clearing the line left the team running');
+    await terminal.quit();
     await terminal.shows('teams exited with 0');
 
     // 7. No process is left.
@@ -161,7 +166,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
       command('/task cancel 2');
       await shown.shows('cancelled: #2 [cancelled] blocked by 1: Publish them');
       assert.equal((await board.tasks.get('2'))?.status, 'cancelled');
-      shown.keys('C-c');
+      await shown.quit();
       await shown.shows('teams exited with 0');
     } finally {
       shown.kill();
@@ -200,7 +205,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
       again.text('/respawn zed');
       again.keys('Enter');
       await again.shows(`/respawn: no teammate 'zed' in team '${team}'`);
-      again.keys('C-c');
+      await again.quit();
       await again.shows('teams exited with 0');
     } finally {
       again.kill();

@@ -41,6 +41,13 @@ export class Terminal {
     }
   }
 
+  /** Ctrl+C twice on an empty line, as a person leaves: the first asks for the second. */
+  async quit(): Promise<void> {
+    this.keys('C-c');
+    await this.shows('Press Ctrl+C again to exit');
+    this.keys('C-c');
+  }
+
   /** Where teams' stderr goes, so a failure can say what teams said. */
   stderrPath: string | undefined;
 

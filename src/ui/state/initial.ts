@@ -34,5 +34,6 @@ export function initialState(init: InitialState): State {
     hint: undefined,
     phase: 'running',
     storeDown: undefined,
+    exitArmedAt: undefined,
   };
 }

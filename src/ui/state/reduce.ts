@@ -7,6 +7,7 @@ import { decideFailed, deciding, openReason, select, toggleExpand, previewLoaded
 import { closeRule, editRule, openRule, ruleInvalid } from './rule-input.js';
 import type { State, UiAction } from './types.js';
 import { append } from './items.js';
+import { EXIT_WINDOW_MS } from './exit-window.js';
 import { describeStoreStatus } from '../../store/index.js';
 
 const HISTORY_LIMIT = 200;
@@ -39,8 +40,11 @@ export function reduce(state: State, action: UiAction): State {
   switch (action.type) {
     case 'lead_event':
       return reduceLeadEvent(state, action.event);
-    case 'tick':
-      return { ...state, now: action.now };
+    case 'tick': {
+      // The "again to exit" hint goes once its window has passed.
+      const lapsed = state.exitArmedAt !== undefined && action.now - state.exitArmedAt > EXIT_WINDOW_MS;
+      return lapsed ? { ...state, now: action.now, exitArmedAt: undefined, hint: undefined } : { ...state, now: action.now };
+    }
     case 'edit':
       if (state.focus === 'reason' && state.reason) return { ...state, reason: { ...state.reason, ...editLine(state.reason, action.edit) } };
       if (state.focus === 'rule' && state.rule) return { ...state, rule: { ...state.rule, ...editLine(state.rule, action.edit), error: undefined } };
@@ -102,6 +106,8 @@ export function reduce(state: State, action: UiAction): State {
       return state.phase === 'stopping' ? { ...state, phase: 'forcing' } : state;
     case 'stopped':
       return { ...state, phase: 'stopped' };
+    case 'exit_armed':
+      return { ...state, exitArmedAt: action.at, hint: 'Press Ctrl+C again to exit' };
     case 'store_status': {
       // Said once in the transcript per change, and held in the header while it lasts.
       const { status } = action;

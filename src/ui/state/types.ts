@@ -103,6 +103,8 @@ export type State = {
   /** A one-line hint under the input: completion candidates, a key's explanation. */
   hint: string | undefined;
   phase: Phase;
+  /** When an empty line's Ctrl+C asked for a second one to exit (Claude Code's habit): a second within 2 s quits. */
+  exitArmedAt: number | undefined;
   /** Why the team store (Redis) cannot be reached while it cannot: the header says so until it is back. */
   storeDown: string | undefined;
 };
@@ -139,7 +141,8 @@ export type UiAction =
   | { type: 'quit_requested' }
   | { type: 'force_requested' }
   | { type: 'stopped' }
-  | { type: 'store_status'; status: StoreStatus };
+  | { type: 'store_status'; status: StoreStatus }
+  | { type: 'exit_armed'; at: number };
 
 export type LineEdit =
   | { op: 'insert'; text: string }
