@@ -27,7 +27,8 @@ for (const store of SESSION_STORES) describe(`crashes, end to end (${store} stor
     assert.equal((failed.envelope as { task_id: string }).task_id, '1');
     const task = await session.store.tasks.get('1');
     assert.deepEqual([task?.status, task?.owner, task?.notes?.[0]?.text], ['pending', undefined, 'alice crashed (killed by SIGKILL); back to pending']);
-    const exit = session.events().find((e) => e.type === 'teammate_exit');
+    // Told after the board's notification (the lead's order): waited for, not read at once.
+    const exit = await waitFor(() => session.events().find((e) => e.type === 'teammate_exit'), "alice's exit event");
     assert.deepEqual({ name: exit?.name, crashed: exit?.crashed }, { name: 'alice', crashed: true });
     // Deciding a cancelled request is refused.
     const late = await session.cli(['approve', plan.request_id]);
