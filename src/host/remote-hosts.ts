@@ -30,6 +30,12 @@ export class RemoteHosts {
   private readonly attached = new Map<string, Attached>();
   /** Registrations refused, by host and run: said once, not at every look. */
   private readonly refused = new Set<string>();
+  /**
+   * Registrations whose latest beat was not signed by their key, said once. Not refused: whoever
+   * writes to the store can overwrite a host's beat for a moment, and the host's next signed
+   * beat must still be believed.
+   */
+  private readonly unsigned = new Set<string>();
   private anchor: KeyPair | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly run = lineId();
@@ -103,10 +109,15 @@ export class RemoteHosts {
     const seen = `${beat.name} ${beat.run}`;
     if (this.refused.has(seen)) return;
     const admitted = admitHost(beat, this.deps.store.team, anchor.secret, hostPins(this.deps.paths));
-    const proven = admitted.ok ? this.provenIso(beat, admitted.key) : undefined;
-    if (!admitted.ok || proven === undefined) {
+    if (!admitted.ok) {
       this.refused.add(seen);
-      this.deps.problem(`host ${beat.name} was not admitted`, admitted.ok ? "its beat is not signed by the key it registered with" : admitted.reason);
+      this.deps.problem(`host ${beat.name} was not admitted`, admitted.reason);
+      return;
+    }
+    const proven = this.provenIso(beat, admitted.key);
+    if (proven === undefined) {
+      if (!this.unsigned.has(seen)) this.deps.problem(`host ${beat.name} is not attached yet`, 'its latest beat is not signed by the key it registered with (written by someone else?): waiting for one it signed');
+      this.unsigned.add(seen);
       return;
     }
     // Only a fresh registration replaces a spawner: a stale one is a host that is not running.

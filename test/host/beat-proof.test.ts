@@ -9,6 +9,13 @@ import { HostPins } from '../../src/host/pins.js';
 import { importPublicKey } from '../../src/protocol/signing.js';
 import type { HostBeat } from '../../src/store/hosts.js';
 import { tempHome } from '../helpers/temp.js';
+import { RemoteHosts } from '../../src/host/remote-hosts.js';
+import { teamAnchor } from '../../src/host/host-files.js';
+import { enrollmentMac } from '../../src/host/enrollment.js';
+import { KeyRing, createSigner } from '../../src/protocol/signing.js';
+import { openFileStore } from '../../src/store/file/file-store.js';
+import { StoreClock } from '../../src/store/clock.js';
+import { teamPaths } from '../../src/team/paths.js';
 
 // A beat is believed by its signed time, not by the stamp the store put on it: anyone who can
 // write to the store can write a fresh stamp, or copy an old beat back.
@@ -61,4 +68,33 @@ test("a host as judged on the lead's machine: alive or stale by the beat its pin
   assert.match(judgeHost(forged, NOW, 't', pins).why ?? '', /not signed by its pinned key/);
   const swapped = listed(proveBeat({ ...unproven, public_key: impostor.publicKey }, 't', NOW, impostor.privateKey));
   assert.match(judgeHost(swapped, NOW, 't', pins).why ?? '', /key other than the one pinned/);
+});
+
+test('a host beat overwritten by a store writer (not signed by its key) is waited out, not refused: its next signed beat attaches it', async () => {
+  const paths = teamPaths(temp.home, 'overwritten');
+  const store = openFileStore(paths);
+  await store.roster.ensure();
+  const team = teamAnchor(paths);
+  const problems: string[] = [];
+  const attached: string[] = [];
+  const lead = createSigner();
+  const hosts = new RemoteHosts({ store, clock: new StoreClock(store), paths, keys: new KeyRing(), leadKey: lead.publicKey, graceMs: 1000, keysChanged: () => undefined, problem: (what, why) => problems.push(`${what}: ${why}`), attach: (name) => {
+    attached.push(name);
+    return () => undefined;
+  } });
+  try {
+    const record = { name: 'build', public_key: hostKey.publicKey, enrollment: enrollmentMac(team.secret, 'overwritten', 'build', hostKey.publicKey), run: 'run-7' };
+    // Someone who can write to the store puts a beat of its own over the host's.
+    await store.hosts.beat(proveBeat(record, 'overwritten', new Date().toISOString(), impostor.privateKey));
+    await hosts.look();
+    await hosts.look();
+    assert.deepEqual(attached, []);
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0] ?? '', /host build is not attached yet: its latest beat is not signed by the key it registered with/);
+    await store.hosts.beat(proveBeat(record, 'overwritten', new Date().toISOString(), hostKey.privateKey));
+    await hosts.look();
+    assert.deepEqual(attached, ['build']);
+  } finally {
+    await hosts.close();
+  }
 });
