@@ -128,14 +128,17 @@ export async function sendControl(path: string, token: string, command: LeadOp, 
     socket.on('data', (chunk: string) => (buffer += chunk));
     socket.on('end', () => {
       clearTimeout(timer);
+      // Closed without a word: the lead was stopping as it was asked. It no longer runs, so the
+      // caller goes on as with no lead (what it asked is judged again against the stored state).
+      if (buffer.trim() === '') return resolve(undefined);
       const parsed = ControlReply.safeParse(safeJson(buffer.trim()));
       if (parsed.success) resolve(parsed.data);
       else reject(new Error(`the lead sent an unreadable reply: ${buffer.slice(0, 200)}`));
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      // No socket, or nobody behind it: there is no running lead.
-      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolve(undefined);
+      // No socket, nobody behind it, or the lead gone mid-request: there is no running lead.
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET' || error.code === 'EPIPE') resolve(undefined);
       else reject(error);
     });
   });

@@ -1,4 +1,5 @@
 import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killAll } from '../helpers/children.js';
@@ -23,4 +24,7 @@ test("AGENTS.md in the working directory reaches the lead's and each teammate's 
   const turns = () => JSON.stringify(session.events());
   await waitFor(() => turns().includes(`The project says ${CODE}.`) || undefined, "the lead's words from AGENTS.md");
   await waitFor(async () => (await session.cli(['logs', 'alice'])).stdout.includes(`Alice read ${CODE} too.`) || undefined, "alice's words from AGENTS.md");
+  // Stopped, and gone, before its state root is removed.
+  if (session.lead.process.exitCode === null && session.lead.process.signalCode === null) process.kill(session.lead.pid, 'SIGTERM');
+  assert.equal((await session.exited()).code, 0, session.lead.stderr());
 });

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -181,6 +181,20 @@ describe('the control socket when reporting a refusal fails', { timeout: 20_000 
       assert.deepEqual(reply, { ok: false, error: 'the audit log is not writable', refused: false });
     } finally {
       await failing.close();
+    }
+  });
+});
+
+describe('a lead that goes away while asked', () => {
+  test('a socket closed without an answer is a lead no longer running (the caller goes on without one), not an unreadable reply', async () => {
+    const path = join(temp.home, 'closing.sock');
+    // A lead stopping as it is asked: it takes the connection and closes it without a word.
+    const closing = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => closing.listen(path, resolve));
+    try {
+      assert.equal(await sendControl(path, TOKEN, { op: 'sweep' }), undefined);
+    } finally {
+      await new Promise((resolve) => closing.close(resolve));
     }
   });
 });
