@@ -85,7 +85,7 @@ describe('teams permissions / allow / deny', () => {
     const cases: [string[], RegExp][] = [
       [['allow', 'Shell(ls)'], /invalid rule: unknown tool 'Shell'/],
       [['allow', 'Bash(git * main)'], /invalid rule: .*a '\*' matches only at the end of a bash pattern, written ':\*'/],
-      [['allow', 'Edit(src/**)'], /invalid rule: 'Edit' in Claude Code covers writing files too/],
+      [['allow', 'Edit(/etc/**)'], /invalid rule: file pattern '\/etc\/\*\*' must be relative/],
       [['deny', 'bash(curl *'], /invalid rule: unbalanced parentheses/],
       [['allow', 'bash()'], /invalid rule: empty pattern/],
       [['allow', 'write_file(../x)'], /relative to the working directory/],
