@@ -29,9 +29,9 @@ const EDIT = 'Edit';
 const EDITING_TOOLS = new Set<string>(['write_file', 'edit_file']);
 const RULE_SHAPE = /^([A-Za-z_]+)(?:\((.*)\))?$/s;
 
-/** Claude Code's names for the tools that have one here; a rule is shown with the first (`Bash`). */
+/** Claude Code's names for the tools that have one here; a rule is shown with them (`Bash`, `Read`, `Write`, `Edit`). */
 const ALIASES: Record<string, ToolName> = { Bash: 'bash', Read: 'read_file', Write: 'write_file' };
-const SHOWN_AS: Partial<Record<RuleTool, string>> = { bash: 'Bash' };
+const SHOWN_AS: Partial<Record<RuleTool, string>> = { bash: 'Bash', read_file: 'Read', write_file: 'Write' };
 
 /** A rule's text, or why it is not one (a sentence naming the mistake). */
 export function parseRule(text: string): PermissionRule | string {
