@@ -3,6 +3,7 @@ import { errorMessage as message } from '../lib/index.js';
 import { runCommand } from './command-runner.js';
 import { isCommandLine, parseCommand } from './commands.js';
 import { interpretKey, type Effect } from './keys.js';
+import { splitKeyChunk } from './key-chunk.js';
 import type { ReplRuntime } from './runtime.js';
 import { showRule, type PermissionRule, grantOnApproval } from '../policy/index.js';
 import { submit } from './submit.js';
@@ -63,15 +64,9 @@ export class ReplController {
   }
 
   handleKey(input: string, key: Key, screen: Screen): void {
-    // Keys that come in one chunk (fast typing, a terminal driven by a script): each Tab on its
-    // own, never typed into the line, and a line's final Enter after its text. An Enter inside
-    // a chunk (a pasted paragraph) is left to the line editor: it is not several messages.
-    if (!key.ctrl && !key.meta && input.length > 1 && /\t|[\r\n]$/.test(input)) {
-      for (const part of input.split(/(\t|(?:\r\n?|\n)$)/)) {
-        if (part === '\t') this.handleKey('', { ...key, tab: true }, screen);
-        else if (/^(\r\n?|\n)$/.test(part)) this.handleKey('', { ...key, return: true }, screen);
-        else if (part !== '') this.handleKey(part, key, screen);
-      }
+    const keys = splitKeyChunk(input, key);
+    if (keys.length > 1) {
+      for (const one of keys) this.handleKey(one.input, one.key, screen);
       return;
     }
     const { actions, effects } = interpretKey(this.store.getState(), input, key);

@@ -88,8 +88,11 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     assert.equal(existsSync(join(paths.workspace, 'notes.md')), false, 'the denied write never ran');
 
     // 6. Ctrl+C with text typed clears the line (as in Claude Code); on the empty line, twice leaves.
-    terminal.text('a sentence half typed');
-    await terminal.shows('a sentence half typed');
+    // Five Backspaces sent in one go (one send-keys: one chunk) delete five characters.
+    terminal.text('a sentence half typed!!!!!');
+    await terminal.shows('a sentence half typed!!!!!');
+    terminal.keys('BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace');
+    await waitFor(() => (terminal.screen().includes('a sentence half typed') && !terminal.screen().includes('typed!')) || undefined, `five Backspaces to delete five characters; screen:\n${terminal.screen()}`);
     terminal.keys('C-c');
     await waitFor(() => !terminal.screen().includes('a sentence half typed') || undefined, 'Ctrl+C to clear the line');
     assert.equal(isProcessAlive(leadPid), true, 'clearing the line left the team running');
