@@ -7,12 +7,14 @@ import { renamedTool } from './former-tool-names.js';
 import { TOOL_CLASSES, type ToolName } from './tool-classes.js';
 
 /**
- * Permission rules in Claude Code's syntax: `Bash(npm test:*)`, `write_file(src/**)`, or a
+ * Permission rules in Claude Code's syntax: `Bash(npm test:*)`, `Edit(src/**)` (edit_file and write_file), or a
  * bare tool name for every call of it (bash patterns: bash-pattern.ts). A rule only decides
  * what to ask, and what an approved command may reach: commands still run in the sandbox.
  * Pure: a command is parsed, never run; a path is judged by its text.
  */
-export type PermissionRule = { tool: ToolName; pattern?: string };
+export type PermissionRule = { tool: RuleTool; pattern?: string };
+/** What a rule names: a tool, or Claude Code's `Edit`, which covers every file-editing tool (edit_file and write_file). */
+export type RuleTool = ToolName | typeof EDIT;
 export type PermissionRules = {
   allow: readonly PermissionRule[];
   deny: readonly PermissionRule[];
@@ -23,11 +25,13 @@ export type PermissionRules = {
 export const NO_RULES: PermissionRules = { allow: [], deny: [], network: [] };
 
 const FILE_TOOLS = new Set<string>(['read_file', 'write_file', 'edit_file']);
+const EDIT = 'Edit';
+const EDITING_TOOLS = new Set<string>(['write_file', 'edit_file']);
 const RULE_SHAPE = /^([A-Za-z_]+)(?:\((.*)\))?$/s;
 
-/** Claude Code's names for the tools that have one here; a rule is shown with the first (`Bash`). */
+/** Claude Code's names for the tools that have one here; a rule is shown with them (`Bash`, `Read`, `Write`, `Edit`). */
 const ALIASES: Record<string, ToolName> = { Bash: 'bash', Read: 'read_file', Write: 'write_file' };
-const SHOWN_AS: Partial<Record<ToolName, string>> = { bash: 'Bash' };
+const SHOWN_AS: Partial<Record<RuleTool, string>> = { bash: 'Bash', read_file: 'Read', write_file: 'Write' };
 
 /** A rule's text, or why it is not one (a sentence naming the mistake). */
 export function parseRule(text: string): PermissionRule | string {
@@ -37,8 +41,7 @@ export function parseRule(text: string): PermissionRule | string {
   const shape = RULE_SHAPE.exec(trimmed);
   if (!shape) return `'${trimmed}' is not a rule: write tool or tool(pattern), e.g. Bash(npm test:*)`;
   const named = shape[1] ?? '';
-  // Claude Code's Edit covers writing a file as well as editing one: here those are two tools, and a rule names one.
-  if (named === 'Edit') return `'Edit' in Claude Code covers writing files too; here write edit_file(…) or write_file(…), or both`;
+  if (named === EDIT) return fileRule(EDIT, shape[2], trimmed);
   const tool = Object.hasOwn(ALIASES, named) ? (ALIASES[named] as ToolName) : named;
   const renamed = renamedTool(tool);
   if (renamed) return `${renamed}: write the rule with the new name`;
@@ -52,10 +55,27 @@ export function parseRule(text: string): PermissionRule | string {
     return typeof parsed === 'string' ? parsed : { tool, pattern: showBashPattern(parsed) };
   }
   if (!FILE_TOOLS.has(tool)) return `${tool} takes no pattern; write '${tool}' alone`;
+  return filePattern(tool as ToolName, pattern);
+}
+
+/** Claude Code's `Edit` rule: one rule for both tools that change a file (appliesTo). */
+function fileRule(tool: typeof EDIT, raw: string | undefined, trimmed: string): PermissionRule | string {
+  if (raw === undefined) return { tool };
+  const pattern = raw.replace(/\s+/g, ' ').trim();
+  if (pattern === '') return `empty pattern in '${trimmed}'; write '${tool}' alone to match every call`;
+  return filePattern(tool, pattern);
+}
+
+function filePattern(tool: RuleTool, pattern: string): PermissionRule | string {
   if (pattern.startsWith('/') || pattern.startsWith('~') || pattern.split('/').includes('..')) {
     return `file pattern '${pattern}' must be relative to the working directory, without '..'`;
   }
-  return { tool: tool as ToolName, pattern };
+  return { tool, pattern };
+}
+
+/** Whether a rule speaks of calls of this tool: its own, or, for `Edit`, either file-changing tool. */
+export function appliesTo(rule: PermissionRule, tool: string): boolean {
+  return rule.tool === tool || (rule.tool === EDIT && EDITING_TOOLS.has(tool));
 }
 
 function balanced(text: string): boolean {
@@ -113,7 +133,7 @@ export const NO_VERDICT: RuleVerdict = { allowed: false, network: false };
  * rules cover all of it, and whether network rules do. The caller (approvals.ts) decides what wins.
  */
 export function judgeByRules(rules: PermissionRules, tool: string, input: unknown, cwd: string, realPath?: string): RuleVerdict {
-  const forTool = (list: readonly PermissionRule[]) => list.filter((r) => r.tool === tool);
+  const forTool = (list: readonly PermissionRule[]) => list.filter((r) => appliesTo(r, tool));
   const deny = forTool(rules.deny);
   const allow = forTool(rules.allow);
   const network = forTool(rules.network);

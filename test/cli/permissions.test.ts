@@ -37,20 +37,20 @@ describe('teams permissions / allow / deny', () => {
     const again = await runCli(home, ['allow', 'bash(npm test*)']);
     assert.equal(again.code, 0);
     assert.match(again.stdout, /Bash\(npm test:\*\) is already an allow rule; nothing changed/);
-    assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'write_file(src/**)'], deny: ['Bash(curl:*)'], network: [] });
+    assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'Write(src/**)'], deny: ['Bash(curl:*)'], network: [] });
 
     const text = await runCli(home, ['permissions']);
-    assert.match(text.stdout, /allow:\n {2}Bash\(npm test:\*\)\n {2}write_file\(src\/\*\*\)\ndeny:\n {2}Bash\(curl:\*\)\nnetwork .*:\n {2}\(none\)\n/);
+    assert.match(text.stdout, /allow:\n {2}Bash\(npm test:\*\)\n {2}Write\(src\/\*\*\)\ndeny:\n {2}Bash\(curl:\*\)\nnetwork .*:\n {2}\(none\)\n/);
     // The file is Claude Code's shape.
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
-      permissions: { allow: ['Bash(npm test:*)', 'write_file(src/**)'], deny: ['Bash(curl:*)'] },
+      permissions: { allow: ['Bash(npm test:*)', 'Write(src/**)'], deny: ['Bash(curl:*)'] },
     });
 
     const removed = await runCli(home, ['permissions', '--remove', 'bash(curl *)']);
     assert.equal(removed.stdout, 'removed Bash(curl:*)\n');
     const missing = await runCli(home, ['permissions', '--remove', 'Bash(curl:*)']);
     assert.match(missing.stdout, /no rule Bash\(curl:\*\); nothing removed/);
-    assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'write_file(src/**)'], deny: [], network: [] });
+    assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'Write(src/**)'], deny: [], network: [] });
   });
 
   test('allow --network adds the rule to the allow and the network lists; only a Bash rule can be one', async () => {
@@ -66,7 +66,7 @@ describe('teams permissions / allow / deny', () => {
     });
     const refused = await runCli(home, ['allow', 'write_file(src/**)', '--network']);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /write_file\(src\/\*\*\) cannot be a network rule: a network rule names bash commands, e.g. Bash\(npm install:\*\)/);
+    assert.match(refused.stderr, /Write\(src\/\*\*\) cannot be a network rule: a network rule names bash commands, e.g. Bash\(npm install:\*\)/);
     assert.equal((await runCli(home, ['permissions', '--remove', 'Bash(npm install:*)'])).code, 0);
     assert.deepEqual(await listed(home), { allow: [], deny: [], network: [] }, 'removed from every list');
   });
@@ -85,7 +85,7 @@ describe('teams permissions / allow / deny', () => {
     const cases: [string[], RegExp][] = [
       [['allow', 'Shell(ls)'], /invalid rule: unknown tool 'Shell'/],
       [['allow', 'Bash(git * main)'], /invalid rule: .*a '\*' matches only at the end of a bash pattern, written ':\*'/],
-      [['allow', 'Edit(src/**)'], /invalid rule: 'Edit' in Claude Code covers writing files too/],
+      [['allow', 'Edit(/etc/**)'], /invalid rule: file pattern '\/etc\/\*\*' must be relative/],
       [['deny', 'bash(curl *'], /invalid rule: unbalanced parentheses/],
       [['allow', 'bash()'], /invalid rule: empty pattern/],
       [['allow', 'write_file(../x)'], /relative to the working directory/],
@@ -128,7 +128,7 @@ describe('teams permissions / allow / deny', () => {
     assert.equal((await runCli(home, ['deny', 'bash(rm *)'])).code, 0);
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
       theme: 'dark',
-      permissions: { allow: ['read_file'], ask: ['x'], deny: ['Bash(rm:*)'] },
+      permissions: { allow: ['Read'], ask: ['x'], deny: ['Bash(rm:*)'] },
     });
   });
 

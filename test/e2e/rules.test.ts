@@ -141,8 +141,8 @@ describe('rules changed while a teammate runs reach it at once (a signed rules_s
     const audit = await session.audit();
     const sent = audit.flatMap((e, i) => (e.event === 'message' && e.type === 'rules_set' ? [{ i, to: e.to, summary: e.summary }] : []));
     assert.deepEqual(sent.map((e) => [e.to, e.summary]), [
-      ['alice', 'sets the permission rules: allow write_file(notes.md), Bash(rm -rf build/cache); deny none'],
-      ['alice', 'sets the permission rules: allow write_file(notes.md), Bash(rm -rf build/cache); deny Bash(rm -rf build/cache)'],
+      ['alice', 'sets the permission rules: allow Write(notes.md), Bash(rm -rf build/cache); deny none'],
+      ['alice', 'sets the permission rules: allow Write(notes.md), Bash(rm -rf build/cache); deny Bash(rm -rf build/cache)'],
     ]);
     const answered = audit.findIndex((e) => e.event === 'message' && e.type === 'permission_response' && e.request_id === first.request_id);
     assert.ok(answered > (sent[0]?.i ?? Infinity), 'the allow rule reached her before the approval');

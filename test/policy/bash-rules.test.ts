@@ -28,8 +28,12 @@ describe('a rule has one spelling, Claude Code\'s', () => {
     ['bash(git status)', 'Bash(git status)'],
     ['bash(*)', 'Bash(*)'],
     ['bash', 'Bash'],
-    ['Read(docs/**)', 'read_file(docs/**)'],
-    ['Write(src/**)', 'write_file(src/**)'],
+    ['Read(docs/**)', 'Read(docs/**)'],
+    ['read_file(docs/**)', 'Read(docs/**)'],
+    ['Write(src/**)', 'Write(src/**)'],
+    ['write_file(src/**)', 'Write(src/**)'],
+    ['Edit(src/**)', 'Edit(src/**)'],
+    ['edit_file(src/**)', 'edit_file(src/**)'],
   ];
   for (const [written, shown] of cases) {
     test(`${written} is shown as ${shown}, which reads back as the same rule`, () => {

@@ -63,7 +63,7 @@ describe('a file write into .git always asks', () => {
   test('a deny rule still denies; plan mode still denies; bypass allows', () => {
     assert.deepEqual(decide('accept-edits', 'write_file', HOOK, { rules: rules([], ['write_file(.git/**)']) }), {
       action: 'deny',
-      reason: 'write_file is denied by the rule write_file(.git/**)',
+      reason: 'write_file is denied by the rule Write(.git/**)',
     });
     assert.equal(decide('plan', 'write_file', HOOK, { planApproved: false }).action, 'deny');
     assert.deepEqual(decide('bypass', 'write_file', HOOK), { action: 'allow', grant: FULL_GRANT });

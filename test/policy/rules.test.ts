@@ -54,7 +54,10 @@ describe('parsing a rule', () => {
     ['Write(src/**)', { tool: 'write_file', pattern: 'src/**' }],
     ['Read', { tool: 'read_file' }],
     ['edit_file(docs/*.md)', { tool: 'edit_file', pattern: 'docs/*.md' }],
-    ['Edit(docs/*.md)', /'Edit' in Claude Code covers writing files too; here write edit_file\(…\) or write_file\(…\), or both/],
+    ['Edit(docs/*.md)', { tool: 'Edit', pattern: 'docs/*.md' }],
+    ['Edit', { tool: 'Edit' }],
+    ['Edit(../x)', /relative to the working directory/],
+    ['Edit()', /empty pattern in 'Edit\(\)'; write 'Edit' alone/],
     ['BASH(ls)', /unknown tool 'BASH'/],
     ['shell(ls)', /unknown tool 'shell'/],
     ['request_review', /the tool 'request_review' is now called code_review_request: write the rule with the new name/],
@@ -163,6 +166,14 @@ describe('file rules', () => {
     assert.ok(judgeByRules(rules([], ['write_file(.git/**)']), 'write_file', hook, CWD, '.git/hooks/pre-commit').denied);
   });
   test('a rule for one tool says nothing of another', () => assert.equal(judgeByRules(allow, 'edit_file', { path: 'src/a.ts' }, CWD).allowed, false));
+  test("Edit, as in Claude Code, covers both tools that change a file, and not reading", () => {
+    const edit = rules(['Edit(src/**)'], ['Edit(src/secret/**)']);
+    assert.equal(judgeByRules(edit, 'write_file', { path: 'src/a.ts', content: '' }, CWD, 'src/a.ts').allowed, true);
+    assert.equal(judgeByRules(edit, 'edit_file', { path: 'src/a.ts' }, CWD, 'src/a.ts').allowed, true);
+    assert.equal(judgeByRules(edit, 'read_file', { path: 'src/a.ts' }, CWD, 'src/a.ts').allowed, false);
+    assert.ok(judgeByRules(edit, 'write_file', { path: 'src/secret/k', content: '' }, CWD, 'src/secret/k').denied);
+    assert.ok(judgeByRules(edit, 'edit_file', { path: 'src/secret/k' }, CWD, 'src/secret/k').denied);
+  });
   test('a bare tool name matches every call of it', () => assert.equal(judgeByRules(rules(['read_file']), 'read_file', { path: 'anything' }, CWD).allowed, true));
 });
 

@@ -323,17 +323,17 @@ describe('slash commands: running', () => {
     addProjectRule(teamPaths(home, 'default').home, 'deny', { tool: 'bash', pattern: 'curl:*' });
     assert.equal(
       await run('/permissions'),
-      `output: permission rules in ${file}:\n   1. allow Bash(npm test:*)\n   2. allow write_file(src/**)\n   3. deny  Bash(curl:*)\n   4. network Bash(npm test:*)`,
+      `output: permission rules in ${file}:\n   1. allow Bash(npm test:*)\n   2. allow Write(src/**)\n   3. deny  Bash(curl:*)\n   4. network Bash(npm test:*)`,
     );
     assert.equal(await run('/permissions remove 3'), `info: removed Bash(curl:*) from ${file}`);
     // By number, one entry: the network grant goes, the allow rule stays.
     assert.equal(await run('/permissions remove 3'), `info: removed Bash(npm test:*) from ${file}`);
-    assert.deepEqual(loadProjectRules(teamPaths(home, 'default').home).allow.map(showRule), ['Bash(npm test:*)', 'write_file(src/**)']);
+    assert.deepEqual(loadProjectRules(teamPaths(home, 'default').home).allow.map(showRule), ['Bash(npm test:*)', 'Write(src/**)']);
     assert.equal(await run('/permissions remove bash(npm  test*)'), `info: removed Bash(npm test:*) from ${file}`);
     assert.equal(await run('/permissions remove bash(ls*)'), `info: no rule Bash(ls:*) in ${file}; nothing removed`);
     assert.equal(await run('/permissions remove 7'), 'error: /permissions: no rule number 7 (there is 1 rule; /permissions lists them)');
     const left = loadProjectRules(teamPaths(home, 'default').home);
-    assert.deepEqual([left.allow.map(showRule), left.deny.map(showRule), left.network.map(showRule)], [['write_file(src/**)'], [], []]);
+    assert.deepEqual([left.allow.map(showRule), left.deny.map(showRule), left.network.map(showRule)], [['Write(src/**)'], [], []]);
     assert.equal(await run('/permissions remove 0'), 'error: /permissions: no rule number 0 (there is 1 rule; /permissions lists them)');
     assert.equal((await runCommand({ name: 'permissions', remove: undefined }, runtime))[0]?.kind, 'error', 'no settings file without the team paths');
   });

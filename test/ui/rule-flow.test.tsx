@@ -63,9 +63,9 @@ test('a on the lead’s permission request, then p: an invalid rule is refused w
     text(')');
     type(KEYS.enter);
     await waitFor(async () => (await team.requests.get(asked.request_id))?.state === 'approved' || undefined, 'the request approved');
-    assert.deepEqual(JSON.parse(readFileSync(settingsPath(paths.home), 'utf8')), { permissions: { allow: ['write_file(notes/**)'], deny: [] } });
+    assert.deepEqual(JSON.parse(readFileSync(settingsPath(paths.home), 'utf8')), { permissions: { allow: ['Write(notes/**)'], deny: [] } });
     await waitFor(() => written() === 1 || undefined, `the first write done; screen:\n${screen()}`, 20_000);
-    assert.match(screen(), /added allow rule write_file\(notes\/\*\*\)/);
+    assert.match(screen(), /added allow rule Write\(notes\/\*\*\)/);
 
     // The same call again: the rule allows it, nothing is asked.
     text('Write the note');
