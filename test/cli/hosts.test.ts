@@ -61,7 +61,9 @@ test('teams hosts: alive, stale or unproven (with why) by the signed beat, and t
   hostPins(paths).pin('build', build.publicKey);
   // A live host beats on (every 500 ms): a CLI slow to start under load still sees a fresh beat.
   let beating = Promise.resolve();
-  const beater = setInterval(() => (beating = beating.then(() => beat(0))), 200);
+  const beater = setInterval(() => {
+    beating = beating.then(() => beat(0));
+  }, 200);
   try {
     [row] = (await listed()).hosts;
     assert.deepEqual([row?.state, row?.teammates], ['alive', ['bob']]);
