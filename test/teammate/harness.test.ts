@@ -162,11 +162,11 @@ describe("the project's rules, as the lead sends them (rules_set)", () => {
   test('a verified rules_set replaces the rules held, whole; the model is not told, so no turn starts', () => {
     const ready = run(start(), { type: 'ready' });
     const set = run(ready.state, deliver(rulesSet(['bash(npm test*)'], ['bash(curl *)'])));
-    assert.deepEqual(set.state.rules, { allow: [{ tool: 'bash', pattern: 'npm test:*' }], deny: [{ tool: 'bash', pattern: 'curl:*' }], network: [] });
+    assert.deepEqual(set.state.rules, { allow: [{ tool: 'bash', pattern: 'npm test:*' }], deny: [{ tool: 'bash', pattern: 'curl:*' }], ask: [], network: [] });
     assert.deepEqual(set.effects, []);
     // Removing a rule is a set without it: nothing of the old one stays.
     const removed = run(set.state, deliver(rulesSet([], ['bash(curl *)'])));
-    assert.deepEqual(removed.state.rules, { allow: [], deny: [{ tool: 'bash', pattern: 'curl:*' }], network: [] });
+    assert.deepEqual(removed.state.rules, { allow: [], deny: [{ tool: 'bash', pattern: 'curl:*' }], ask: [], network: [] });
   });
 
   test('network rules come in the same set; one that is not a bash rule refuses the set', () => {
