@@ -48,7 +48,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       const { pid, model } = await submit(runtime, {
         op: 'spawn',
         name: command.member,
-        role: command.role,
+        ...(command.role === undefined ? {} : { role: command.role }),
+        ...(command.agent === undefined ? {} : { agent: command.agent }),
         prompt: command.prompt,
         plan_mode: command.planMode,
         ...(command.model === undefined ? {} : { model: command.model }),
@@ -57,7 +58,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
         ...(command.host === undefined ? {} : { host: command.host }),
       });
       const mode = (command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '') + (command.worktree ? ', own worktree' : '') + (command.host ? `, on host ${command.host}` : '');
-      return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${mode}, ${model}, pid ${pid})` }];
+      const role = command.agent === undefined ? command.role : `agent ${command.agent}`;
+      return [{ kind: 'info', text: `spawned ${command.member} (${role}${mode}, ${model}, pid ${pid})` }];
     }
     case 'mode':
       await runtime.submit({ op: 'mode', name: command.member, mode: command.mode });
