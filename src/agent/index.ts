@@ -8,7 +8,6 @@ export type { ConversationRecord, RecordSink } from './conversation.js';
 export type { AgentEvent } from './events.js';
 export { AgentLoop } from './loop.js';
 export { protocolRules, renderPrompt } from './prompts.js';
-export { parseAgentDefinition } from './agent-definition.js';
 export type { AgentDefinition } from './agent-definition.js';
 export { agentsDir, findAgentDefinition, loadAgentDefinitions, withAgentDefinitions, withAgentRole } from './agent-definitions.js';
 export { findProjectInstructions, withProjectInstructions } from './project-instructions.js';

@@ -18,7 +18,6 @@ export { PACKAGE_ROOT } from './package-root.js';
 export { isRunning, processStartTime } from './proc-start.js';
 export { Refused } from './refused.js';
 export { readRegularFile } from './regular-file.js';
-export type { RegularFileRead } from './regular-file.js';
 export { Replies } from './replies.js';
 export { createSerial } from './serial.js';
 export type { Serial } from './serial.js';
