@@ -8,6 +8,7 @@ import { COMMAND_HELP, compactTarget, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { permissionsList } from './permissions-command.js';
+import { memoryList } from './memory-command.js';
 import { submit } from './submit.js';
 import type { LeadOp } from '../lead/index.js';
 
@@ -119,6 +120,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       if (command.remove !== undefined) return [{ kind: 'info', text: (await runtime.submit({ op: 'permissions_remove', rule: command.remove })).message }];
       return permissionsList(requirePaths(paths).home);
     }
+    case 'memory':
+      return memoryList(runtime.options.cwd, requirePaths(runtime.options.paths).home);
     case 'log': {
       if (command.agent) await requireStoredMember(store, command.agent);
       const { entries } = await store.audit.read();
