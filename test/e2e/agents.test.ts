@@ -39,6 +39,8 @@ test("spawn_teammate{agent} from the lead's listed definitions: the teammate's s
     join(prepared.home, 'agents', 'reviewer.md'),
     `---\nname: reviewer\ndescription: Reviews changes for bugs\ntools: Read, Bash\n---\nYou are the reviewer. Begin every report with ${ROLE_CODE}.\n`,
   );
+  // A broken one beside it is left out (teams agents and /memory say why); the others are listed and used.
+  writeFileSync(join(prepared.home, 'agents', 'broken.md'), '---\nname: broken\ntools: Teleport\n---\nBody\n');
   const session = await prepared.start();
   t.after(() => session.cleanup());
   const turns = () => JSON.stringify(session.events());
