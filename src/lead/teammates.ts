@@ -97,11 +97,12 @@ export class LeadTeammates {
   async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
     if (this.spawner.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
     const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode, placementProblem: (host) => this.spawner.placementProblem(host) });
+    // Its role read again before anything goes on the board: a definition gone or broken refuses the respawn.
+    const agent = respawnRole(name, member.agent, this.findAgent);
     // It keeps the model it ran before (the lead's, when the roster never named one).
     const task = await this.board.respawnTask(name, cancelled);
     const brief = { task_id: task.id, subject: task.subject, description: task.description };
     const model = this.modelFor(member.model ?? undefined);
-    const agent = respawnRole(name, member.agent, this.findAgent);
     // Back where it ran: its conversation is journaled in the store, but its working directory is on that host.
     const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false, host: member.host, agent }, brief, true).catch(async (error: unknown) => {
       await this.board.spawnFailed(task.id, name, error);
