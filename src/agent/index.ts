@@ -8,6 +8,8 @@ export type { ConversationRecord, RecordSink } from './conversation.js';
 export type { AgentEvent } from './events.js';
 export { AgentLoop } from './loop.js';
 export { protocolRules, renderPrompt } from './prompts.js';
+export type { AgentDefinition } from './agent-definition.js';
+export { agentsDir, findAgentDefinition, loadAgentDefinitions, withAgentDefinitions, withAgentRole } from './agent-definitions.js';
 export { findProjectInstructions, withProjectInstructions } from './project-instructions.js';
 export { journalSink, openConversation } from './session-journal.js';
 export type { OpenedConversation } from './session-journal.js';

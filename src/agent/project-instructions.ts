@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { readRegularFile } from '../lib/index.js';
 import { dirname, join } from 'node:path';
 
 /**
@@ -36,23 +37,11 @@ function searchedDirs(cwd: string): string[] {
 
 /** A regular file's first MAX_INSTRUCTION_BYTES, never through a link; undefined if there is none. */
 function readInstructionFile(path: string): InstructionFile | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    // Missing, a symlink (ELOOP), or unreadable: no instructions from it.
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return undefined;
-    const buffer = Buffer.alloc(Math.min(stat.size, MAX_INSTRUCTION_BYTES));
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, read).toString('utf8').trim();
-    return text === '' ? undefined : { path, text, truncated: stat.size > MAX_INSTRUCTION_BYTES };
-  } finally {
-    closeSync(fd);
-  }
+  // Missing, a symlink, not a regular file or unreadable: no instructions from it.
+  const read = readRegularFile(path, MAX_INSTRUCTION_BYTES);
+  if (!read.ok) return undefined;
+  const text = read.text.trim();
+  return text === '' ? undefined : { path, text, truncated: read.truncated };
 }
 
 /** The project instructions an agent working in `cwd` is given, outermost first. */

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { AgentName, PermissionMode } from '../protocol/index.js';
 import { SandboxSettings } from '../sandbox/index.js';
 import { SessionId } from '../store/index.js';
+import { AgentRole } from '../process/index.js';
 import { openSignedLine, type Opened } from './signed-line.js';
 
 /**
@@ -21,6 +22,7 @@ export const RemoteSpec = z.object({
   rules: z.object({ allow: z.array(z.string()), deny: z.array(z.string()), network: z.array(z.string()) }),
   model: z.string().min(1).max(200),
   journal: z.object({ session: SessionId, resume: z.boolean() }),
+  agent: AgentRole.optional(),
 });
 export type RemoteSpec = z.infer<typeof RemoteSpec>;
 

@@ -123,7 +123,7 @@ export class RemoteSpawner implements Spawner {
     if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
     if (spec.cwd !== undefined) throw new Refused(`cannot start ${spec.name} on host ${this.host}: worktrees are not available on hosts yet`);
     if (this.placed.has(spec.name)) throw new Refused(`${spec.name} is already running on host ${this.host}`);
-    const remote: RemoteSpec = { name: spec.name, planMode: spec.planMode, permissionMode: spec.permissionMode, sandbox: spec.sandbox, rules: rulesAsText(spec.rules), model: spec.model, journal: spec.journal };
+    const remote: RemoteSpec = { name: spec.name, planMode: spec.planMode, permissionMode: spec.permissionMode, sandbox: spec.sandbox, rules: rulesAsText(spec.rules), model: spec.model, journal: spec.journal, ...(spec.agent ? { agent: spec.agent } : {}) };
     const ready = new Promise<number>((resolve, reject) => {
       this.placed.set(spec.name, { order: '', ready: false, expected: false, started, settle: { resolve, reject } });
     });

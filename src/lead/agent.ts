@@ -1,7 +1,7 @@
 import { loadProjectRules } from './project-settings.js';
 import { type PermissionRules, decideToolUse } from '../policy/index.js';
 import { Refused, type Serial } from '../lib/index.js';
-import { AgentLoop, type Conversation, findProjectInstructions, protocolRules, renderPrompt, withProjectInstructions } from '../agent/index.js';
+import { AgentLoop, type Conversation, findProjectInstructions, loadAgentDefinitions, protocolRules, renderPrompt, withAgentDefinitions, withProjectInstructions } from '../agent/index.js';
 import type { OpenModel } from '../model/index.js';
 import { type PermissionMode, LEAD } from '../protocol/index.js';
 import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult } from '../tools/index.js';
@@ -94,7 +94,8 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
     }
     return runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal);
   };
-  const system = withProjectInstructions(renderPrompt('lead.md', {
+  // The project's agent definitions, by name and description, so that its model can pick one; read once, like the rest of the prompt.
+  const system = withProjectInstructions(withAgentDefinitions(renderPrompt('lead.md', {
     team: paths.team,
     cwd,
     mode: permissionMode,
@@ -104,7 +105,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
       parts.planReviewer === 'lead'
         ? 'You review teammates\' plans yourself with plan_approval_response.'
         : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
-  }), findProjectInstructions(cwd));
+  }), loadAgentDefinitions(paths.home).definitions), findProjectInstructions(cwd));
   return new AgentLoop({
     system,
     tools: toolSpecs(tools),

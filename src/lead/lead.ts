@@ -1,6 +1,6 @@
 import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
-import { AgentLoop, openConversation } from '../agent/index.js';
+import { AgentLoop, findAgentDefinition, openConversation } from '../agent/index.js';
 import { EventStream, createSerial, type Serial, errorMessage } from '../lib/index.js';
 import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowOf } from '../model/index.js';
 import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
@@ -109,7 +109,7 @@ export class LeadRuntime {
       (what, reason) => void step({ type: 'problem', what, reason, audited: true }),
     );
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
-    const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees);
+    const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees, (name) => findAgentDefinition(paths.home, name));
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
     // Hosts the team enrolled are attached as they register; a key relayed reaches the local teammates too.
     const problem = (what: string, reason: string) => void step({ type: 'problem', what, reason, audited: true });

@@ -21,7 +21,8 @@ const RuleText = z.string().superRefine((text, ctx) => {
  */
 export const LeadOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('decide'), request_id: RequestId, approve: z.boolean(), note: z.string().optional(), always: z.boolean().optional() }),
-  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional(), mode: PermissionMode.optional(), worktree: z.boolean().optional(), host: AgentName.optional() }),
+  /** `agent`: an agent definition (.teams/agents/) giving what is not given here, the role included. */
+  z.object({ op: z.literal('spawn'), name: AgentName, role: z.string().min(1).optional(), agent: AgentName.optional(), prompt: z.string().optional(), plan_mode: z.boolean().optional(), model: ModelId.optional(), mode: PermissionMode.optional(), worktree: z.boolean().optional(), host: AgentName.optional() }),
   /** The lead's own message, signed by it (`to: "*"` broadcasts). */
   z.object({ op: z.literal('send'), to: Recipient, text: Text }),
   z.object({ op: z.literal('broadcast'), text: Text }),

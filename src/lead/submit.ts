@@ -56,9 +56,10 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
     }
     case 'spawn': {
       // The human's command: a mode is their grant, beyond the lead's own if they say so.
-      const { pid, model } = await to.teammates.spawn({
+      const { pid, model, mode } = await to.teammates.spawn({
         name: op.name,
-        role: op.role,
+        ...(op.role === undefined ? {} : { role: op.role }),
+        ...(op.agent === undefined ? {} : { agent: op.agent }),
         prompt: op.prompt ?? '',
         planMode: op.plan_mode ?? false,
         ...(op.model === undefined ? {} : { model: op.model }),
@@ -67,7 +68,8 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
         ...(op.host === undefined ? {} : { host: op.host }),
         asker: 'human',
       });
-      return { op: op.op, message: `spawned ${op.name} (${model}, pid ${pid}${op.mode ? `, ${op.mode} mode` : ''}${op.worktree ? ', in its own worktree' : ''}${op.host ? `, on host ${op.host}` : ''})`, pid, model };
+      const shownMode = op.mode ?? (op.agent === undefined ? undefined : mode);
+      return { op: op.op, message: `spawned ${op.name}${op.agent ? ` as agent '${op.agent}'` : ''} (${model}, pid ${pid}${shownMode ? `, ${shownMode} mode` : ''}${op.worktree ? ', in its own worktree' : ''}${op.host ? `, on host ${op.host}` : ''})`, pid, model };
     }
     case 'send':
     case 'broadcast': {

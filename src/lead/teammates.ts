@@ -2,7 +2,7 @@ import { Refused, errorMessage } from '../lib/index.js';
 import { newRequestId, summarize, type PermissionMode, agentNameProblem, LEAD, modeAfterPlan, type RequestRecord } from '../protocol/index.js';
 import { type TeamBus, budgetProblem } from '../team/index.js';
 import { addMember, setMemberStatus, type TeamStore } from '../store/index.js';
-import { describeExit, type ChildExit, type Spawner } from '../process/index.js';
+import { describeExit, type AgentRole, type ChildExit, type Spawner } from '../process/index.js';
 import { sandboxFor, type SandboxStatus } from '../sandbox/index.js';
 import type { LeadInput } from './state.js';
 import { modelIdProblem } from '../model/index.js';
@@ -16,6 +16,7 @@ import { LeadBoard } from './board.js';
 import { busyAmongThemselves } from './team-quiet.js';
 import { requireRunningTeammate } from './running-teammate.js';
 import { worktreeBrief } from '../worktree/index.js';
+import { respawnRole, settleSpawn, type FindAgent } from './agent-spawn.js';
 
 /** The lead's side of its teammates' lives: spawning, asking them to stop, noticing exits. */
 export class LeadTeammates {
@@ -41,6 +42,8 @@ export class LeadTeammates {
     private readonly rules: RulesSync,
     /** Teammates' own git worktrees (isolation: worktree): made before a start, settled after an exit. */
     private readonly worktrees: TeammateWorktrees,
+    /** The project's agent definitions (.teams/agents/), read at each spawn that names one. */
+    private readonly findAgent: FindAgent,
   ) {
     this.board = new LeadBoard(store, bus, step, () => spawner.running());
     spawner.exits.subscribe((exit) => {
@@ -57,7 +60,9 @@ export class LeadTeammates {
     void this.step({ type: 'problem', what, reason: errorMessage(error), audited: true });
   }
 
-  async spawn(spec: SpawnSpec): Promise<Spawned> {
+  async spawn(asked: SpawnSpec): Promise<Spawned> {
+    // An agent definition fills in what was not asked explicitly; an unknown one is refused, naming those there are.
+    const spec = settleSpawn(asked, this.mode, this.findAgent);
     const problem = agentNameProblem(spec.name) ?? (spec.model === undefined ? undefined : modelIdProblem(spec.model));
     if (problem) throw new Refused(problem);
     const model = this.modelFor(spec.model);
@@ -77,7 +82,7 @@ export class LeadTeammates {
     const subject = summarize(spec.prompt || spec.role);
     const description = spec.prompt || `You are the team's ${spec.role}. Wait for instructions from the lead.`;
     const task = await this.board.spawnTask(spec.name, subject, description);
-    const started = this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode), worktree: spec.isolation === 'worktree', host: spec.host }, { task_id: task.id, subject, description }, false);
+    const started = this.start({ name: spec.name, role: spec.role, planMode, model, permissionMode: modeAfterPlan(mode), worktree: spec.isolation === 'worktree', host: spec.host, agent: spec.agent }, { task_id: task.id, subject, description }, false);
     return started.catch(async (error: unknown) => {
       await this.board.spawnFailed(task.id, spec.name, error);
       throw error;
@@ -92,12 +97,14 @@ export class LeadTeammates {
   async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
     if (this.spawner.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
     const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode, placementProblem: (host) => this.spawner.placementProblem(host) });
+    // Its role read again before anything goes on the board: a definition gone or broken refuses the respawn.
+    const agent = respawnRole(name, member.agent, this.findAgent);
     // It keeps the model it ran before (the lead's, when the roster never named one).
     const task = await this.board.respawnTask(name, cancelled);
     const brief = { task_id: task.id, subject: task.subject, description: task.description };
     const model = this.modelFor(member.model ?? undefined);
     // Back where it ran: its conversation is journaled in the store, but its working directory is on that host.
-    const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false, host: member.host }, brief, true).catch(async (error: unknown) => {
+    const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false, host: member.host, agent }, brief, true).catch(async (error: unknown) => {
       await this.board.spawnFailed(task.id, name, error);
       throw error;
     });
@@ -106,7 +113,7 @@ export class LeadTeammates {
 
   /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */
   private async start(
-    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode; worktree: boolean; host: string | undefined },
+    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode; worktree: boolean; host: string | undefined; agent: AgentRole | undefined },
     task: { task_id: string; subject: string; description: string },
     resume: boolean,
   ): Promise<Spawned> {
@@ -125,9 +132,9 @@ export class LeadTeammates {
     const planModeSince = resume ? undefined : spec.planMode ? this.bus.clock.stamp() : null;
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
     const startMode = spec.planMode ? 'plan' : permissionMode;
-    const { host } = spec;
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode, host });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode, host: host ?? null });
+    const { host, agent } = spec;
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode, host, agent: agent?.name });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode, host: host ?? null, agent: agent?.name ?? null });
     await this.worktrees.record(spec.name, member, worktree);
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     const brief = worktree === undefined ? task : { ...task, description: `${task.description}\n\n${worktreeBrief(worktree)}` };
@@ -137,7 +144,7 @@ export class LeadTeammates {
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
     const journal = { session: this.session.id, resume };
-    const placed = { name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal, cwd: worktree?.path, host: spec.host };
+    const placed = { name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal, cwd: worktree?.path, host: spec.host, ...(agent ? { agent } : {}) };
     const { pid } = await this.spawner.spawn(placed, (process) => {
       // Only the pid (with its start time, as its spawner read it where it runs), and only while the teammate
       // has written no status of its own: its first status change may land first, and must not be turned back to "starting".
@@ -153,7 +160,7 @@ export class LeadTeammates {
     });
     // From now on a change to the rules reaches it as a rules_set, one made since they were read included.
     await this.rules.handedOver(spec.name, rules);
-    return { pid, model: spec.model };
+    return { pid, model: spec.model, role: spec.role, mode: startMode };
   }
 
   async requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }> {

@@ -17,6 +17,7 @@ export { mappedStack } from './mapped-stack.js';
 export { PACKAGE_ROOT } from './package-root.js';
 export { isRunning, processStartTime } from './proc-start.js';
 export { Refused } from './refused.js';
+export { readRegularFile } from './regular-file.js';
 export { Replies } from './replies.js';
 export { createSerial } from './serial.js';
 export type { Serial } from './serial.js';

@@ -2,6 +2,7 @@ import type { PermissionMode } from '../protocol/index.js';
 import type { SandboxSettings } from '../sandbox/index.js';
 import type { PermissionRules } from '../policy/index.js';
 import type { CompactReason } from '../agent/index.js';
+import type { AgentRole } from './agent-role.js';
 
 /**
  * What the lead needs from whatever starts its teammates: the supervisor on this machine, or a
@@ -24,6 +25,8 @@ export type TeammateSpec = {
   cwd?: string;
   /** The host it runs on (`teams host --name`); undefined: this machine, under the lead's supervisor. */
   host?: string;
+  /** The agent definition it was spawned as, when one: its role's prompt and tools. */
+  agent?: AgentRole;
 };
 
 /**

@@ -82,6 +82,7 @@ export class Supervisor implements Spawner {
     ];
     if (spec.planMode) args.push('--plan-mode');
     if (spec.journal.resume) args.push('--resume');
+    if (spec.agent) args.push('--agent', JSON.stringify(spec.agent));
     let child: ChildProcess;
     try {
       child = spawn(process.execPath, args, {

@@ -81,6 +81,11 @@ export const Member = z.object({
    * a respawn places it on the same host again.
    */
   host: AgentName.optional(),
+  /**
+   * The agent definition (`.teams/agents/<name>.md`) it was spawned as, written by the lead's
+   * spawn; absent: none. A respawn reads that definition again for its role's prompt and tools.
+   */
+  agent: AgentName.optional(),
 });
 export type Member = z.infer<typeof Member>;
 

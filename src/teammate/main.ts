@@ -7,6 +7,7 @@ import { teamPaths } from '../team/index.js';
 import { openStore } from '../store/open-store.js';
 import { RuleTexts, startTeammate, type TeammateOptions } from './start.js';
 import { describeIssues, mappedStack } from '../lib/index.js';
+import { AgentRole } from '../process/index.js';
 import { STORE_ENV, SessionId, describeStoreStatus, type StoreStatus } from '../store/index.js';
 
 /**
@@ -37,6 +38,16 @@ const Args = z.object({
     ctx.addIssue({ code: 'custom', message: `not permission rules: ${describeIssues(rules.error, 'rules')}` });
     return z.NEVER;
   }),
+  agent: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return undefined;
+      const role = AgentRole.safeParse(safeJson(text));
+      if (role.success) return role.data;
+      ctx.addIssue({ code: 'custom', message: `not an agent role: ${describeIssues(role.error, 'agent')}` });
+      return z.NEVER;
+    }),
 });
 
 function safeJson(text: string): unknown {
@@ -63,6 +74,7 @@ async function main(): Promise<number> {
       rules: { type: 'string' },
       session: { type: 'string' },
       resume: { type: 'boolean' },
+      agent: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -77,6 +89,7 @@ async function main(): Promise<number> {
     rules: values.rules,
     session: values.session,
     resume: values.resume ?? false,
+    agent: values.agent,
   });
   if (!args.success) {
     process.stderr.write(`teams teammate: ${describeIssues(args.error, 'arguments')}\n`);
@@ -104,6 +117,7 @@ async function main(): Promise<number> {
       sandbox: args.data.sandbox,
       rules: args.data.rules,
       journal: { session: args.data.session, resume: args.data.resume },
+      ...(args.data.agent === undefined ? {} : { agent: args.data.agent }),
     };
     const started = await startTeammate(options);
     // The rest of a teammate (its model loop, tools, policy) is loaded only now, after "ready".

@@ -5,7 +5,7 @@ import type { ModelSettings } from '../model/index.js';
 import { type PermissionMode, LEAD, createSigner, KeyRing, verifySender } from '../protocol/index.js';
 import type { SandboxSettings } from '../sandbox/index.js';
 import { TeamBus, type TeamPaths } from '../team/index.js';
-import { ParentSignal, tellLead } from '../process/index.js';
+import { ParentSignal, tellLead, type AgentRole } from '../process/index.js';
 
 /** Permission rules as the lead hands them over (`--rules`); teammate.ts parses each with the policy's RuleText. */
 export const RuleTexts = z.object({ allow: z.array(z.string()), deny: z.array(z.string()) });
@@ -28,6 +28,8 @@ export type TeammateOptions = {
   rules: RuleTexts;
   /** The lead's session, where this teammate's conversation is journaled; `resume`: go on with it. */
   journal: { session: string; resume: boolean };
+  /** The agent definition it was spawned as, from the lead: its role's prompt and the tools it may call. */
+  agent?: AgentRole;
 };
 
 /** What reaches a teammate from outside: its mail, being told to stop, being told to compact (/compact). */

@@ -1,10 +1,10 @@
-import { AgentLoop, findProjectInstructions, protocolRules, renderPrompt, withProjectInstructions, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
+import { AgentLoop, findProjectInstructions, withAgentRole, protocolRules, renderPrompt, withProjectInstructions, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
 import { lazyModel, contextWindowOf } from '../model/index.js';
 import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId, taskNotificationSummary, LEAD, resolveDeadlines } from '../protocol/index.js';
 import { endSpawnTask } from './board-io.js';
 import { alwaysKey, decideToolUse, RulesText } from '../policy/index.js';
-import { realPathOfCall, runTool, teammateTools, toolSpecs, realFileIO, realShellIO, type ToolResult } from '../tools/index.js';
+import { realPathOfCall, runTool, toolSpecs, realFileIO, realShellIO, teammateToolsAllowed, type ToolResult } from '../tools/index.js';
 import { budgetProblem, describeUsage, pricedTurn, hiddenFromAgents } from '../team/index.js';
 import { addMemberUsage, setMemberMode, setMemberStatus, requireMember, type MailboxEvent, logLineOf, type LoggedEvent } from '../store/index.js';
 import { createSerial, processStartTime, killProcessGroup, Replies, errorMessage } from '../lib/index.js';
@@ -80,7 +80,8 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     },
   });
   const io = { files: realFileIO(cwd, hidden), shell, team, cwd };
-  const tools = teammateTools();
+  // An agent definition's `tools` narrows them; the policy still decides every call (tool-filter.ts).
+  const tools = teammateToolsAllowed(options.agent?.tools);
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
     const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules: harness.rules, realPath: await realPathOfCall(cwd, call.input) });
@@ -116,7 +117,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     return result;
   };
 
-  const system = withProjectInstructions(renderPrompt('teammate.md', {
+  const system = withProjectInstructions(withAgentRole(renderPrompt('teammate.md', {
     name,
     role: requireMember(config, name).role,
     team: store.team,
@@ -126,7 +127,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     plan_mode_note: options.planMode
       ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval_request.'
       : '',
-  }), findProjectInstructions(cwd));
+  }), options.agent), findProjectInstructions(cwd));
   // Its conversation, journaled as it goes; a respawned teammate goes on with the old one.
   const { session, resume } = options.journal;
   const sink = journalSink(store.sessions, session, name);

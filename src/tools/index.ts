@@ -7,4 +7,5 @@ export { realShellIO } from './shell.js';
 export { taskDetail, taskLine } from './task-format.js';
 export type { LeadBoardIO, LeadTeamIO, SpawnSpec, Spawned, TeammateBoardIO, TeammateTeamIO } from './team-io.js';
 export type { ToolResult } from './tool.js';
-export { leadTools, runTool, teammateTools, toolSpecs } from './toolsets.js';
+export { teammateToolName, teammateToolNames, teammateToolsAllowed } from './tool-filter.js';
+export { leadTools, runTool, toolSpecs } from './toolsets.js';

@@ -49,9 +49,10 @@ export interface TeamIO {
  * who asked, the human or the lead's model, which mode-grant.ts bounds by the lead's own.
  */
 /** `host`: the host (`teams host --name`) it is placed on; undefined: the lead's machine. */
-export type SpawnSpec = { name: string; role: string; prompt: string; planMode: boolean; model?: string; permissionMode?: PermissionMode; asker?: ModeAsker; isolation?: 'worktree'; host?: string };
-/** The started process, and the model it runs (offline, always the offline model). */
-export type Spawned = { pid: number; model: string };
+/** `agent`: an agent definition (.teams/agents/<agent>.md) giving its role, prompt, tools, model and mode; `role` may then be left out. */
+export type SpawnSpec = { name: string; role?: string; agent?: string; prompt: string; planMode: boolean; model?: string; permissionMode?: PermissionMode; asker?: ModeAsker; isolation?: 'worktree'; host?: string };
+/** The started process, and the model it runs (offline, always the offline model); the role and the mode it starts in, as settled (an agent definition may give them). */
+export type Spawned = { pid: number; model: string; role?: string; mode?: PermissionMode };
 
 /** The lead's team: it starts teammates, ends them, and may review their plans. */
 export interface LeadTeamIO extends TeamIO {

@@ -8,6 +8,7 @@ import { COMMAND_HELP, compactTarget, type SlashCommand } from './commands.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { permissionsList } from './permissions-command.js';
+import { memoryList } from './memory-command.js';
 import { submit } from './submit.js';
 import type { LeadOp } from '../lead/index.js';
 
@@ -48,7 +49,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       const { pid, model } = await submit(runtime, {
         op: 'spawn',
         name: command.member,
-        role: command.role,
+        ...(command.role === undefined ? {} : { role: command.role }),
+        ...(command.agent === undefined ? {} : { agent: command.agent }),
         prompt: command.prompt,
         plan_mode: command.planMode,
         ...(command.model === undefined ? {} : { model: command.model }),
@@ -57,7 +59,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
         ...(command.host === undefined ? {} : { host: command.host }),
       });
       const mode = (command.mode ? `, ${command.mode} mode` : command.planMode ? ', plan mode' : '') + (command.worktree ? ', own worktree' : '') + (command.host ? `, on host ${command.host}` : '');
-      return [{ kind: 'info', text: `spawned ${command.member} (${command.role}${mode}, ${model}, pid ${pid})` }];
+      const role = command.agent === undefined ? command.role : `agent ${command.agent}`;
+      return [{ kind: 'info', text: `spawned ${command.member} (${role}${mode}, ${model}, pid ${pid})` }];
     }
     case 'mode':
       await runtime.submit({ op: 'mode', name: command.member, mode: command.mode });
@@ -117,6 +120,8 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
       if (command.remove !== undefined) return [{ kind: 'info', text: (await runtime.submit({ op: 'permissions_remove', rule: command.remove })).message }];
       return permissionsList(requirePaths(paths).home);
     }
+    case 'memory':
+      return memoryList(runtime.options.cwd, requirePaths(runtime.options.paths).home);
     case 'log': {
       if (command.agent) await requireStoredMember(store, command.agent);
       const { entries } = await store.audit.read();

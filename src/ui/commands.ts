@@ -2,11 +2,12 @@ import { agentNameProblem, didYouMean, PERMISSION_MODES, PermissionMode } from '
 import { modelIdProblem } from '../model/index.js';
 import { parseRule } from '../policy/index.js';
 import { assigneeProblem, EMPTY_SUBJECT, parseTaskIdList, taskIdProblem } from '../store/index.js';
+import { AGENT_FLAG, spawnAgentFlag } from './spawn-agent-flag.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
   | { name: 'help' }
-  | { name: 'spawn'; member: string; role: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode; worktree?: true; host?: string }
+  | { name: 'spawn'; member: string; role?: string; agent?: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode; worktree?: true; host?: string }
   | { name: 'diff' | 'merge' | 'discard'; member: string }
   | { name: 'mode'; member: string; mode: PermissionMode }
   | { name: 'send'; to: string; text: string }
@@ -25,6 +26,7 @@ export type SlashCommand =
   | { name: 'log'; agent: string | undefined }
   | { name: 'compact'; agent: string | undefined; instructions?: string }
   | { name: 'permissions'; remove: string | undefined }
+  | { name: 'memory' }
   | { name: 'view'; agent: string | undefined }
   | { name: 'clear' }
   | { name: 'quit' };
@@ -35,7 +37,7 @@ export type CommandName = SlashCommand['name'] | 'exit';
 /** The reference /help prints, in this order; completion offers the same names. */
 export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
   { name: 'help', usage: '/help', what: 'this list and the keys' },
-  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>] [--mode <mode>] [--worktree] [--host <host>]', what: 'start a teammate (--worktree: in its own git worktree and branch; --host: on a machine running `teams host`)' },
+  { name: 'spawn', usage: '/spawn <name> <role> [prompt] [--plan-mode] [--model <id>] [--mode <mode>] [--worktree] [--host <host>]  or  /spawn <name> --agent <agent> [prompt] […]', what: 'start a teammate (--agent: as an agent definition of .teams/agents/; --worktree: in its own git worktree and branch; --host: on a machine running `teams host`)' },
   { name: 'diff', usage: '/diff <name>', what: "what a worktree teammate changed since it started, committed or not" },
   { name: 'merge', usage: '/merge <name>', what: "merge a stopped worktree teammate's branch into yours (a conflict merges nothing)" },
   { name: 'discard', usage: '/discard <name>', what: "throw a stopped worktree teammate's work away: its worktree and branch" },
@@ -54,6 +56,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
   { name: 'compact', usage: '/compact [name] [instructions]', what: "summarise an agent's older turns to free its context (the lead's by default); instructions say what the summary must keep" },
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
+  { name: 'memory', usage: '/memory', what: 'the project instructions (AGENTS.md, CLAUDE.md) and agent definitions the agents are given' },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C twice)' },
@@ -113,6 +116,7 @@ export function parseCommand(line: string): Parsed {
     case 'team':
     case 'requests':
     case 'tasks':
+    case 'memory':
     case 'clear':
     case 'quit':
       return noArgs({ name: command });
@@ -202,17 +206,20 @@ function parseSpawn(rest: string): Parsed {
   if (hostGiven && host === undefined) return fail('/spawn: --host needs a host name (`teams hosts` lists them)');
   const hostProblem = host === undefined ? undefined : nameError('spawn', 'host', host);
   if (hostProblem) return fail(hostProblem);
-  const withoutFlag = rest.replace(flag, ' ').replace(modelFlag, ' ').replace(modeFlag, ' ').replace(worktreeFlag, ' ').replace(hostFlag, ' ').trim();
+  const agent = spawnAgentFlag(rest);
+  if (agent.error !== undefined) return fail(agent.error);
+  const withoutFlag = rest.replace(flag, ' ').replace(modelFlag, ' ').replace(modeFlag, ' ').replace(worktreeFlag, ' ').replace(hostFlag, ' ').replace(AGENT_FLAG, ' ').trim();
   const [member, afterName] = split(withoutFlag);
-  const [role, prompt] = split(afterName);
+  // With --agent the definition names the role: what follows the name is the prompt.
+  const [role, prompt] = agent.name === undefined ? split(afterName) : [undefined, afterName];
   if (member === '' || role === '') return fail(usage('spawn'));
   // Only name and role are checked: the prompt is free text and may well contain dashes.
-  const option = [member, role].find((word) => word.startsWith('-'));
-  if (option) return fail(`/spawn: unknown option '${option}' (only --plan-mode, --model <id>, --mode <mode>, --worktree and --host <host>)`);
+  const option = [member, role ?? ''].find((word) => word.startsWith('-'));
+  if (option) return fail(`/spawn: unknown option '${option}' (only --agent <agent>, --plan-mode, --model <id>, --mode <mode>, --worktree and --host <host>)`);
   const problem = nameError('spawn', 'name', member);
   if (problem) return fail(problem);
   const id = model?.groups?.id;
-  return ok({ name: 'spawn', member, role, prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }), ...(mode?.success ? { mode: mode.data } : {}), ...(worktree ? { worktree: true as const } : {}), ...(host === undefined ? {} : { host }) });
+  return ok({ name: 'spawn', member, ...(role === undefined ? {} : { role }), ...(agent.name === undefined ? {} : { agent: agent.name }), prompt: unquote(prompt), planMode, ...(id === undefined ? {} : { model: id }), ...(mode?.success ? { mode: mode.data } : {}), ...(worktree ? { worktree: true as const } : {}), ...(host === undefined ? {} : { host }) });
 }
 
 /** Where the REPL shows the board's ids. */

@@ -21,8 +21,9 @@ const REQUIRED: Record<string, string[]> = {
   send_message: ['to', 'content'],
   broadcast: ['content'],
   list_teammates: [],
-  // role and prompt are required of a new teammate only: the schema's refinement says so, by field (team-tools.test.ts).
-  spawn_teammate: ['name'],
+  // name, role and prompt are required of a new teammate only, name and role unless it is started as an agent
+  // definition (which names both): the schema's refinement says so, by field (team-tools.test.ts, spawn-agent.test.ts).
+  spawn_teammate: [],
   shutdown_request: ['teammate'],
   shutdown_status: ['request_id'],
   plan_approval_response: ['request_id', 'approve'],

@@ -39,6 +39,14 @@ describe('slash commands: parsing', () => {
     assert.deepEqual(parsed('/spawn --plan-mode bob tester "check -v output"'), { name: 'spawn', member: 'bob', role: 'tester', prompt: 'check -v output', planMode: true });
   });
 
+  test('/spawn --agent <agent>: the definition names the role, so what follows the name is the prompt', () => {
+    assert.deepEqual(parsed('/spawn rex --agent reviewer Review src/ for bugs'), { name: 'spawn', member: 'rex', agent: 'reviewer', prompt: 'Review src/ for bugs', planMode: false });
+    assert.deepEqual(parsed('/spawn --agent=reviewer rex --worktree'), { name: 'spawn', member: 'rex', agent: 'reviewer', prompt: '', planMode: false, worktree: true });
+    refused('/spawn rex --agent', /^\/spawn: --agent needs the name of an agent definition/);
+    refused('/spawn rex --agent Bad!Name', /^\/spawn: agent 'Bad!Name'/);
+    refused('/spawn --agent reviewer', /^usage: \/spawn/);
+  });
+
   test('/spawn --host <host> anywhere places it on a host; a missing or bad host name is refused', () => {
     assert.deepEqual(parsed('/spawn alice coder run the tests --host build'), { name: 'spawn', member: 'alice', role: 'coder', prompt: 'run the tests', planMode: false, host: 'build' });
     assert.deepEqual(parsed('/spawn --host=gpu bob tester'), { name: 'spawn', member: 'bob', role: 'tester', prompt: '', planMode: false, host: 'gpu' });
@@ -201,7 +209,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 24);
+    assert.equal(COMMAND_NAMES.length, 25);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });

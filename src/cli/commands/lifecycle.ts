@@ -10,19 +10,21 @@ export function registerLifecycleCommands(program: Command, contextFor: ContextF
   program
     .command('spawn <name>')
     .description('start a teammate process (the running lead supervises it)')
-    .requiredOption('--role <role>', "the teammate's role")
+    .option('--role <role>', "the teammate's role (required unless --agent)")
+    .option('--agent <agent>', 'start it as an agent definition of the project (.teams/agents/<agent>.md; teams agents lists them)')
     .option('--prompt <text>', 'its task')
     .option('--plan-mode', 'read-only until its plan is approved')
     .option('--model <id>', "its own model (default: the lead's; offline, every agent is the offline model)")
     .option('--mode <mode>', `its permission mode (${PERMISSION_MODES.join(', ')}); yours to grant, even beyond the lead's own`)
     .option('--worktree', 'it works in its own git worktree and branch (teams diff/merge/discard)')
     .option('--host <host>', 'start it on another machine running `teams host` (see `teams hosts`)')
-    .action(async (name: string, options: { role: string; prompt?: string; planMode?: boolean; model?: string; mode?: string; worktree?: boolean; host?: string }, command: Command) => {
-      const problem = agentNameProblem(name) ?? (options.host === undefined ? undefined : agentNameProblem(options.host)) ?? (options.model === undefined ? undefined : modelIdProblem(options.model));
+    .action(async (name: string, options: { role?: string; agent?: string; prompt?: string; planMode?: boolean; model?: string; mode?: string; worktree?: boolean; host?: string }, command: Command) => {
+      if (options.role === undefined && options.agent === undefined) throw new UsageError('give --role, or --agent with an agent definition (teams agents lists them)');
+      const problem = agentNameProblem(name) ?? (options.agent === undefined ? undefined : agentNameProblem(options.agent)) ?? (options.host === undefined ? undefined : agentNameProblem(options.host)) ?? (options.model === undefined ? undefined : modelIdProblem(options.model));
       if (problem) throw new UsageError(problem);
       const mode = options.mode === undefined ? undefined : modeArgument(options.mode);
       const context = contextFor(command);
-      const message = await askLead(context, { op: 'spawn', name, role: options.role, prompt: options.prompt, plan_mode: options.planMode, model: options.model, mode, worktree: options.worktree, host: options.host });
+      const message = await askLead(context, { op: 'spawn', name, role: options.role, agent: options.agent, prompt: options.prompt, plan_mode: options.planMode, model: options.model, mode, worktree: options.worktree, host: options.host });
       if (message === undefined) noLead(context, 'spawning a teammate');
       process.stdout.write(`${inertText(message)}\n`);
     });
