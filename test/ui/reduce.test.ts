@@ -294,7 +294,7 @@ describe('reduce: the input line', () => {
     assert.equal(s.input.text, '/spawn ');
     s = run(state(), type('/s'), { type: 'complete' });
     assert.equal(s.input.text, '/s');
-    assert.equal(s.hint, '/spawn  /send  /shutdown');
+    assert.equal(s.hint, '/spawn  /send  /shutdown  /status');
     s = run(state(), type('/send al'), { type: 'complete' });
     assert.equal(s.input.text, '/send alice ');
     s = run(state(), type('/send zz'), { type: 'complete' });
