@@ -228,9 +228,10 @@ export class ReplController {
    */
   private clear(screen: Screen): void {
     void this.runtime.submit({ op: 'clear' }).then(
-      () => {
+      (reply) => {
         screen.clear();
         this.store.dispatch({ type: 'clear' });
+        this.append('info', reply.message);
       },
       (error: unknown) => this.append('error', `/clear: ${message(error)}`),
     );

@@ -87,7 +87,8 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
       return append({ ...state, leadMode: event.mode }, { kind: 'info', text: `the lead's permission mode: ${event.mode}${event.mode === 'plan' ? ' (its commands cannot write)' : ''}` });
     case 'lead_model':
       return append({ ...state, model: event.model, modelLabel: event.label }, { kind: 'info', text: `the lead's next turns use ${event.label}` });
+    // The controller says so after the screen is cleared (/clear): said here, it would be cleared with it.
     case 'lead_session':
-      return append({ ...state, sessionId: event.id }, { kind: 'info', text: `a fresh conversation for the lead, in session ${event.id}; teammates keep running` });
+      return { ...state, sessionId: event.id };
   }
 }
