@@ -12,13 +12,12 @@ import { submit } from './submit.js';
 import type { LeadOp } from '../lead/index.js';
 
 /** Commands the controller carries out itself: they change the screen or read what it shows. */
-export type ScreenCommand = 'clear' | 'quit' | 'view' | 'cost' | 'status' | 'model_shown';
-
-const SCREEN_COMMANDS: readonly string[] = ['clear', 'quit', 'view', 'cost', 'status', 'model_shown'] satisfies ScreenCommand[];
+const SCREEN_COMMANDS = ['clear', 'quit', 'view', 'cost', 'status', 'model_shown'] as const;
+type ScreenCommand = (typeof SCREEN_COMMANDS)[number];
 
 /** Whether `runCommand` carries the command out (the rest are the controller's). */
 export function isRunnable(command: SlashCommand): command is Exclude<SlashCommand, { name: ScreenCommand }> {
-  return !SCREEN_COMMANDS.includes(command.name);
+  return !(SCREEN_COMMANDS as readonly string[]).includes(command.name);
 }
 
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
