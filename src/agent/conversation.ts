@@ -52,6 +52,14 @@ export class Conversation {
     this.record({ type: 'replaced', messages });
   }
 
+  /**
+   * Empty, unrecorded: for a fresh conversation whose sink now journals into a new session
+   * (the lead's /clear), whose replay starts empty too. The old session keeps its records.
+   */
+  clear(): void {
+    this.list.splice(0);
+  }
+
   /** Resolves once every record so far is persisted; rejects with the first that was not. */
   async settled(): Promise<void> {
     await this.written;

@@ -48,6 +48,12 @@ export function createEventPrinter(json: JsonSink | undefined, writeLine: (line:
         return write(`· ${event.text}`);
       case 'teammate_compacted':
         return write(`· ${compactionLine(event.name, event.before, event.after, event.reason)}`);
+      case 'lead_mode':
+        return write(`· the lead's permission mode: ${event.mode}`);
+      case 'lead_model':
+        return write(`· the lead's next turns use ${event.label}`);
+      case 'lead_session':
+        return write(`· the lead starts a fresh conversation in session ${event.id}`);
       case 'agent': {
         const e = event.event;
         if (e.type === 'input') return write(`> ${oneLine(e.text, 400)}`);

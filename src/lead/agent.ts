@@ -2,7 +2,7 @@ import { loadProjectRules } from './project-settings.js';
 import { type PermissionRules, decideToolUse } from '../policy/index.js';
 import { Refused, type Serial } from '../lib/index.js';
 import { AgentLoop, type Conversation, findProjectInstructions, loadAgentDefinitions, protocolRules, renderPrompt, withAgentDefinitions, withProjectInstructions } from '../agent/index.js';
-import type { OpenModel } from '../model/index.js';
+import type { ModelClient } from '../model/index.js';
 import { type PermissionMode, LEAD } from '../protocol/index.js';
 import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult } from '../tools/index.js';
 import { launcherFor, type Launcher, probeSandbox, type SandboxLimits, bwrapProgram, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/index.js';
@@ -55,10 +55,12 @@ export type LeadAgentParts = {
   store: TeamStore;
   paths: TeamPaths;
   cwd: string;
-  permissionMode: PermissionMode;
+  /** The lead's permission mode now: read at each call, since the human may change it between them (Shift+Tab). */
+  mode: () => PermissionMode;
   planReviewer: PlanReviewer;
   sandbox: SandboxStatus;
-  model: OpenModel;
+  /** The model its turns call now (`/model` swaps it). */
+  model: Pick<ModelClient, 'turn' | 'model'>;
   /** The context window in tokens (the model's, or --context-window). */
   contextWindow: number;
   team: LeadTeamIO;
@@ -71,9 +73,17 @@ export type LeadAgentParts = {
 };
 
 export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> {
-  const { store, paths, cwd, permissionMode, decisions, rosterWrites } = parts;
+  const { store, paths, cwd, mode, decisions, rosterWrites } = parts;
   const tools = leadTools({ reviewPlans: parts.planReviewer === 'lead' });
-  const shell = realShellIO({ launch: leadLauncher(parts.sandbox, permissionMode, paths) });
+  // One launcher per mode met: plan's cannot write, whatever a call's grant says.
+  const launchers = new Map<PermissionMode, Launcher>();
+  const launcherNow = (): Launcher => {
+    const now = mode();
+    const launcher = launchers.get(now) ?? leadLauncher(parts.sandbox, now, paths);
+    launchers.set(now, launcher);
+    return launcher;
+  };
+  const shell = realShellIO({ launch: (command, dir, grant) => launcherNow()(command, dir, grant) });
   const io = { files: realFileIO(cwd, hiddenFromAgents(paths)), shell, team: parts.team, cwd };
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
     // Read at each call, so that `teams allow` reaches a running lead; a malformed file refuses the call.
@@ -84,7 +94,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
       if (!(error instanceof Refused)) throw error;
       return { content: `Not allowed: the project's permission rules cannot be read: ${error.message}`, isError: true };
     }
-    const decision = decideToolUse({ tool: call.name, input: call.input, mode: permissionMode, cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed, rules, realPath: await realPathOfCall(cwd, call.input) });
+    const decision = decideToolUse({ tool: call.name, input: call.input, mode: mode(), cwd, planApproved: true, alwaysAllowed: decisions.alwaysAllowed, rules, realPath: await realPathOfCall(cwd, call.input) });
     if (decision.action === 'deny') return { content: `Not allowed: ${decision.reason}`, isError: true };
     if (decision.action === 'ask') {
       void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'awaiting_approval'));
@@ -98,7 +108,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
   const system = withProjectInstructions(withAgentDefinitions(renderPrompt('lead.md', {
     team: paths.team,
     cwd,
-    mode: permissionMode,
+    mode: mode(),
     teammates: describeTeammates((await store.roster.load())?.members ?? []),
     protocol_rules: protocolRules(),
     plan_review_note:
@@ -109,7 +119,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
   return new AgentLoop({
     system,
     tools: toolSpecs(tools),
-    model: parts.model.client,
+    model: parts.model,
     execute,
     beforeModelCall: async () => budgetProblem(await store.roster.load()),
     conversation: parts.conversation,

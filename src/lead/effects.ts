@@ -13,8 +13,8 @@ export type LeadEffect =
   | { type: 'emit'; event: LeadEvent }
   /** Shown ("what: reason", or the reason alone) and, when `audited`, written to the audit log. */
   | { type: 'problem'; what: string | undefined; reason: string; audited: boolean }
-  /** The lead's model hears it with its next input (a turn starts if it is idle). */
-  | { type: 'tell_model'; text: string }
+  /** The lead's model hears it with its next input (a turn starts if it is idle, unless `later`: no reason to spend a model call now). */
+  | { type: 'tell_model'; text: string; later?: boolean }
   /** The teammate agreed to stop: its exit is no crash. */
   | { type: 'expect_exit'; name: string }
   /** A request for the human arrived: the approval queue looks again. */

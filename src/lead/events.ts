@@ -1,5 +1,5 @@
 import type { AgentEvent, CompactReason } from '../agent/index.js';
-import type { Envelope, RequestRecord } from '../protocol/index.js';
+import type { Envelope, PermissionMode, RequestRecord } from '../protocol/index.js';
 import type { Member } from '../store/index.js';
 
 // Its own file so that lead.ts and the helpers it composes (lead-decisions, lead-teammates)
@@ -18,4 +18,10 @@ export type LeadEvent =
   /** Something the human should know that went well enough, e.g. a teammate's worktree kept. */
   | { type: 'notice'; text: string }
   /** A teammate compacted its conversation (its own process told the lead, over IPC). */
+  /** The lead's own permission mode, as set now (Shift+Tab, a `lead_mode` op). */
+  | { type: 'lead_mode'; mode: PermissionMode }
+  /** The lead's model for its next turns (`/model`). */
+  | { type: 'lead_model'; model: string; label: string }
+  /** The lead starts a fresh conversation in a new session (`/clear`). */
+  | { type: 'lead_session'; id: string }
   | { type: 'teammate_compacted'; name: string; before: number; after: number; reason: CompactReason };

@@ -44,7 +44,7 @@ export function leadEffectRunner(x: LeadExecutors): EffectRunner {
       case 'problem':
         return problem(effect.what, effect.reason, effect.audited);
       case 'tell_model':
-        return x.loop.push(effect.text);
+        return effect.later ? x.loop.enqueue(effect.text) : x.loop.push(effect.text);
       case 'expect_exit':
         return x.teammates.expectExit(effect.name);
       case 'approvals_changed':

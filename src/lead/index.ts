@@ -12,3 +12,4 @@ export { SCOPES, settingsFiles } from './settings-layers.js';
 export type { SettingsScope } from './settings-layers.js';
 export type { LeadSessionStart, SessionChoice } from './session.js';
 export { LeadRuntime } from './lead.js';
+export { nextLeadMode } from './lead-controls.js';

@@ -26,6 +26,8 @@ import { Spawners, Supervisor } from '../process/index.js';
 import { RemoteHosts } from '../host/index.js';
 import { recoverFromEarlierLead, recoveryNotice } from './recovery.js';
 import { LeadSession, type LeadSessionStart } from './session.js';
+import { LeadControls, LeadModel } from './lead-controls.js';
+import { endTurns } from './end-turns.js';
 import type { LeadOptions, LeadParts } from './options.js';
 
 /**
@@ -51,6 +53,8 @@ export class LeadRuntime {
   readonly hooks: LeadHooks;
   /** What starts its teammates: this machine's supervisor, and the team's hosts (`teams host`, attached as they register). */
   readonly spawners: Spawners;
+  /** The human's changes to the lead itself: its mode, its model, a fresh conversation. */
+  readonly controls: LeadControls;
   private readonly hosts: RemoteHosts;
   private readonly keys: KeyRing;
   /** The lead's own roster writes, in the order its turns make them. */
@@ -60,7 +64,7 @@ export class LeadRuntime {
 
   private constructor(parts: LeadParts) {
     ({ events: this.events, options: this.options, store: this.store, bus: this.bus, loop: this.loop, model: this.model, teammates: this.teammates } = parts);
-    ({ decisions: this.decisions, spawners: this.spawners, hosts: this.hosts, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper } = parts);
+    ({ decisions: this.decisions, spawners: this.spawners, hosts: this.hosts, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper, controls: this.controls } = parts);
   }
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
@@ -100,7 +104,7 @@ export class LeadRuntime {
     // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
     const spawners = new Spawners(supervisor);
     // Every module below steps the lead with what it learns; the effects run once the loop exists.
-    const stepper = new LeadStepper(initialLeadState(options.planReviewer));
+    const stepper = new LeadStepper(initialLeadState(options.planReviewer, options.permissionMode));
     const step = (input: LeadInput) => stepper.step(input);
     const rules = new RulesSync(
       paths.home,
@@ -126,14 +130,15 @@ export class LeadRuntime {
       decide: (requestId, decision) => decisions.decide(requestId, decision),
       checkCompletion: (task) => hooks.run('task_completed', { teammate: LEAD, task }, LEAD),
     });
+    const leadModel = new LeadModel(model.client);
     const loop = await createLeadLoop({
       store,
       paths,
       cwd: options.cwd,
-      permissionMode: options.permissionMode,
+      mode: () => stepper.state.mode,
       planReviewer: options.planReviewer,
       sandbox,
-      model,
+      model: leadModel,
       contextWindow: contextWindowOf(options.settings.model, options.settings.contextWindow),
       team,
       decisions,
@@ -147,7 +152,8 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
-    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper });
+    const controls = new LeadControls({ stepper, loop, model: leadModel, settings: options.settings, offlineURL: model.offlineURL, session });
+    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper, controls });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) runtime.refused(`set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
@@ -227,7 +233,7 @@ export class LeadRuntime {
   /** The human's command, from the REPL, another terminal or `teams run`: carried out in one place (submit.ts). */
   submit(op: LeadOp): Promise<LeadReply> {
     const { store, bus, decisions, teammates, loop } = this;
-    return submitOp(op, { store, paths: this.options.paths, bus, decisions, teammates, loop, stop: (reason) => this.stop(reason), forceStop: () => this.forceStop() });
+    return submitOp(op, { store, paths: this.options.paths, bus, decisions, teammates, loop, lead: this.controls, stop: (reason) => this.stop(reason), forceStop: () => this.forceStop() });
   }
 
   /** What the REPL reads of the lead now. */
@@ -266,23 +272,6 @@ export class LeadRuntime {
     await this.stop('the lead was force-stopped');
   }
 
-  /**
-   * A notice queued just before the stop began may still start a turn after the interrupt:
-   * end every turn before the model goes, or such a turn
-   * would outlive the stop, retrying a closed model and writing the lead's status afterwards.
-   */
-  private async endTurns(): Promise<void> {
-    const unsubscribe = this.loop.subscribe((event) => {
-      if (event.type === 'turn_start') this.loop.interrupt();
-    });
-    try {
-      this.loop.interrupt();
-      await this.loop.idle();
-    } finally {
-      unsubscribe();
-    }
-  }
-
   private async stopOnce(reason: string): Promise<void> {
     this.loop.interrupt();
     this.hooks.close();
@@ -292,7 +281,7 @@ export class LeadRuntime {
     this.bus.clock.stop();
     for (const close of this.closers.reverse()) await close();
     this.closers = [];
-    await this.endTurns();
+    await endTurns(this.loop);
     await this.model.close();
     // After every status its turns wrote: the last word is that it stopped.
     await this.rosterWrites(() => setMemberStatus(this.store.roster, LEAD, 'shutdown', { pid: null }));

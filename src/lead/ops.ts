@@ -34,6 +34,12 @@ export const LeadOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('interrupt'), name: AgentName }),
   /** The human changes a running teammate's permission mode: a mode_set the lead signs. */
   z.object({ op: z.literal('mode'), name: AgentName, mode: PermissionMode }),
+  /** The lead's own permission mode (Shift+Tab): never bypass, which only a start in it gives. */
+  z.object({ op: z.literal('lead_mode'), mode: PermissionMode }),
+  /** The lead's model for its next turns (`/model <id>`). */
+  z.object({ op: z.literal('lead_model'), model: ModelId }),
+  /** A fresh conversation for the lead in a new session (`/clear`); teammates keep running. */
+  z.object({ op: z.literal('clear') }),
   /** The lead's conversation (no name, or `lead`) or a running teammate's. */
   z.object({ op: z.literal('compact'), name: AgentName.optional(), instructions: z.string().max(2000).optional() }),
   /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
@@ -77,6 +83,9 @@ export type LeadReply =
   /** `id` is the signed interrupt's; none when the lead's own turn was interrupted (or it had none). */
   | { op: 'interrupt'; message: string; id?: string }
   | { op: 'respawn'; message: string; pid: number; cancelled: string[]; planMode: boolean }
+  | { op: 'lead_mode'; message: string; mode: PermissionMode }
+  | { op: 'lead_model'; message: string; model: string }
+  | { op: 'clear'; message: string; session: string }
   | { op: 'shutdown'; message: string; requestId: string }
   | { op: 'mode' | 'compact' | 'prompt' | 'quit' | 'sweep' | 'task_create' | 'task_assign' | 'task_cancel' | 'diff' | 'merge' | 'discard' | 'permissions_add' | 'permissions_remove'; message: string };
 

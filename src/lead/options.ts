@@ -13,6 +13,7 @@ import type { LeadHooks } from './hooks.js';
 import type { PlanReviewer } from './routing.js';
 import type { LeadSessionStart, SessionChoice } from './session.js';
 import type { LeadStepper } from './stepper.js';
+import type { LeadControls } from './lead-controls.js';
 import type { LeadTeammates } from './teammates.js';
 
 export type LeadOptions = {
@@ -55,4 +56,5 @@ export type LeadParts = {
   hooks: LeadHooks;
   stepper: LeadStepper;
   hosts: RemoteHosts;
+  controls: LeadControls;
 };

@@ -18,13 +18,13 @@ export type LeadSessionStart = { id: string; resumed: boolean } & Pick<OpenedCon
  */
 export class LeadSession {
   private created: Promise<unknown> | undefined;
-  private readonly startedAt = new Date().toISOString();
-  private readonly journal: RecordSink;
+  private startedAt = new Date().toISOString();
+  private journal: RecordSink;
   readonly sink: RecordSink;
 
   constructor(
     private readonly sessions: SessionStore,
-    readonly choice: SessionChoice,
+    public choice: SessionChoice,
   ) {
     if (choice.resume) this.created = Promise.resolve();
     this.journal = journalSink(sessions, choice.id, LEAD);
@@ -36,6 +36,14 @@ export class LeadSession {
 
   get id(): string {
     return this.choice.id;
+  }
+
+  /** A new session from here on (/clear): recorded, as any new one, at its first record. */
+  restart(id: string): void {
+    this.choice = { id, resume: false };
+    this.created = undefined;
+    this.startedAt = new Date().toISOString();
+    this.journal = journalSink(this.sessions, id, LEAD);
   }
 
   /** The session recorded, once; `firstPrompt` is used only by the call that records it. */

@@ -1,4 +1,4 @@
-import type { Envelope, PlanReviewer, RequestRecord } from '../protocol/index.js';
+import type { Envelope, PermissionMode, PlanReviewer, RequestRecord } from '../protocol/index.js';
 import type { AgentEvent, CompactReason } from '../agent/index.js';
 import type { Member, Task, TaskBoardStatus } from '../store/index.js';
 import type { HookVerdict } from '../hooks/index.js';
@@ -23,6 +23,8 @@ export type BoardSeen = { status: TaskBoardStatus; owner: string | undefined };
 export type LeadState = {
   /** Whose plans the lead's model reviews: decides which messages the human, not the model, hears of. */
   planReviewer: PlanReviewer;
+  /** The lead's own permission mode: what its tools may do unasked, and whether its commands may write (Shift+Tab changes it). */
+  mode: PermissionMode;
   /**
    * Teammates whose idle notification the lead has received since it last gave them
    * anything. Per-sender order means everything they sent before it has arrived too.
@@ -54,9 +56,10 @@ export type LeadState = {
   };
 };
 
-export function initialLeadState(planReviewer: PlanReviewer): LeadState {
+export function initialLeadState(planReviewer: PlanReviewer, mode: PermissionMode = 'default'): LeadState {
   return {
     planReviewer,
+    mode,
     idle: new Set(),
     lastSent: new Map(),
     traffic: new Map(),
@@ -113,5 +116,10 @@ export type LeadInput =
   | { type: 'roster'; members: Member[] }
   /** Something the human should know that went well enough. */
   | { type: 'notice'; text: string }
+  /** The human set the lead's own permission mode (a `lead_mode` op). */
+  | { type: 'lead_mode'; mode: PermissionMode }
+  /** The lead's model for its next turns was set, or its fresh conversation began in a new session: the REPL shows them. */
+  | { type: 'lead_model'; model: string; label: string }
+  | { type: 'lead_session'; id: string }
   /** The stop began: nothing starts the lead's model or sends a teammate work any more. */
   | { type: 'stop' };

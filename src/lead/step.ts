@@ -69,9 +69,21 @@ export function stepLead(state: LeadState, input: LeadInput): LeadStep {
       return { state, effects: [{ type: 'problem', what: input.what, reason: input.reason, audited: input.audited }] };
     case 'notice':
       return { state, effects: [{ type: 'emit', event: { type: 'notice', text: input.text } }] };
+    case 'lead_mode':
+      return leadMode(state, input.mode);
+    case 'lead_model':
+    case 'lead_session':
+      return { state, effects: [{ type: 'emit', event: input }] };
     case 'stop':
       return { state: { ...state, stopping: true }, effects: [] };
   }
+}
+
+/** The lead's own mode changed: the REPL shows it, and the lead's model hears it with its next input (its prompt named the old one). */
+function leadMode(state: LeadState, mode: LeadState['mode']): LeadStep {
+  if (mode === state.mode) return { state, effects: [{ type: 'emit', event: { type: 'lead_mode', mode } }] };
+  const tell: LeadEffect = { type: 'tell_model', text: `[mode] The human set your permission mode to ${mode}${mode === 'plan' ? ': your commands cannot write; explore and propose, change nothing' : ''}.`, later: true };
+  return { state: { ...state, mode }, effects: [{ type: 'emit', event: { type: 'lead_mode', mode } }, tell] };
 }
 
 /** The lead's bus sent something: what starts a turn (an interrupt or new rules do not: the kind says) ends the teammate's idleness, and is traffic with it. */

@@ -33,6 +33,8 @@ export type OpTargets = {
     interrupt(name: string): Promise<{ id: string }>;
     compact(name: string, instructions?: string): void;
   };
+  /** The human's changes to the lead itself (lead-controls.ts). */
+  readonly lead: { setMode(mode: PermissionMode): Promise<void>; setModel(model: string): Promise<string>; clear(): Promise<string> };
   /** The lead's own model loop. */
   readonly loop: { readonly busy: boolean; interrupt(): void; compact(instructions?: string): void; push(text: string): void };
   stop(reason?: string): Promise<void>;
@@ -100,6 +102,15 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
     case 'mode':
       await to.teammates.setMode(op.name, op.mode, 'human');
       return { op: op.op, message: `set ${op.name}'s permission mode to ${op.mode}` };
+    case 'lead_mode':
+      await to.lead.setMode(op.mode);
+      return { op: op.op, message: `the lead's permission mode is ${op.mode}`, mode: op.mode };
+    case 'lead_model':
+      return { op: op.op, message: `the lead's next turns use ${await to.lead.setModel(op.model)}`, model: op.model };
+    case 'clear': {
+      const session = await to.lead.clear();
+      return { op: op.op, message: `the lead starts a fresh conversation in session ${session}; teammates keep running`, session };
+    }
     case 'compact': {
       if (op.name !== undefined) await requireStoredMember(to.store, op.name);
       if (op.name === undefined || op.name === LEAD) to.loop.compact(op.instructions);

@@ -16,7 +16,7 @@ export { HostBeat, HostRecord } from './hosts.js';
 export { SessionId, SessionRecord, promptPreview } from './sessions.js';
 export type { SessionSummary } from './sessions.js';
 export { readStateRootRegistry } from './state-root-registry.js';
-export { STORE_ENV, teamRoot } from './store-descriptor.js';
+export { STORE_ENV, redactDescriptor, teamRoot } from './store-descriptor.js';
 export { EMPTY_SUBJECT, HUMAN_ACTOR, assigneeProblem, parseTaskIdList, taskIdProblem } from './task-input.js';
 export { ONE_LINE_SUBJECT, Task, TaskBoardStatus, TaskChange, TaskId, claimProblem, isOneLine, transitionProblem } from './tasks.js';
 export type { TaskResult } from './tasks.js';

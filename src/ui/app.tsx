@@ -53,6 +53,7 @@ export function App({ store, controller }: AppProps) {
             phase={state.phase}
             waitingFor={waitingFor}
             view={state.view}
+            mode={state.leadMode}
             storeDown={state.storeDown}
           />
         </Box>
@@ -89,6 +90,8 @@ export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<
     members: team?.members ?? [],
     queue,
     now,
+    ...(runtime.options.permissionMode === undefined ? {} : { leadMode: runtime.options.permissionMode }),
+    ...(runtime.session === undefined ? {} : { sessionId: runtime.session.id }),
   });
   const session = runtime.session;
   // Shown whether or not the session is resumed: a new one also starts after a lead that died.

@@ -12,13 +12,22 @@ import { memoryList } from './memory-command.js';
 import { submit } from './submit.js';
 import type { LeadOp } from '../lead/index.js';
 
+/** Commands the controller carries out itself: they change the screen or read what it shows. */
+const SCREEN_COMMANDS = ['clear', 'quit', 'view', 'cost', 'status', 'model_shown'] as const;
+type ScreenCommand = (typeof SCREEN_COMMANDS)[number];
+
+/** Whether `runCommand` carries the command out (the rest are the controller's). */
+export function isRunnable(command: SlashCommand): command is Exclude<SlashCommand, { name: ScreenCommand }> {
+  return !(SCREEN_COMMANDS as readonly string[]).includes(command.name);
+}
+
 /** How many lines /log and /requests show: the newest, since the screen is for now. */
 const RECENT = 30;
 
 const KEYS = [
   'Keys:',
-  '  input line   Enter send (to the lead; in a teammate\'s view, to that teammate as your message) · ↑/↓ history · Tab complete (empty line: go to the queue) · Esc interrupt the agent shown',
-  '  queue        ↑/↓ select · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a allow: s this exact call for the session, or p a rule for the project (edit, Enter saves to settings.json and approves) · Esc back',
+  '  input line   Enter send (to the lead; in a teammate\'s view, to that teammate as your message) · ↑/↓ history · Tab complete (empty line: go to the queue) · Shift+Tab the lead\'s mode: default → accept-edits → plan · Esc interrupt the agent shown',
+  '  queue        ↑/↓ select (any other typing goes back to the input line) · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a allow: s this exact call for the session, or p a rule for the project (edit, Enter saves to settings.json and approves) · Esc back',
   '  anywhere     Shift+↓/↑ or Ctrl+N/P show the next/previous agent\'s session · Ctrl+O tool results whole or as one line · Ctrl+T the task board · Ctrl+C clears the line; on an empty line, twice within 2 s shuts the team down and quits (once more: force)',
 ];
 
@@ -39,11 +48,15 @@ function taskOp(command: Extract<SlashCommand, { name: 'task' }>): LeadOp {
   return { op: 'task_cancel', id: command.id, note: 'cancelled by the user in the REPL' };
 }
 
-async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' | 'view' }>, runtime: ReplRuntime): Promise<NewItem[]> {
+async function execute(command: Exclude<SlashCommand, { name: ScreenCommand }>, runtime: ReplRuntime): Promise<NewItem[]> {
   const { store } = runtime;
   switch (command.name) {
     case 'help':
       return [{ kind: 'output', text: helpText() }];
+    case 'model':
+      // The lead's event says so once it is set (the header and the transcript follow it).
+      await runtime.submit({ op: 'lead_model', model: command.model });
+      return [];
     case 'spawn': {
       // Typed by the human: a --mode is their grant, beyond the lead's own if they say so.
       const { pid, model } = await submit(runtime, {
@@ -135,7 +148,7 @@ async function execute(command: Exclude<SlashCommand, { name: 'clear' | 'quit' |
  * Run a parsed slash command against the runtime; its answer or its failure comes back as
  * transcript items. Never throws: a refused or failed command is one error line.
  */
-export async function runCommand(command: Exclude<SlashCommand, { name: 'clear' | 'quit' | 'view' }>, runtime: ReplRuntime): Promise<NewItem[]> {
+export async function runCommand(command: Exclude<SlashCommand, { name: ScreenCommand }>, runtime: ReplRuntime): Promise<NewItem[]> {
   try {
     return await execute(command, runtime);
   } catch (error) {

@@ -29,10 +29,15 @@ export type SlashCommand =
   | { name: 'memory' }
   | { name: 'view'; agent: string | undefined }
   | { name: 'clear' }
+  | { name: 'cost' }
+  | { name: 'status' }
+  | { name: 'model'; model: string }
+  /** `/model` alone: which model the lead runs. */
+  | { name: 'model_shown' }
   | { name: 'quit' };
 
 /** `exit` is Claude Code's word for `quit`: it parses to the same command. */
-export type CommandName = SlashCommand['name'] | 'exit';
+export type CommandName = Exclude<SlashCommand['name'], 'model_shown'> | 'exit';
 
 /** The reference /help prints, in this order; completion offers the same names. */
 export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
@@ -58,7 +63,10 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
   { name: 'memory', usage: '/memory', what: 'the project instructions (AGENTS.md, CLAUDE.md) and agent definitions the agents are given' },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
-  { name: 'clear', usage: '/clear', what: 'clear the screen' },
+  { name: 'clear', usage: '/clear', what: 'a fresh conversation for the lead, in a new session (the old one stays for --resume); teammates keep running' },
+  { name: 'cost', usage: '/cost', what: "this session's tokens and dollars per agent, and the share read from the prompt cache" },
+  { name: 'model', usage: '/model [id]', what: "the lead's model, or set it for its next turns" },
+  { name: 'status', usage: '/status', what: 'team, store, sandbox, model, mode, session and working directory' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C twice)' },
   { name: 'exit', usage: '/exit', what: 'the same as /quit' },
 ];
@@ -118,8 +126,16 @@ export function parseCommand(line: string): Parsed {
     case 'tasks':
     case 'memory':
     case 'clear':
+    case 'cost':
+    case 'status':
     case 'quit':
       return noArgs({ name: command });
+    case 'model': {
+      if (afterFirst !== '') return fail(usage(command));
+      const problem = first === '' ? undefined : modelIdProblem(first);
+      if (first === '') return ok({ name: 'model_shown' });
+      return problem ? fail(`/model: ${problem}`) : ok({ name: 'model', model: first });
+    }
     case 'exit':
       return noArgs({ name: 'quit' });
     case 'compact': {

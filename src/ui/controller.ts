@@ -10,7 +10,9 @@ import { submit } from './submit.js';
 import { previewRequest } from '../present/index.js';
 import { hiddenFromAgents } from '../team/index.js';
 import type { Store } from './store.js';
-import { LEAD, didYouMean } from '../protocol/index.js';
+import { LEAD, didYouMean, type PermissionMode } from '../protocol/index.js';
+import { costText, modelItems, statusText } from './lead-commands.js';
+import type { NewItem } from './state/types.js';
 import { viewable } from './state/view.js';
 import { ViewFollower } from './view-follower.js';
 
@@ -97,6 +99,8 @@ export class ReplController {
         return this.interrupt(effect.agent);
       case 'view':
         return this.showView(effect.name, screen);
+      case 'lead_mode':
+        return this.leadMode(effect.mode);
       case 'toggle_detail':
         screen.clear();
         this.store.dispatch({ type: 'toggle_detail' });
@@ -203,14 +207,36 @@ export class ReplController {
     const command = parsed.command;
     if (command.name === 'quit') return this.stop();
     if (command.name === 'view') return this.showView(command.agent ?? LEAD, screen);
-    if (command.name === 'clear') {
-      screen.clear();
-      this.store.dispatch({ type: 'clear' });
+    if (command.name === 'clear') return this.clear(screen);
+    if (command.name === 'cost' || command.name === 'status' || command.name === 'model_shown') {
+      const state = this.store.getState();
+      const items: NewItem[] = command.name === 'model_shown' ? modelItems(state) : [{ kind: 'output', text: command.name === 'cost' ? costText(state) : statusText(state, this.runtime) }];
+      this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }, ...items] });
       return;
     }
     this.store.dispatch({ type: 'append', items: [{ kind: 'user', text }] });
     // runCommand() answers a failure with an error item: it does not reject.
     void runCommand(command, this.runtime).then((items) => this.store.dispatch({ type: 'append', items }));
+  }
+
+  /**
+   * /clear, as in Claude Code: the lead starts a fresh conversation in a new session (its event
+   * says which), and the screen starts over; teammates keep running. Refused mid-turn.
+   */
+  private clear(screen: Screen): void {
+    void this.runtime.submit({ op: 'clear' }).then(
+      (reply) => {
+        screen.clear();
+        this.store.dispatch({ type: 'clear' });
+        this.append('info', reply.message);
+      },
+      (error: unknown) => this.append('error', `/clear: ${message(error)}`),
+    );
+  }
+
+  /** Shift+Tab: the lead's mode, set through the lead (its event updates the header). */
+  private leadMode(mode: PermissionMode): void {
+    void this.runtime.submit({ op: 'lead_mode', mode }).catch((error: unknown) => this.append('error', `the lead's mode: ${message(error)}`));
   }
 
   /** Typed in a teammate's view: the human's words, to that teammate. Shown once sent. */

@@ -3,6 +3,8 @@ import { suggestRule, parseRule, type PermissionRule } from '../policy/index.js'
 import { selectedRequest } from './state/queue.js';
 import { neighbour } from './state/view.js';
 import { EXIT_WINDOW_MS } from './state/exit-window.js';
+import { nextLeadMode } from '../lead/index.js';
+import type { PermissionMode } from '../protocol/index.js';
 import type { LineEdit, State, UiAction } from './state/types.js';
 
 /** What a key asks of the world beyond the state: the controller carries these out. */
@@ -16,6 +18,8 @@ export type Effect =
   | { type: 'interrupt'; agent: string }
   /** Show another agent's session (the screen is redrawn). */
   | { type: 'view'; name: string }
+  /** Shift+Tab: the lead's permission mode, set to the next in the cycle (a `lead_mode` op). */
+  | { type: 'lead_mode'; mode: PermissionMode }
   /** Ctrl+O: tool results whole or as one line (the screen is redrawn). */
   | { type: 'toggle_detail' }
   | { type: 'stop' }
@@ -45,15 +49,23 @@ function onInputLine(state: State, input: string, key: Key): KeyResult {
     return text === '' ? nothing : { actions: [{ type: 'line_submitted' }], effects: [{ type: 'line', text }] };
   }
   if (key.escape) return { actions: [], effects: [{ type: 'interrupt', agent: state.view }] };
-  // Tab completes what is being typed; on an empty line (or with Shift) it moves to the queue.
-  if (key.tab) return key.shift || state.input.text.trim() === '' ? act({ type: 'focus', focus: 'queue' }) : act({ type: 'complete' });
+  // Tab completes what is being typed; on an empty line it moves to the queue, when anything waits there.
+  if (key.tab) {
+    if (state.input.text.trim() !== '') return act({ type: 'complete' });
+    return state.queue.length > 0 ? act({ type: 'focus', focus: 'queue' }) : act({ type: 'hint', text: 'no requests wait on you (Tab on an empty line goes to them when some do)' });
+  }
   if (key.upArrow) return act({ type: 'history', direction: -1 });
   if (key.downArrow) return act({ type: 'history', direction: 1 });
   return lineEdit(input, key) ?? nothing;
 }
 
+/** Keys the queue answers to; any other typed text goes back to the input line, typed there. */
+const QUEUE_LETTERS = new Set(['y', 'n', 'v', 'a', 'j', 'k']);
+
 function onQueue(state: State, input: string, key: Key): KeyResult {
   if (key.escape || key.tab) return act({ type: 'focus', focus: 'input' });
+  // Typing meant for the line is not swallowed: it lands there, focus with it.
+  if (!key.ctrl && !key.meta && input !== '' && !QUEUE_LETTERS.has(input)) return act({ type: 'focus', focus: 'input' }, { type: 'edit', edit: { op: 'insert', text: input } });
   if (key.upArrow || input === 'k') return act({ type: 'select', delta: -1 });
   if (key.downArrow || input === 'j') return act({ type: 'select', delta: 1 });
   const request = selectedRequest(state);
@@ -134,6 +146,8 @@ export function interpretKey(state: State, input: string, key: Key, now: number 
   if ((key.shift && key.downArrow) || (key.ctrl && input === 'n')) return { actions: [], effects: [{ type: 'view', name: neighbour(state, 1) }] };
   if ((key.shift && key.upArrow) || (key.ctrl && input === 'p')) return { actions: [], effects: [{ type: 'view', name: neighbour(state, -1) }] };
   if (key.ctrl && input === 'o') return { actions: [], effects: [{ type: 'toggle_detail' }] };
+  // The lead's permission mode, as in Claude Code; never to bypass (only a start in it gives that).
+  if (key.tab && key.shift && (state.focus === 'input' || state.focus === 'queue')) return { actions: [], effects: [{ type: 'lead_mode', mode: nextLeadMode(state.leadMode) }] };
   // The task board's panel, as in Claude Code.
   if (key.ctrl && input === 't') return act({ type: 'toggle_tasks' });
   switch (state.focus) {

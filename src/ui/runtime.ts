@@ -2,6 +2,7 @@ import type { SandboxStatus } from '../sandbox/index.js';
 import type { LeadEvent, LeadOp, LeadReply, LeadSessionStart, LeadSnapshot } from '../lead/index.js';
 import type { TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
+import type { PermissionMode } from '../protocol/index.js';
 
 /** What the REPL reads of the team's shared state: for its slash commands and its first screen. */
 export type ReplStore = {
@@ -29,7 +30,15 @@ export interface ReplRuntime {
   /** How agents' commands run: the header says so, loudly when approvals do not bind. */
   readonly sandbox: SandboxStatus;
   /** `paths` names the team's state, which a preview never reads (a stand-in without it reads all of cwd). */
-  readonly options: { readonly cwd: string; readonly paths?: TeamPaths; readonly settings: { readonly model: string; readonly offline: boolean } };
+  readonly options: {
+    readonly cwd: string;
+    readonly paths?: TeamPaths;
+    readonly settings: { readonly model: string; readonly offline: boolean };
+    /** The lead's permission mode at its start (Shift+Tab changes it after). */
+    readonly permissionMode?: PermissionMode;
+    /** The store the team is in: empty for the file store under --home. */
+    readonly storeDescriptor?: string;
+  };
   /** The team's shared state, read only: every change goes through `submit`. */
   readonly store: ReplStore;
   /**

@@ -137,14 +137,17 @@ describe('the App with a stand-in runtime', () => {
     await until('the goodbye', () => screen().includes('The team has stopped'));
   });
 
-  test('/clear wipes the screen and starts a fresh transcript', async () => {
-    const { view, repl, type } = mount();
+  test('/clear starts the lead afresh in a new session, wipes the screen and starts a fresh transcript saying so', async () => {
+    const { view, repl, type, runtime } = mount();
     repl.store.dispatch({ type: 'append', items: [{ kind: 'info', text: 'old line' }] });
     typeText(type, '/clear');
     type(KEYS.enter);
     await waitFor(() => view.frames.some((f) => f.includes('\u001b[2J')) || undefined, 'the clear-screen sequence');
-    assert.deepEqual(repl.store.getState().transcript, []);
+    await waitFor(() => repl.store.getState().transcript.length > 0 || undefined, 'the line saying which session');
+    assert.deepEqual(repl.store.getState().transcript.map((item) => item.kind === 'info' && item.text), ['the lead starts a fresh conversation in session session-fresh00001; teammates keep running']);
     assert.equal(repl.store.getState().epoch, 1);
+    assert.equal(repl.store.getState().sessionId, 'session-fresh00001');
+    assert.equal(runtime.called('clear').length, 1);
   });
 });
 

@@ -6,7 +6,7 @@ import { teamPaths, type TeamPaths } from '../../src/team/paths.js';
 import { submitOp } from '../../src/lead/submit.js';
 import { LEAD } from '../../src/protocol/names.js';
 import { Refused } from '../../src/lib/refused.js';
-import { helpText, runCommand } from '../../src/ui/command-runner.js';
+import { helpText, isRunnable, runCommand } from '../../src/ui/command-runner.js';
 import { COMMAND_NAMES, compactTarget, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
 import type { ReplRuntime } from '../../src/ui/runtime.js';
 import { tempHome } from '../helpers/temp.js';
@@ -206,10 +206,21 @@ describe('slash commands: parsing', () => {
     refused('/task cancel #3', /^\/task: '#3' is not a task id/);
   });
 
+  test('/cost, /status, /clear take no arguments; /model shows, or sets a checked id', () => {
+    assert.deepEqual(parsed('/cost'), { name: 'cost' });
+    assert.deepEqual(parsed('/status'), { name: 'status' });
+    assert.deepEqual(parsed('/clear'), { name: 'clear' });
+    assert.deepEqual(parsed('/model'), { name: 'model_shown' });
+    assert.deepEqual(parsed('/model claude-haiku-4-5'), { name: 'model', model: 'claude-haiku-4-5' });
+    refused('/cost now', /^\/cost takes no arguments$/);
+    refused('/model a b', /^usage: \/model \[id\]$/);
+    refused('/model -x', /^\/model: invalid model id/);
+  });
+
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 25);
+    assert.equal(COMMAND_NAMES.length, 28);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -236,6 +247,7 @@ describe('slash commands: running', () => {
         decisions: { decide: failing("request 'x' is not pending (approved)"), sweep: async () => undefined, pendingForHuman: async () => [] },
         teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running'), tell: failing("no teammate 'bob' in team 'default'"), interrupt: failing('bob is not running'), compact: (name) => void compacted.push(name) },
         loop: { busy: false, interrupt: () => undefined, compact: () => void compacted.push(LEAD), push: () => undefined },
+        lead: { setMode: failing('not here'), setModel: failing('not here'), clear: failing('not here') },
         stop: async () => undefined,
         forceStop: async () => undefined,
       }),
@@ -260,7 +272,7 @@ describe('slash commands: running', () => {
     ];
     for (const [line, pattern] of cases) {
       const command = parsed(line);
-      assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
+      assert.ok(isRunnable(command));
       const items = await runCommand(command, runtime);
       assert.equal(items.length, 1);
       assert.equal(items[0]?.kind, 'error', line);
@@ -271,7 +283,7 @@ describe('slash commands: running', () => {
   test('reading commands answer from the team state', async () => {
     const answer = async (line: string) => {
       const command = parsed(line);
-      assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
+      assert.ok(isRunnable(command));
       const [item] = await runCommand(command, runtime);
       return item?.kind === 'output' ? item.text : `(${item?.kind}) ${JSON.stringify(item)}`;
     };
@@ -321,7 +333,7 @@ describe('slash commands: running', () => {
   test('/permissions lists the rules numbered, allow, deny, ask then network, naming each layer; remove by rule or number changes its file', async () => {
     const run = async (line: string) => {
       const command = parsed(line);
-      assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
+      assert.ok(isRunnable(command));
       const [item] = await runCommand(command, withPaths(teamPaths(home, 'default')));
       return `${item?.kind}: ${item && 'text' in item ? item.text : ''}`;
     };

@@ -9,6 +9,7 @@ import type { LeadEvent } from '../../src/lead/events.js';
 import type { RequestRecord } from '../../src/protocol/request-records.js';
 import type { ReplRuntime, ReplStore } from '../../src/ui/runtime.js';
 import type { Spawned, SpawnSpec } from '../../src/tools/team-io.js';
+import type { PermissionMode } from '../../src/protocol/fields.js';
 
 /**
  * A stand-in for the lead runtime: events are emitted by the test. Its ops go through the
@@ -40,6 +41,7 @@ export class FakeRuntime implements ReplRuntime {
       decisions: { decide: this.decisions.decide, sweep: async () => this.record('sweep'), pendingForHuman: async () => [] },
       teammates: this.teammates,
       loop: this.loop,
+      lead: this.lead,
       stop: (reason) => this.stop(reason),
       forceStop: () => this.forceStop(),
     });
@@ -86,6 +88,24 @@ export class FakeRuntime implements ReplRuntime {
 
   /** Tests set `loop.busy` to say the lead is mid-turn. */
   readonly loop = { busy: false, interrupt: () => this.record('interrupt'), compact: () => this.record('compact', 'lead'), push: (text: string) => this.record('prompt', text) };
+
+  /** The lead's own mode, model and conversation: recorded, and told back as the real lead's step tells the REPL. */
+  readonly lead = {
+    setMode: async (mode: PermissionMode) => {
+      this.record('lead_mode', mode);
+      this.events.emit({ type: 'lead_mode', mode });
+    },
+    setModel: async (model: string) => {
+      this.record('lead_model', model);
+      this.events.emit({ type: 'lead_model', model, label: model });
+      return model;
+    },
+    clear: async () => {
+      this.record('clear');
+      this.events.emit({ type: 'lead_session', id: 'session-fresh00001' });
+      return 'session-fresh00001';
+    },
+  };
 
   readonly decisions = {
     decide: async (requestId: string, decision: HumanDecision): Promise<RequestRecord> => {

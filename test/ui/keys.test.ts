@@ -21,10 +21,31 @@ describe('the keyboard map: input line', () => {
     assert.deepEqual(interpretKey(state({ view: 'alice' }), '', key({ escape: true })).effects, [{ type: 'interrupt', agent: 'alice' }]);
   });
 
-  test('Tab: completes what is typed; on an empty line, or with Shift, focuses the queue', () => {
+  test('Tab: completes what is typed; on an empty line, focuses the queue when requests wait', () => {
     assert.deepEqual(interpretKey(state({ input: { text: '/sp', cursor: 3 } }), '', key({ tab: true })).actions, [{ type: 'complete' }]);
-    assert.deepEqual(interpretKey(state(), '', key({ tab: true })).actions, [{ type: 'focus', focus: 'queue' }]);
-    assert.deepEqual(interpretKey(state({ input: { text: '/sp', cursor: 3 } }), '', key({ tab: true, shift: true })).actions, [{ type: 'focus', focus: 'queue' }]);
+    assert.deepEqual(interpretKey(state({ queue: [plan] }), '', key({ tab: true })).actions, [{ type: 'focus', focus: 'queue' }]);
+    assert.deepEqual(interpretKey(state(), '', key({ tab: true })).actions.map((a) => a.type), ['hint']);
+  });
+
+  test('Shift+Tab cycles the lead\'s mode, never to bypass, from the line or the queue, and types nothing', () => {
+    const next = (extra: Parameters<typeof state>[0]) => interpretKey(state(extra), '', key({ tab: true, shift: true }));
+    assert.deepEqual(next({ leadMode: 'default' }), { actions: [], effects: [{ type: 'lead_mode', mode: 'accept-edits' }] });
+    assert.deepEqual(next({ leadMode: 'accept-edits' }).effects, [{ type: 'lead_mode', mode: 'plan' }]);
+    assert.deepEqual(next({ leadMode: 'plan' }).effects, [{ type: 'lead_mode', mode: 'default' }]);
+    assert.deepEqual(next({ leadMode: 'bypass' }).effects, [{ type: 'lead_mode', mode: 'default' }]);
+    assert.deepEqual(next({ leadMode: 'default', input: { text: '/sp', cursor: 3 } }).effects, [{ type: 'lead_mode', mode: 'accept-edits' }]);
+    assert.deepEqual(next({ leadMode: 'plan', focus: 'queue', queue: [plan] }).effects, [{ type: 'lead_mode', mode: 'default' }]);
+  });
+
+  test('in the queue, typing that is no queue key goes back to the line, typed there', () => {
+    const s = state({ focus: 'queue', queue: [plan] });
+    assert.deepEqual(interpretKey(s, 'h', key()).actions, [{ type: 'focus', focus: 'input' }, { type: 'edit', edit: { op: 'insert', text: 'h' } }]);
+    let after = s;
+    for (const a of interpretKey(s, 'h', key()).actions) after = reduce(after, a);
+    assert.equal(after.focus, 'input');
+    assert.equal(after.input.text, 'h');
+    // The queue's own letters stay its own.
+    assert.equal(interpretKey(s, 'n', key()).actions[0]?.type, 'open_reason');
   });
 
   test('↑/↓ browse the history; editing keys edit', () => {

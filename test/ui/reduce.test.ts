@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import type { Envelope } from '../../src/protocol/messages.js';
 import { reduce } from '../../src/ui/state/reduce.js';
 import { currentTasks, pendingBySender, sessionUsage, stillRunning } from '../../src/ui/state/selectors.js';
+import { initialState } from '../../src/ui/state/initial.js';
+import { costText } from '../../src/ui/lead-commands.js';
 import type { State, UiAction } from '../../src/ui/state/types.js';
 import { agent, iso, member, NOW, request, state, task } from './fixtures.js';
 
@@ -294,7 +296,7 @@ describe('reduce: the input line', () => {
     assert.equal(s.input.text, '/spawn ');
     s = run(state(), type('/s'), { type: 'complete' });
     assert.equal(s.input.text, '/s');
-    assert.equal(s.hint, '/spawn  /send  /shutdown');
+    assert.equal(s.hint, '/spawn  /send  /shutdown  /status');
     s = run(state(), type('/send al'), { type: 'complete' });
     assert.equal(s.input.text, '/send alice ');
     s = run(state(), type('/send zz'), { type: 'complete' });
@@ -374,6 +376,20 @@ describe('selectors', () => {
     assert.equal(sessionUsage({ ...s, members: [member('lead'), respawned] }).cost, lead + 0.5);
     const unpriced = member('hal', 'idle', { model: 'claude-haiku-4-5', usage: { ...totals, cost_usd: null } });
     assert.equal(sessionUsage({ ...s, members: [member('lead'), unpriced] }).cost, undefined);
+  });
+
+  test('session usage: a teammate\'s totals from before the REPL opened (an earlier session) are not counted', () => {
+    const totals = { input_tokens: 1000, output_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 1, duration_ms: 5, cost_usd: 0.5 };
+    const opened = initialState({ ...state(), members: [member('lead'), member('hal', 'idle', { model: 'claude-haiku-4-5', usage: totals })] });
+    assert.deepEqual(sessionUsage(opened), { tokens: 0, cost: 0 }, 'a fresh start counts nothing from earlier sessions');
+    const later = { ...opened, members: [member('lead'), member('hal', 'idle', { model: 'claude-haiku-4-5', usage: { ...totals, input_tokens: 1100, output_tokens: 520, cost_usd: 0.6 } })] };
+    const now = sessionUsage(later);
+    assert.equal(now.tokens, 120);
+    assert.ok(now.cost !== undefined && Math.abs(now.cost - 0.1) < 1e-9);
+    const cost = costText(later);
+    assert.match(cost, /^agent\s+tokens\s+input\s+output\s+cache read\s+cache write\s+cached\s+cost$/m);
+    assert.match(cost, /^hal\s+120\s+100\s+20\s+0\s+0\s+0%\s+\$0\.1000$/m);
+    assert.match(cost, /^this session: 120 tokens, \$0\.1000$/m);
   });
 
   test('still running and pending per sender', () => {

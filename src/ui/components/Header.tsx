@@ -19,6 +19,8 @@ export type HeaderProps = {
   phase: Phase;
   /** Teammates a shutdown still waits for, comma-separated (a string, so memo compares it by value). */
   waitingFor: string;
+  /** The lead's permission mode (Shift+Tab cycles it); a stand-in without one shows none. */
+  mode?: string;
   /** Whose session the main pane shows. */
   view: string;
   /** The team store cannot be reached: why, and that calls wait. */
@@ -34,7 +36,7 @@ function stopLine(phase: Phase, waitingFor: string): string | undefined {
 }
 
 /** Team, model (the offline model stands out), the session's tokens and cost, and any shutdown under way. */
-export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor, view, storeDown }: HeaderProps) {
+export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor, view, storeDown, mode }: HeaderProps) {
   const cost = usd === undefined ? 'cost n/a' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
   const stopping = stopLine(phase, waitingFor);
   return (
@@ -55,6 +57,13 @@ export const Header = memo(function Header({ team, modelLabel, offline, cwd, san
           <Text dimColor> · model </Text>
           <Text color={offline ? 'yellow' : 'green'}>{modelLabel}</Text>
         </Text>
+        {mode === undefined ? null : (
+          <Text>
+            <Text dimColor> · mode </Text>
+            <Text bold color={mode === 'plan' ? 'cyan' : mode === 'default' ? undefined : 'magenta'}>{mode}</Text>
+            <Text dimColor> (Shift+Tab)</Text>
+          </Text>
+        )}
         <Text>
           <Text dimColor> · view </Text>
           <Text bold>{view}</Text>

@@ -83,5 +83,12 @@ export function reduceLeadEvent(state: State, event: LeadEvent): State {
       return append(state, { kind: 'info', text: event.text });
     case 'teammate_compacted':
       return append(state, { kind: 'info', text: compactionLine(event.name, event.before, event.after, event.reason) });
+    case 'lead_mode':
+      return append({ ...state, leadMode: event.mode }, { kind: 'info', text: `the lead's permission mode: ${event.mode}${event.mode === 'plan' ? ' (its commands cannot write)' : ''}` });
+    case 'lead_model':
+      return append({ ...state, model: event.model, modelLabel: event.label }, { kind: 'info', text: `the lead's next turns use ${event.label}` });
+    // The controller says so after the screen is cleared (/clear): said here, it would be cleared with it.
+    case 'lead_session':
+      return { ...state, sessionId: event.id };
   }
 }

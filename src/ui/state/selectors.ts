@@ -11,18 +11,30 @@ export type SessionUsage = { tokens: number; cost: number | undefined };
  * totals it keeps in the roster, priced as the model it ran (a teammate on Haiku is not
  * charged at the lead's price). Cost is undefined when a model's price is not known.
  */
-export function sessionUsage(state: Pick<State, 'leadUsage' | 'members' | 'model'>): SessionUsage {
+export function sessionUsage(state: Pick<State, 'leadUsage' | 'members' | 'model' | 'usageAtStart'>): SessionUsage {
   let total: TokenUsage = state.leadUsage;
   let cost = costOf(state.model, state.leadUsage);
   for (const member of state.members) {
     if (member.name === LEAD || !member.usage) continue;
-    total = addUsage(total, { ...ZERO_USAGE, ...member.usage });
-    // A teammate that recorded no model yet runs the lead's, the default.
-    const spent = memberCost({ ...member, model: member.model ?? state.model });
+    const { usage: since, cost: spent } = memberUsageSince(member, state.usageAtStart[member.name], state.model);
+    total = addUsage(total, since);
     cost = cost === undefined || spent === undefined ? undefined : cost + spent;
   }
   const tokens = total.input_tokens + total.output_tokens + total.cache_read_tokens + total.cache_write_tokens;
   return { tokens, cost };
+}
+
+/**
+ * What a member used since `start` (its roster totals when the REPL opened): earlier sessions'
+ * turns are not this one's. A member that recorded no model yet runs the lead's, the default.
+ */
+export function memberUsageSince(member: Member, start: State['usageAtStart'][string] | undefined, leadModel: string): { usage: TokenUsage; cost: number | undefined } {
+  const now = { ...ZERO_USAGE, ...member.usage };
+  const cost = memberCost({ ...member, model: member.model ?? leadModel });
+  if (start === undefined) return { usage: now, cost };
+  const less = (a: number, b: number) => Math.max(0, a - b);
+  const usage = { input_tokens: less(now.input_tokens, start.usage.input_tokens), output_tokens: less(now.output_tokens, start.usage.output_tokens), cache_read_tokens: less(now.cache_read_tokens, start.usage.cache_read_tokens), cache_write_tokens: less(now.cache_write_tokens, start.usage.cache_write_tokens) };
+  return { usage, cost: cost === undefined || start.cost === undefined ? undefined : Math.max(0, cost - start.cost) };
 }
 
 const GONE: readonly Member['status'][] = ['shutdown', 'crashed', 'registered'];

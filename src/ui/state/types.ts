@@ -1,6 +1,6 @@
 import type { PreviewLine, TranscriptFold } from '../../present/index.js';
 import type { TokenUsage } from '../../model/index.js';
-import type { Envelope, RequestRecord } from '../../protocol/index.js';
+import type { Envelope, PermissionMode, RequestRecord } from '../../protocol/index.js';
 import type { LeadEvent } from '../../lead/index.js';
 import type { Member, LogBatch, LogCursor, StoreStatus, Task } from '../../store/index.js';
 
@@ -77,6 +77,15 @@ export type State = {
   live: LiveTurnState;
   /** The lead's own usage (teammates' is in their roster entries). */
   leadUsage: TokenUsage;
+  /**
+   * Each member's roster usage when the REPL opened: its lifetime totals count earlier
+   * sessions, which this session's header and /cost leave out.
+   */
+  usageAtStart: Record<string, { usage: TokenUsage; cost: number | undefined }>;
+  /** The lead's own permission mode (Shift+Tab), shown in the header. */
+  leadMode: PermissionMode;
+  /** The session the lead journals into; a new one after /clear. */
+  sessionId: string | undefined;
   members: Member[];
   /** What each member last did, as one line, from the messages it sent or the lead's tools. */
   activity: Record<string, string>;
