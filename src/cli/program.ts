@@ -21,6 +21,7 @@ import { registerWorktreeCommands } from './commands/worktrees.js';
 import { registerTaskCommands } from './commands/tasks.js';
 import { registerHostCommand } from './commands/host.js';
 import { registerHostsCommands } from './commands/hosts.js';
+import { registerMcpCommands } from './commands/mcp.js';
 
 const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
@@ -77,6 +78,7 @@ Start the REPL (the default command; all its options: teams repl --help):
   registerTaskCommands(program, contextFor);
   registerHostCommand(program, contextFor);
   registerHostsCommands(program, contextFor);
+  registerMcpCommands(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

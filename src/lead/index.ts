@@ -10,3 +10,4 @@ export { addProjectRule, loadProjectHooks, loadProjectRules, loadProjectSandbox,
 export type { RuleKind } from './project-settings.js';
 export type { LeadSessionStart, SessionChoice } from './session.js';
 export { LeadRuntime } from './lead.js';
+export { checkMcpServers } from './mcp-check.js';

@@ -1,3 +1,4 @@
+import type { McpHub } from '../tools/index.js';
 import type { AgentLoop } from '../agent/index.js';
 import type { EventStream, Serial } from '../lib/index.js';
 import type { ModelSettings, OpenModel } from '../model/index.js';
@@ -55,4 +56,5 @@ export type LeadParts = {
   hooks: LeadHooks;
   stepper: LeadStepper;
   hosts: RemoteHosts;
+  mcp: McpHub;
 };

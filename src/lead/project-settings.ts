@@ -55,7 +55,7 @@ export function loadProjectSandbox(home: string): SandboxLimits {
 }
 
 /** The file as JSON; `{}` when there is none. */
-function readJson(path: string): unknown {
+export function readJson(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -8,6 +8,8 @@ import { openStore } from '../store/open-store.js';
 import { RuleTexts, startTeammate, type TeammateOptions } from './start.js';
 import { describeIssues, mappedStack } from '../lib/index.js';
 import { STORE_ENV, SessionId, describeStoreStatus, type StoreStatus } from '../store/index.js';
+import { MCP_SERVERS_ENV } from '../process/index.js';
+import { McpServers } from '../tools/index.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -31,6 +33,13 @@ const Args = z.object({
     }
   }),
   // Only the shape here: the rules themselves are parsed by the policy, which loads after "ready".
+  // What the lead read of the project's settings: the teammate never reads them itself.
+  mcpServers: z.string().default('{}').transform((text, ctx) => {
+    const servers = McpServers.safeParse(safeJson(text));
+    if (servers.success) return servers.data;
+    ctx.addIssue({ code: 'custom', message: `not MCP servers: ${describeIssues(servers.error, 'servers')}` });
+    return z.NEVER;
+  }),
   rules: z.string().transform((text, ctx) => {
     const rules = RuleTexts.safeParse(safeJson(text));
     if (rules.success) return rules.data;
@@ -66,6 +75,9 @@ async function main(): Promise<number> {
     },
     allowPositionals: true,
   });
+  // Taken out at once, as the store's descriptor is: a server's `env` may hold a token.
+  const mcpServers = process.env[MCP_SERVERS_ENV];
+  delete process.env[MCP_SERVERS_ENV];
   const args = Args.safeParse({
     home: values.home,
     team: values.team,
@@ -75,6 +87,7 @@ async function main(): Promise<number> {
     leadKey: values['lead-key'],
     sandbox: values.sandbox,
     rules: values.rules,
+    mcpServers,
     session: values.session,
     resume: values.resume ?? false,
   });
@@ -103,6 +116,7 @@ async function main(): Promise<number> {
       leadKey: args.data.leadKey,
       sandbox: args.data.sandbox,
       rules: args.data.rules,
+      mcpServers: args.data.mcpServers,
       journal: { session: args.data.session, resume: args.data.resume },
     };
     const started = await startTeammate(options);

@@ -25,6 +25,7 @@ export type SlashCommand =
   | { name: 'log'; agent: string | undefined }
   | { name: 'compact'; agent: string | undefined; instructions?: string }
   | { name: 'permissions'; remove: string | undefined }
+  | { name: 'mcp' }
   | { name: 'view'; agent: string | undefined }
   | { name: 'clear' }
   | { name: 'quit' };
@@ -54,6 +55,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
   { name: 'compact', usage: '/compact [name] [instructions]', what: "summarise an agent's older turns to free its context (the lead's by default); instructions say what the summary must keep" },
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
+  { name: 'mcp', usage: '/mcp', what: "the lead's MCP servers (mcpServers in settings.json): each one's state and tools" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
   { name: 'clear', usage: '/clear', what: 'clear the screen' },
   { name: 'quit', usage: '/quit', what: 'shut the team down and leave (like Ctrl+C twice)' },
@@ -111,6 +113,7 @@ export function parseCommand(line: string): Parsed {
   switch (command) {
     case 'help':
     case 'team':
+    case 'mcp':
     case 'requests':
     case 'tasks':
     case 'clear':

@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
 import { chooseSession, type SessionFlags } from '../session-choice.js';
 import { inertJson, inertLine } from '../../lib/index.js';
+import { failedMcpServers } from '../../tools/index.js';
 
 export type LeadFlags = SessionFlags & {
   model?: string;
@@ -96,6 +97,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     for (const problem of problems) process.stderr.write(`teams: set aside ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
     // What this lead put right of an earlier one's leftovers, before anything else it reports.
     for (const text of runtime.session.recovered) print({ type: 'problem', text });
+    for (const text of failedMcpServers(runtime.mcp)) print({ type: 'problem', text });
     await new Promise<void>((resolve, reject) => {
       let stopping = false;
       // Stops the team once. A failure to stop, or to tell whether the work is done, ends the
