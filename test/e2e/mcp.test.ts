@@ -64,4 +64,28 @@ describe('MCP servers, end to end', () => {
     assert.deepEqual(asked.map((r) => r.request_id), [probe.request_id], 'only the probe was asked about');
     await waitFor(() => !existsSync(join(session.workdir, 'build', 'cache')), 'the demo to go on after the MCP calls');
   });
+
+  test('the lead: a server that fails to start is reported and the lead goes on; a deny rule refuses a call', async (t) => {
+    const prepared = TeamSession.prepare({
+      prompt: 'Ask the echo server yourself',
+      extraRules: [
+        { name: 'lead: a denied MCP tool', when: { agent: 'lead', turn: 1 }, reply: { text: 'Echoing.', tool_uses: [{ name: 'mcp__fix__echo', input: { text: 'from the lead' } }] } },
+        { name: 'lead: done', when: { agent: 'lead', after_tool: 'mcp__fix__echo' }, reply: { text: 'Done with the echo.' } },
+      ],
+    });
+    const fix = { command: process.execPath, args: [FIXTURE] };
+    writeFileSync(join(prepared.home, 'settings.json'), JSON.stringify({ mcpServers: { fix, broken: { ...fix, args: [FIXTURE, '--fail'] } } }));
+    const denied = await runCli(prepared.home, ['deny', 'mcp__fix']);
+    assert.equal(denied.code, 0, denied.stderr);
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    const problems = session.events().filter((e) => e.type === 'problem').map((e) => String(e.text));
+    assert.ok(problems.some((text) => /^MCP server 'broken' failed: failed to start: .*told to fail.*; going on without its tools$/.test(text)), problems.join('\n'));
+    assert.match(session.lead.stdout(), /mcp__fix__echo is denied by the rule mcp__fix/);
+    assert.match(session.lead.stdout(), /Done with the echo\./);
+    assert.deepEqual(await session.requests(), [], 'nothing was asked');
+    const audited = (await session.audit()).filter((e) => e.event === 'problem');
+    assert.ok(audited.some((e) => JSON.stringify(e).includes("MCP server 'broken' failed")), 'the failure is audited');
+  });
 });

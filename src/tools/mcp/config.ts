@@ -33,15 +33,18 @@ function serverSchema(value: unknown) {
   return typeof value === 'object' && value !== null && 'url' in value ? HttpServer : StdioServer;
 }
 
-const ServerName = z.string().regex(MCP_SERVER_NAME, "a server's name may hold only letters, digits, '-' and single '_' (its tools are named mcp__<server>__<tool>)");
 
 /** The servers by name; none when the section is absent. Errors name the server and the field (`mcpServers.git.args`). */
 export const McpServers = z
-  .record(ServerName, z.unknown())
+  .record(z.string(), z.unknown())
   .default({})
   .transform((servers, ctx) => {
     const parsed: Record<string, McpServerConfig> = {};
     for (const [name, value] of Object.entries(servers)) {
+      if (!MCP_SERVER_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', message: "a server's name may hold only letters, digits, '-' and single '_' (its tools are named mcp__<server>__<tool>)", path: [name] });
+        continue;
+      }
       const one = serverSchema(value).safeParse(value);
       if (one.success) parsed[name] = one.data;
       else for (const issue of one.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: [name, ...issue.path] });
