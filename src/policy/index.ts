@@ -10,4 +10,4 @@ export { GIT_DIR, GIT_DIR_GUARDED, isGitPath } from './places.js';
 export { suggestRule } from './rule-suggestion.js';
 export { NetworkRuleText, RuleText, RulesText, parseRule, rulesAsText, showRule } from './rules.js';
 export type { PermissionRule, PermissionRules, RulesAsText } from './rules.js';
-export { MCP_SERVER_NAME, isMcpTool, mcpToolName, parseMcpName } from './mcp-names.js';
+export { MCP_SERVER_NAME, mcpToolName } from './mcp-names.js';
