@@ -8,7 +8,8 @@
 // import through an index is pointed at the files that define the names it takes, as if written
 // directly; the index stays the one face the type checker and dependency-cruiser see.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { inputsHash, STAMP } from './build-inputs.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,6 +69,9 @@ const directImports = {
   },
 };
 
+// Taken before bundling: a source changed while this runs makes the next start build again.
+const inputs = inputsHash();
+
 await build({
   entryPoints: [join(SRC, 'teammate/main.ts'), join(SRC, 'cli/main.ts')],
   outbase: SRC,
@@ -85,3 +89,5 @@ await build({
   logLevel: 'warning',
   plugins: [directImports],
 });
+
+writeFileSync(STAMP, `${inputs}\n`);

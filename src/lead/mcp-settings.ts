@@ -1,14 +1,15 @@
 import * as z from 'zod';
 import { Refused, describeIssues } from '../lib/index.js';
 import { McpServers } from '../tools/index.js';
-import { readJson, settingsPath } from './project-settings.js';
+import { readSettingsJson, settingsFiles } from './settings-layers.js';
 
 /**
- * The project's MCP servers: `mcpServers` in `<home>/settings.json`, in Claude Code's shape
- * (tools/mcp/config.ts). Read by the lead alone, under the state root no agent's tools or
- * sandbox reach; a teammate is handed what the lead read when it is spawned, so no teammate
- * can choose or change the servers it runs. Read apart from the rules and hooks: a mistake
- * here must not cost the project its deny rules.
+ * The project's MCP servers: `mcpServers` in the settings layers (settings-layers.ts), in Claude
+ * Code's shape (tools/mcp/config.ts); a server named in a later layer (local over project over
+ * user) replaces one of the same name. Read by the lead alone, where no agent's tools or sandbox
+ * reach; a teammate is handed what the lead read when it is spawned, so no teammate can choose
+ * or change the servers it runs. Read apart from the rules and hooks: a mistake here must not
+ * cost the project its deny rules.
  */
 const McpFile = z.looseObject({ mcpServers: McpServers });
 
@@ -19,8 +20,7 @@ export function mcpServersOf(settings: unknown, where: string): McpServers {
   return parsed.data.mcpServers;
 }
 
-/** The project's servers; none when there is no file or no section. */
+/** Every layer's servers together; none when no layer has any. */
 export function loadProjectMcpServers(home: string): McpServers {
-  const path = settingsPath(home);
-  return mcpServersOf(readJson(path), path);
+  return Object.assign({}, ...settingsFiles(home).map(({ file }) => mcpServersOf(readSettingsJson(file), file))) as McpServers;
 }

@@ -7,13 +7,13 @@ import { FULL_GRANT, READ_ONLY_GRANT } from '../../src/policy/grant.js';
 import type { PermissionMode } from '../../src/protocol/messages.js';
 
 const CWD = '/w/proj';
-const rules = (allow: string[], deny: string[] = []): PermissionRules => {
+const rules = (allow: string[], deny: string[] = [], ask: string[] = []): PermissionRules => {
   const parse = (text: string) => {
     const rule = parseRule(text);
     assert.notEqual(typeof rule, 'string', `${text}: ${String(rule)}`);
     return rule as Exclude<ReturnType<typeof parseRule>, string>;
   };
-  return { allow: allow.map(parse), deny: deny.map(parse), network: [] };
+  return { allow: allow.map(parse), deny: deny.map(parse), ask: ask.map(parse), network: [] };
 };
 const decide = (mode: PermissionMode, tool: string, extra: Partial<ToolUse> = {}) =>
   decideToolUse({ tool, input: { text: 'hi' }, mode, cwd: CWD, planApproved: false, alwaysAllowed: new Set(), ...extra });
@@ -63,6 +63,12 @@ describe('rules naming MCP tools, as Claude Code writes them', () => {
     const denied = decide('default', 'mcp__git__push', { rules: rules(['mcp__git'], ['mcp__git__push']), alwaysAllowed: always });
     assert.deepEqual(denied, { action: 'deny', reason: 'mcp__git__push is denied by the rule mcp__git__push' });
     assert.equal(decide('default', 'mcp__git__status', { rules: rules([], ['mcp__git']) }).action, 'deny');
+  });
+
+  test('an ask rule for the server asks, over an allow rule for the tool', () => {
+    const decision = decide('default', 'mcp__git__status', { rules: rules(['mcp__git__status'], [], ['mcp__git']) });
+    assert.equal(decision.action, 'ask');
+    assert.match((decision as { reason: string }).reason, /the rule mcp__git asks first/);
   });
 
   test('approved "always", the same call runs unasked', () => {
