@@ -9,7 +9,6 @@ import { RuleTexts, startTeammate, type TeammateOptions } from './start.js';
 import { describeIssues, mappedStack } from '../lib/index.js';
 import { STORE_ENV, SessionId, describeStoreStatus, type StoreStatus } from '../store/index.js';
 import { MCP_SERVERS_ENV } from '../process/index.js';
-import { McpServers } from '../tools/index.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -33,13 +32,9 @@ const Args = z.object({
     }
   }),
   // Only the shape here: the rules themselves are parsed by the policy, which loads after "ready".
-  // What the lead read of the project's settings: the teammate never reads them itself.
-  mcpServers: z.string().default('{}').transform((text, ctx) => {
-    const servers = McpServers.safeParse(safeJson(text));
-    if (servers.success) return servers.data;
-    ctx.addIssue({ code: 'custom', message: `not MCP servers: ${describeIssues(servers.error, 'servers')}` });
-    return z.NEVER;
-  }),
+  // What the lead read of the settings (the teammate never reads them itself): only the text
+  // here, parsed with the tools, which load after "ready".
+  mcpServers: z.string().default('{}'),
   rules: z.string().transform((text, ctx) => {
     const rules = RuleTexts.safeParse(safeJson(text));
     if (rules.success) return rules.data;

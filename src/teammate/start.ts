@@ -6,7 +6,6 @@ import { type PermissionMode, LEAD, createSigner, KeyRing, verifySender } from '
 import type { SandboxSettings } from '../sandbox/index.js';
 import { TeamBus, type TeamPaths } from '../team/index.js';
 import { ParentSignal, tellLead } from '../process/index.js';
-import type { McpServers } from '../tools/index.js';
 
 /** Permission rules as the lead hands them over (`--rules`); teammate.ts parses each with the policy's RuleText. */
 export const RuleTexts = z.object({ allow: z.array(z.string()), deny: z.array(z.string()) });
@@ -27,8 +26,8 @@ export type TeammateOptions = {
   sandbox: SandboxSettings;
   /** The project's permission rules as text, from the lead at spawn; a change later comes as a signed rules_set. */
   rules: RuleTexts;
-  /** The project's MCP servers as the lead read them, from the spawn: each runs inside this teammate's sandbox. */
-  mcpServers: McpServers;
+  /** The MCP servers as the lead read them, as JSON from the spawn (teammate.ts parses them): each runs inside this teammate's sandbox. */
+  mcpServers: string;
   /** The lead's session, where this teammate's conversation is journaled; `resume`: go on with it. */
   journal: { session: string; resume: boolean };
 };

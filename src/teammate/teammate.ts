@@ -4,7 +4,7 @@ import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId, taskNotificationSummary, LEAD, resolveDeadlines } from '../protocol/index.js';
 import { endSpawnTask } from './board-io.js';
 import { alwaysKey, decideToolUse, RulesText } from '../policy/index.js';
-import { realPathOfCall, runTool, teammateTools, toolSpecs, realFileIO, realShellIO, type ToolResult, McpHub, describeMcpProblem, type McpServerStatus } from '../tools/index.js';
+import { realPathOfCall, runTool, teammateTools, toolSpecs, realFileIO, realShellIO, type ToolResult, McpHub, McpServers, describeMcpProblem, type McpServerStatus } from '../tools/index.js';
 import { budgetProblem, describeUsage, pricedTurn, hiddenFromAgents } from '../team/index.js';
 import { addMemberUsage, setMemberMode, setMemberStatus, requireMember, type MailboxEvent, logLineOf, type LoggedEvent } from '../store/index.js';
 import { createSerial, processStartTime, killProcessGroup, Replies, errorMessage } from '../lib/index.js';
@@ -83,7 +83,8 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const io = { files: realFileIO(cwd, hidden), shell, team, cwd };
   // Its MCP servers, as the lead handed them over, each in this teammate's sandbox like a command
   // (and reaped with its commands); one that fails or stops is logged and audited, and its tools say why.
-  const mcp = await McpHub.started(options.mcpServers, { launch, cwd, hooks: groups });
+  // The lead checked them as it read them: like the rules, a failure here is a bug, and stops this teammate.
+  const mcp = await McpHub.started(McpServers.parse(JSON.parse(options.mcpServers)), { launch, cwd, hooks: groups });
   const mcpProblem = (status: McpServerStatus) => {
     const { what, reason } = describeMcpProblem(status);
     problem(what, reason);
