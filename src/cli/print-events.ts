@@ -1,15 +1,16 @@
 import type { LeadEvent } from '../lead/index.js';
 import { compactionLine, formatMessage } from '../present/index.js';
 import { describeRequestChange, LEAD, type RequestRecord } from '../protocol/index.js';
-import { inertJson, inertText, oneLine } from '../lib/index.js';
+import { inertText, oneLine } from '../lib/index.js';
+import type { JsonSink } from './json-output.js';
 import { callRow } from '../ui/index.js';
 
 /**
- * Headless output of the team's events: one line each, or one JSON object per line.
+ * Headless output of the team's events: one line each, or JSON (json-output.ts).
  * Streamed text is printed once per model call, not per token. Every line is made inert on
  * its way out: most of what is printed was written by a model.
  */
-export function createEventPrinter(json: boolean, writeLine: (line: string) => void): (event: LeadEvent) => void {
+export function createEventPrinter(json: JsonSink | undefined, writeLine: (line: string) => void): (event: LeadEvent) => void {
   const write = (line: string) => writeLine(inertText(line));
   const shownRequests = new Set<string>();
   const statuses = new Map<string, string>();
@@ -19,7 +20,7 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
       const changed = event.members.filter((m) => statuses.get(m.name) !== m.status);
       for (const m of event.members) statuses.set(m.name, m.status);
       if (changed.length === 0) return;
-      if (json) return write(inertJson({ type: 'team', members: changed.map((m) => ({ name: m.name, status: m.status, pid: m.pid })) }));
+      if (json) return json.add({ type: 'team', members: changed.map((m) => ({ name: m.name, status: m.status, pid: m.pid })) });
       for (const m of changed) write(`· ${m.name} is ${m.status}`);
       return;
     }
@@ -27,11 +28,11 @@ export function createEventPrinter(json: boolean, writeLine: (line: string) => v
       const fresh = event.pending.filter((r) => !shownRequests.has(r.request_id));
       for (const r of fresh) shownRequests.add(r.request_id);
       if (fresh.length === 0) return;
-      if (json) return write(inertJson({ type: 'approval_needed', requests: fresh }));
+      if (json) return json.add({ type: 'approval_needed', requests: fresh });
       for (const r of fresh) write(`? ${r.kind} request ${r.request_id} from ${r.from}: ${pendingLine(r)}  (teams approve ${r.request_id} / teams reject ${r.request_id} --reason …)`);
       return;
     }
-    if (json) return write(inertJson(event));
+    if (json) return json.add(event);
     switch (event.type) {
       case 'message':
         return write(formatMessage(event.envelope));

@@ -57,11 +57,11 @@ describe('hostile text through the teams command line', () => {
     assert.ok((await shown(['requests'])).includes(HOSTILE_SHOWN.slice(0, 40)));
   });
 
-  test('--json: escaped on the terminal, the same text once parsed', async () => {
+  test('--jsonl and --json: escaped on the terminal, the same text once parsed', async () => {
     const parse = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    assert.deepEqual(parse(await shown(['inbox', 'alice', '--json'])).map((m) => m.text), [body]);
-    assert.ok(parse(await shown(['log', '--json'])).some((e) => e.reason === body));
-    assert.deepEqual(parse(await shown(['requests', '--json'])).map((r) => r.summary), [body]);
+    assert.deepEqual(parse(await shown(['inbox', 'alice', '--jsonl'])).map((m) => m.text), [body]);
+    assert.ok(parse(await shown(['log', '--jsonl'])).some((e) => e.reason === body));
+    assert.deepEqual(parse(await shown(['requests', '--jsonl'])).map((r) => r.summary), [body]);
     const status = parse(await shown(['status', '--json']))[0] as { members: { role: string }[]; pending: { summary: string }[] };
     assert.ok(status.members.some((m) => m.role === HOSTILE));
     assert.deepEqual(status.pending.map((r) => r.summary), [body]);

@@ -65,8 +65,8 @@ describe('teams logs', () => {
     ]);
   });
 
-  test('--json: each line of the log as one inert JSON object, a line that is no event as raw text', async () => {
-    const result = await runCli(home, ['logs', 'alice', '--json']);
+  test('--jsonl: each line of the log as one inert JSON object, a line that is no event as raw text', async () => {
+    const result = await runCli(home, ['logs', 'alice', '--jsonl']);
     assert.equal(result.code, 0, result.stderr);
     assert.ok(!result.stdout.includes('\x1b') && !result.stdout.includes('\x07'));
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; at?: string; text?: string });

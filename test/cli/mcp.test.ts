@@ -20,7 +20,7 @@ function project(settings: unknown): { home: string; cwd: string } {
   return { home, cwd };
 }
 
-type Listed = { file: string; servers: { server: string; state: string; error?: string; tools: { name: string }[] }[] };
+type Listed = { server: string; state: string; error?: string; tools: { name: string }[] }[];
 
 describe('teams mcp list', () => {
   test('starts each server in the sandbox and lists its state and tools; one that fails says why', async () => {
@@ -28,16 +28,19 @@ describe('teams mcp list', () => {
     const json = await runCli(home, ['mcp', 'list', '--json'], {}, cwd);
     assert.equal(json.code, 0, json.stderr);
     const listed = JSON.parse(json.stdout) as Listed;
-    assert.equal(listed.file, join(home, 'settings.json'));
-    const fix = listed.servers.find((s) => s.server === 'fix');
+    const fix = listed.find((s) => s.server === 'fix');
     assert.equal(fix?.state, 'ready', fix?.error);
     assert.deepEqual(fix?.tools.map((t) => t.name).sort(), ['mcp__fix__echo', 'mcp__fix__probe']);
-    const broken = listed.servers.find((s) => s.server === 'broken');
+    const broken = listed.find((s) => s.server === 'broken');
     assert.equal(broken?.state, 'failed');
     assert.match(broken?.error ?? '', /exit code 3.*told to fail/);
 
+    const lines = await runCli(home, ['mcp', 'list', '--jsonl'], {}, cwd);
+    assert.deepEqual(lines.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { server: string }).server).sort(), ['broken', 'fix']);
+
     const text = await runCli(home, ['mcp', 'list'], {}, cwd);
     assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stdout.startsWith('MCP servers of ') && text.stdout.includes(`${join(home, 'settings.json')}, ${join(home, 'settings.local.json')}`), text.stdout);
     assert.match(text.stdout, /^fix \(stdio: .*mcp-server\.js\): ready$/m);
     assert.match(text.stdout, /^ {2}mcp__fix__echo: Echo the text back\.$/m);
     assert.match(text.stdout, /^broken \(stdio: .*\): failed: failed to start: .*told to fail/m);

@@ -23,7 +23,7 @@ describe('without a running lead', () => {
     const result = await runCli(home, ['send', 'alice', 'hello']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /no lead is running for team 'default': sending a message needs one/);
-    assert.deepEqual(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout), []);
+    assert.deepEqual(lines((await runCli(home, ['inbox', 'alice', '--jsonl'])).stdout), []);
   });
 
   test("the user's own message and an interrupt need the running lead too, which alone signs them", async () => {
@@ -33,7 +33,7 @@ describe('without a running lead', () => {
     const interrupted = await runCli(home, ['interrupt', 'alice']);
     assert.equal(interrupted.code, 2);
     assert.match(interrupted.stderr, /no lead is running for team 'default': interrupting a teammate needs one/);
-    assert.deepEqual(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout), []);
+    assert.deepEqual(lines((await runCli(home, ['inbox', 'alice', '--jsonl'])).stdout), []);
   });
 });
 
@@ -58,7 +58,7 @@ describe('teams send / broadcast / inbox / log', () => {
     const sent = await runCli(home, ['send', 'alice', 'please look at src/x.ts']);
     assert.equal(sent.code, 0, sent.stderr);
     for (let i = 0; i < 2; i++) {
-      const inbox = await runCli(home, ['inbox', 'alice', '--json']);
+      const inbox = await runCli(home, ['inbox', 'alice', '--jsonl']);
       assert.equal(inbox.code, 0, inbox.stderr);
       const messages = lines(inbox.stdout);
       assert.equal(messages.length, 1);
@@ -74,7 +74,7 @@ describe('teams send / broadcast / inbox / log', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown recipient 'alcie'.*did you mean 'alice'/);
     assert.deepEqual(await store.audit.read(), auditBefore);
-    assert.equal(lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout).length, 1);
+    assert.equal(lines((await runCli(home, ['inbox', 'alice', '--jsonl'])).stdout).length, 1);
   });
 
   test('other send errors: unknown sender, yourself, missing text, unknown inbox', async () => {
@@ -105,16 +105,34 @@ describe('teams send / broadcast / inbox / log', () => {
   test('broadcast reaches every other member once, signed by the lead', async () => {
     const result = await runCli(home, ['broadcast', 'standup in 5']);
     assert.equal(result.code, 0, result.stderr);
-    const toLead = lines((await runCli(home, ['inbox', 'lead', '--json'])).stdout);
-    const toAlice = lines((await runCli(home, ['inbox', 'alice', '--json'])).stdout) as (Line & { signature?: string })[];
-    const toBob = lines((await runCli(home, ['inbox', 'bob', '--json'])).stdout);
+    const toLead = lines((await runCli(home, ['inbox', 'lead', '--jsonl'])).stdout);
+    const toAlice = lines((await runCli(home, ['inbox', 'alice', '--jsonl'])).stdout) as (Line & { signature?: string })[];
+    const toBob = lines((await runCli(home, ['inbox', 'bob', '--jsonl'])).stdout);
     assert.equal(toLead.length, 0);
     assert.equal(toAlice.filter((m) => m.type === 'broadcast' && m.signature).length, 1);
     assert.equal(toBob.filter((m) => m.type === 'broadcast').length, 1);
   });
 
+  test('--json is one document (a list is one array), --jsonl one object per line; a followed stream has only --jsonl', async () => {
+    const whole = await runCli(home, ['inbox', 'alice', '--json']);
+    assert.equal(whole.code, 0, whole.stderr);
+    const array = JSON.parse(whole.stdout) as Line[];
+    assert.ok(Array.isArray(array) && array.length > 0);
+    assert.deepEqual(array, lines((await runCli(home, ['inbox', 'alice', '--jsonl'])).stdout));
+    assert.deepEqual(JSON.parse((await runCli(home, ['audit', '--json'])).stdout), lines((await runCli(home, ['audit', '--jsonl'])).stdout));
+    assert.deepEqual(JSON.parse((await runCli(home, ['requests', '--json'])).stdout), []);
+    for (const [args, pattern] of [
+      [['inbox', 'alice', '--json', '--follow'], /--follow never ends, so it has no one JSON document: use --jsonl/],
+      [['audit', '--json', '--jsonl'], /--json or --jsonl: choose one/],
+    ] as const) {
+      const refused = await runCli(home, [...args]);
+      assert.equal(refused.code, 2, args.join(' '));
+      assert.match(refused.stderr, pattern);
+    }
+  });
+
   test('inbox --follow prints a message sent after it started, and exits 0 on SIGINT', async () => {
-    const follower = startCli(home, ['inbox', 'bob', '--json', '--follow']);
+    const follower = startCli(home, ['inbox', 'bob', '--jsonl', '--follow']);
     // Sent while the follower may still be starting: its first peek or its watcher must catch it.
     assert.equal((await runCli(home, ['send', 'bob', 'ping'])).code, 0);
     await waitFor(() => follower.stdout().includes('ping'), 'the follower to print the message');
@@ -125,11 +143,11 @@ describe('teams send / broadcast / inbox / log', () => {
   });
 
   test('log shows every message, filters by agent, and follows', async () => {
-    const all = lines((await runCli(home, ['log', '--json'])).stdout) as unknown as { event: string; from?: string; to?: string }[];
+    const all = lines((await runCli(home, ['log', '--jsonl'])).stdout) as unknown as { event: string; from?: string; to?: string }[];
     assert.ok(all.some((e) => e.event === 'member'));
     // The message to alice, the broadcast and the ping to bob; the misspelt one was never written.
     assert.equal(all.filter((e) => e.event === 'message').length, 3);
-    const bobs = lines((await runCli(home, ['log', '--json', '--agent', 'bob'])).stdout) as unknown as { event: string; from?: string; to?: string }[];
+    const bobs = lines((await runCli(home, ['log', '--jsonl', '--agent', 'bob'])).stdout) as unknown as { event: string; from?: string; to?: string }[];
     assert.ok(bobs.length > 0);
     assert.ok(bobs.every((e) => e.event !== 'message' || e.from === 'bob' || e.to === 'bob' || e.to === '*'));
     const text = await runCli(home, ['log']);

@@ -16,7 +16,7 @@ const REASON = `\`${COMMAND.slice(0, 119)}…\` asks to write the working direct
 
 function printedFor(input: Record<string, unknown>, reason: string): string {
   const lines: string[] = [];
-  const print = createEventPrinter(false, (line) => lines.push(line));
+  const print = createEventPrinter(undefined, (line) => lines.push(line));
   const tool = { name: 'bash', input, reason };
   const summary = `bash ${JSON.stringify(input)} (${reason})`;
   print({ type: 'approvals', pending: [record({ request_id: 'permission-abc', kind: 'permission', from: 'alice', to: 'lead', summary, tool })] });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEventPrinter } from '../../src/cli/print-events.js';
+import { jsonSink } from '../../src/cli/json-output.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../../src/present/format.js';
 import type { LeadEvent } from '../../src/lead/events.js';
 import type { Envelope, Kind } from '../../src/protocol/messages.js';
@@ -37,10 +38,12 @@ const events: LeadEvent[] = [
   { type: 'agent', event: { type: 'error', message: HOSTILE } },
 ];
 
-function printed(json: boolean): string[] {
+function printed(json: 'json' | 'jsonl' | false): string[] {
   const lines: string[] = [];
-  const print = createEventPrinter(json, (line) => lines.push(line));
+  const sink = json === false ? undefined : jsonSink({ [json]: true }, (text) => lines.push(text.replace(/\n$/, '')));
+  const print = createEventPrinter(sink, (line) => lines.push(line));
   for (const event of events) print(event);
+  sink?.end();
   return lines;
 }
 
@@ -54,11 +57,15 @@ describe('what an agent wrote never reaches the terminal raw', () => {
     assert.ok(lines.some((line) => line.endsWith(`${HOSTILE_SHOWN}\nsecond line`)));
   });
 
-  test('teams run --json: the same values, escaped', () => {
-    const lines = printed(true);
+  test('teams run --jsonl: the same values, escaped, one object per line; --json: the same, as one array', () => {
+    const lines = printed('jsonl');
     for (const line of lines) assertInert(line, 'a printed event');
     const parsed = lines.map((line) => JSON.parse(line) as { type: string; envelope?: Envelope });
     assert.deepEqual(parsed.filter((p) => p.type === 'message').map((p) => p.envelope), KINDS.map((_, i) => (events[i] as { envelope: Envelope }).envelope));
+    const whole = printed('json');
+    assert.equal(whole.length, 1, 'one document');
+    assertInert(whole[0] ?? '', 'the document');
+    assert.deepEqual(JSON.parse(whole[0] ?? ''), parsed);
   });
 
   test('the formatters of inbox, log, status and requests', () => {

@@ -30,7 +30,7 @@ describe('teams requests / approve / reject', () => {
     const id = newRequestId('plan');
     await bus.send({ type: 'plan_approval_request', from: 'alice', to: 'lead', request_id: id, plan: '1. read\n2. write' });
 
-    const listed = (await runCli(home, ['requests', '--json', '--state', 'pending'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { request_id: string; kind: string; from: string });
+    const listed = (await runCli(home, ['requests', '--jsonl', '--state', 'pending'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { request_id: string; kind: string; from: string });
     assert.deepEqual(listed.map((r) => [r.request_id, r.kind, r.from]), [[id, 'plan', 'alice']]);
     assert.match((await runCli(home, ['status'])).stdout, new RegExp(`${id}\\s+plan\\s+alice`));
 

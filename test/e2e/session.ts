@@ -81,7 +81,7 @@ function lay(layout: SessionOptions['layout']): { home: string; workdir?: string
 type JsonEvent = { type: string; [key: string]: unknown };
 
 /**
- * A real team: `teams run --offline --json` as a child process with its teammates, the
+ * A real team: `teams run --offline --jsonl` as a child process with its teammates, the
  * offline model on loopback, and the human acting through the real CLI from "another shell".
  */
 export class TeamSession {
@@ -135,7 +135,7 @@ export class TeamSession {
         config.deadlines_ms = deadlines;
       });
     }
-    const args = ['run', '--offline', '--json', '--grace-ms', String(options.graceMs ?? 3000), '--plan-reviewer', options.planReviewer ?? 'human'];
+    const args = ['run', '--offline', '--jsonl', '--grace-ms', String(options.graceMs ?? 3000), '--plan-reviewer', options.planReviewer ?? 'human'];
     if (laid.workdir) args.push('--workdir', laid.workdir);
     args.push(...(options.extraArgs ?? []));
     if (options.extraRules || options.scriptFields) {
@@ -148,7 +148,7 @@ export class TeamSession {
     return new TeamSession(home, cleanup, startCli(home, args, env), laid.workdir, store, team, env);
   }
 
-  /** Every event `teams run --json` has printed so far. */
+  /** Every event `teams run --jsonl` has printed so far. */
   events(): JsonEvent[] {
     return this.lead
       .stdout()
@@ -221,7 +221,7 @@ export class TeamSession {
 /** A task notification the lead received, with who sent it. */
 export type Notified = { task_id: string; status: string; summary: string; result?: string; from: string };
 
-/** The task notifications the lead received, in the order `teams run --json` printed them. */
+/** The task notifications the lead received, in the order `teams run --jsonl` printed them. */
 export function taskNotifications(session: TeamSession): Notified[] {
   return session
     .events()

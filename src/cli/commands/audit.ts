@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { involves, participants, memberNames, type AuditBatch } from '../../store/index.js';
-import { inertJson, inertLine } from '../../lib/index.js';
+import { inertLine } from '../../lib/index.js';
+import { jsonOptions, jsonSink, type OutputFlags } from '../json-output.js';
 import { formatAudit } from '../../present/index.js';
 import { followUntilInterrupted } from '../follow.js';
 import type { ContextFor } from '../context.js';
@@ -14,12 +15,11 @@ export function registerAuditCommand(program: Command, contextFor: ContextFor): 
 }
 
 function addAuditCommand(command: Command, contextFor: ContextFor): void {
-  command
-    .description('the audit log: every protocol message and request state change')
-    .option('--json', 'one JSON object per line')
-    .option('--follow', 'keep printing entries as they are appended')
+  jsonOptions(command.description('the audit log: every protocol message and request state change'), 'entries')
+    .option('--follow', 'keep printing entries as they are appended (with --jsonl for JSON)')
     .option('--agent <name>', 'only entries involving this agent')
-    .action(async (options: { json?: boolean; follow?: boolean; agent?: string }, command: Command) => {
+    .action(async (options: OutputFlags & { agent?: string }, command: Command) => {
+      const json = jsonSink(options);
       const context = contextFor(command);
       const team = await context.requireTeam();
       const { audit } = context.store;
@@ -32,10 +32,14 @@ function addAuditCommand(command: Command, contextFor: ContextFor): void {
         for (const problem of problems) process.stderr.write(`teams: ${inertLine(`audit entry set aside (${problem.ref}): ${problem.reason}`)}\n`);
         for (const entry of entries) {
           if (options.agent !== undefined && !involves(entry, options.agent)) continue;
-          process.stdout.write(`${options.json ? inertJson(entry) : formatAudit(entry)}\n`);
+          if (json) json.add(entry);
+          else process.stdout.write(`${formatAudit(entry)}\n`);
         }
       };
-      if (!options.follow) return print(await audit.read());
+      if (!options.follow) {
+        print(await audit.read());
+        return json?.end();
+      }
       await followUntilInterrupted(async () => {
         const subscription = await audit.follow(print);
         return () => subscription.close();

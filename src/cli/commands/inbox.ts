@@ -2,16 +2,15 @@ import type { Command } from 'commander';
 import type { Envelope } from '../../protocol/index.js';
 import { formatMessage } from '../../present/index.js';
 import { followUntilInterrupted } from '../follow.js';
-import { inertJson, inertLine } from '../../lib/index.js';
+import { inertLine } from '../../lib/index.js';
+import { jsonOptions, jsonSink, type OutputFlags } from '../json-output.js';
 import type { ContextFor } from '../context.js';
 
 export function registerInboxCommand(program: Command, contextFor: ContextFor): void {
-  program
-    .command('inbox <agent>')
-    .description("an agent's unread messages, without consuming them")
-    .option('--json', 'one JSON object per line')
-    .option('--follow', 'keep printing messages as they arrive')
-    .action(async (agent: string, options: { json?: boolean; follow?: boolean }, command: Command) => {
+  jsonOptions(program.command('inbox <agent>').description("an agent's unread messages, without consuming them"), 'messages')
+    .option('--follow', 'keep printing messages as they arrive (with --jsonl for JSON)')
+    .action(async (agent: string, options: OutputFlags, command: Command) => {
+      const json = jsonSink(options);
       const context = contextFor(command);
       await context.requireAgent(agent);
       const printed = new Set<string>();
@@ -19,7 +18,8 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
         for (const message of messages) {
           if (printed.has(message.id)) continue;
           printed.add(message.id);
-          process.stdout.write(`${options.json ? inertJson(message) : formatMessage(message)}\n`);
+          if (json) json.add(message);
+          else process.stdout.write(`${formatMessage(message)}\n`);
         }
       };
       const showWaiting = async () => {
@@ -30,7 +30,8 @@ export function registerInboxCommand(program: Command, contextFor: ContextFor): 
       };
       if (!options.follow) {
         const waiting = await showWaiting();
-        if (!options.json && waiting === 0) process.stdout.write(`no unread messages for ${agent}\n`);
+        json?.end();
+        if (!json && waiting === 0) process.stdout.write(`no unread messages for ${agent}\n`);
         return;
       }
       await followUntilInterrupted(async () => {

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { participants, memberNames, type LogBatch } from '../../store/index.js';
 import { LEAD } from '../../protocol/index.js';
-import { inertJson } from '../../lib/index.js';
+import { jsonSink, type OutputFlags } from '../json-output.js';
 import { EMPTY_FOLD, foldLog, formatTranscriptEntry, formatTranscriptLive } from '../../present/index.js';
 import { UsageError } from '../errors.js';
 import { followUntilInterrupted } from '../follow.js';
@@ -19,10 +19,12 @@ export function registerLogsCommand(program: Command, contextFor: ContextFor): v
     .command('logs')
     .description("a teammate's session as it worked: its words, tool calls and results, status changes")
     .argument('<name>', 'the teammate')
-    .option('--json', 'one JSON object per line of its log')
-    .option('--follow', 'keep printing as the teammate works')
+    .option('--json', 'one JSON array of the lines of its log')
+    .option('--jsonl', 'one JSON object per line of its log')
+    .option('--follow', 'keep printing as the teammate works (with --jsonl for JSON)')
     .option('--tail <lines>', 'only the last this many lines of its log', parseTail)
-    .action(async (name: string, options: { json?: boolean; follow?: boolean; tail?: number }, command: Command) => {
+    .action(async (name: string, options: OutputFlags & { tail?: number }, command: Command) => {
+      const json = jsonSink(options);
       const context = contextFor(command);
       if (name === LEAD) {
         throw new UsageError('the lead keeps no such log: its conversation is in the REPL, and its past sessions in `teams sessions`');
@@ -39,8 +41,8 @@ export function registerLogsCommand(program: Command, contextFor: ContextFor): v
         if (first && batch.lines.length === 0 && !batch.skipped) process.stderr.write(`teams: ${agent} has logged nothing yet\n`);
         if (first && batch.skipped) process.stderr.write(`teams: the start of ${agent}'s log is left out (--tail)\n`);
         first = false;
-        if (options.json) {
-          for (const line of batch.lines) process.stdout.write(`${inertJson(line)}\n`);
+        if (json) {
+          for (const line of batch.lines) json.add(line);
           return;
         }
         // Text still streaming waits for the end of its block: what is printed is final.
@@ -52,7 +54,8 @@ export function registerLogsCommand(program: Command, contextFor: ContextFor): v
       if (!options.follow) {
         print(await context.store.agentLogs.read(agent, from));
         // A one-off read shows what was under way where the log ends, marked as such.
-        if (!options.json) for (const line of formatTranscriptLive(fold)) process.stdout.write(`${line}\n`);
+        if (json) json.end();
+        else for (const line of formatTranscriptLive(fold)) process.stdout.write(`${line}\n`);
         return;
       }
       await followUntilInterrupted(async () => {

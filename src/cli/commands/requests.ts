@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { inertJson, inertLine, inertText } from '../../lib/index.js';
 import type { CliContext, ContextFor } from '../context.js';
 import { askLead } from '../lead-client.js';
+import { jsonSink, type OutputFlags } from '../json-output.js';
 
 async function decide(context: CliContext, requestId: string, approve: boolean, note: string | undefined, always = false): Promise<void> {
   await context.requireTeam();
@@ -61,9 +62,11 @@ export function registerRequestCommands(program: Command, contextFor: ContextFor
   program
     .command('requests [request_id]')
     .description('list requests, oldest first; with a request_id, that one whole, a permission with a preview of what it will do')
-    .option('--json', 'one JSON object per line')
+    .option('--json', 'one JSON document: the list as an array, or the one request')
+    .option('--jsonl', 'the list as one JSON object per line')
     .option('--state <state>', `only requests in this state (${REQUEST_STATES.join(', ')})`)
-    .action(async (requestId: string | undefined, options: { json?: boolean; state?: string }, command: Command) => {
+    .action(async (requestId: string | undefined, options: OutputFlags & { state?: string }, command: Command) => {
+      const json = jsonSink(options);
       const state = options.state === undefined ? undefined : RequestState.safeParse(options.state);
       if (state && !state.success) throw new UsageError(`--state must be one of ${REQUEST_STATES.join(', ')}, not '${options.state}'`);
       if (requestId !== undefined && state) throw new UsageError('--state lists requests; it does not go with a request_id');
@@ -72,8 +75,9 @@ export function registerRequestCommands(program: Command, contextFor: ContextFor
       await sweep(context);
       if (requestId !== undefined) return showRequest(context, requestId, options.json === true);
       const records = await context.store.requests.list({ state: state?.data });
-      if (options.json) for (const record of records) process.stdout.write(`${inertJson(record)}\n`);
-      else process.stdout.write(`${formatRequests(records)}\n`);
+      if (!json) return void process.stdout.write(`${formatRequests(records)}\n`);
+      for (const record of records) json.add(record);
+      json.end();
     });
 
   program

@@ -9,7 +9,8 @@ import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/index.js';
 import { UsageError } from '../errors.js';
 import type { ContextFor } from '../context.js';
 import { chooseSession, type SessionFlags } from '../session-choice.js';
-import { inertJson, inertLine } from '../../lib/index.js';
+import { inertLine } from '../../lib/index.js';
+import { jsonSink, type OutputFlags } from '../json-output.js';
 import { failedMcpServers } from '../../tools/index.js';
 
 export type LeadFlags = SessionFlags & {
@@ -81,8 +82,10 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     program
       .command('run <prompt>')
       .description('run the lead without the UI: print the team\'s events, exit once the work is done')
-      .option('--json', 'one JSON object per event'),
-  ).action(async (prompt: string, flags: LeadFlags & { json?: boolean }, command: Command) => {
+      .option('--json', 'one JSON document at the end: the session and every event')
+      .option('--jsonl', 'one JSON object per event, as it happens'),
+  ).action(async (prompt: string, flags: LeadFlags & OutputFlags, command: Command) => {
+    const json = jsonSink(flags);
     const context = contextFor(command);
     const options = leadOptionsFrom(flags);
     const cwd = agentsWorkdir(flags, context.paths, options.settings.offline);
@@ -90,44 +93,49 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     // Loaded on use: the model SDK is the heaviest import, and only running agents need it.
     const { LeadRuntime } = await import('../../lead/index.js');
     const runtime = await LeadRuntime.start({ store: context.store, storeDescriptor: context.storeDescriptor, paths: context.paths, cwd, session, ...options });
-    const print = createEventPrinter(flags.json ?? false, (line) => process.stdout.write(`${line}\n`));
+    const print = createEventPrinter(json, (line) => process.stdout.write(`${line}\n`));
     const { id, resumed, earlier, problems } = runtime.session;
-    if (flags.json) process.stdout.write(`${inertJson({ type: 'session', id, resumed, earlier_records: earlier.length, problems })}\n`);
+    if (json) json.add({ type: 'session', id, resumed, earlier_records: earlier.length, problems });
     else process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd} · session ${id}${resumed ? ` (resumed, ${earlier.length} earlier records)` : ''}\n`);
     for (const problem of problems) process.stderr.write(`teams: set aside ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
     // What this lead put right of an earlier one's leftovers, before anything else it reports.
     for (const text of runtime.session.recovered) print({ type: 'problem', text });
     for (const text of failedMcpServers(runtime.mcp)) print({ type: 'problem', text });
-    await new Promise<void>((resolve, reject) => {
-      let stopping = false;
-      // Stops the team once. A failure to stop, or to tell whether the work is done, ends the
-      // command with that error instead of leaving it waiting for a stop that never comes.
-      const finish = (failure?: unknown) => {
-        if (stopping) return;
-        stopping = true;
-        runtime.submit({ op: 'quit' }).then(() => (failure === undefined ? resolve() : reject(failure)), reject);
-      };
-      // Done: the lead idle, no teammate working, nothing for the human. Checked after every
-      // event, but only once the code that emitted it has finished: events are emitted mid-change
-      // (the lead's loop says 'idle' before it stops being busy), and a check that reads the
-      // state too early may see no later event to check again. One check per event-loop turn.
-      let checkQueued = false;
-      const checkSoon = () => {
-        if (checkQueued || stopping) return;
-        checkQueued = true;
-        setImmediate(() => {
-          checkQueued = false;
-          runtime.quiet().then((quiet) => quiet && finish(), finish);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let stopping = false;
+        // Stops the team once. A failure to stop, or to tell whether the work is done, ends the
+        // command with that error instead of leaving it waiting for a stop that never comes.
+        const finish = (failure?: unknown) => {
+          if (stopping) return;
+          stopping = true;
+          runtime.submit({ op: 'quit' }).then(() => (failure === undefined ? resolve() : reject(failure)), reject);
+        };
+        // Done: the lead idle, no teammate working, nothing for the human. Checked after every
+        // event, but only once the code that emitted it has finished: events are emitted mid-change
+        // (the lead's loop says 'idle' before it stops being busy), and a check that reads the
+        // state too early may see no later event to check again. One check per event-loop turn.
+        let checkQueued = false;
+        const checkSoon = () => {
+          if (checkQueued || stopping) return;
+          checkQueued = true;
+          setImmediate(() => {
+            checkQueued = false;
+            runtime.quiet().then((quiet) => quiet && finish(), finish);
+          });
+        };
+        runtime.events.subscribe((event) => {
+          print(event);
+          checkSoon();
         });
-      };
-      runtime.events.subscribe((event) => {
-        print(event);
-        checkSoon();
+        process.once('SIGINT', () => finish());
+        process.once('SIGTERM', () => finish());
+        // A prompt the lead's checks refuse (an empty one) ends the run with their words.
+        runtime.submit({ op: 'prompt', text: prompt }).catch(finish);
       });
-      process.once('SIGINT', () => finish());
-      process.once('SIGTERM', () => finish());
-      // A prompt the lead's checks refuse (an empty one) ends the run with their words.
-      runtime.submit({ op: 'prompt', text: prompt }).catch(finish);
-    });
+    } finally {
+      // --json: the one document, whole once the run is over (a failed run's events too).
+      json?.end();
+    }
   });
 }
