@@ -22,6 +22,7 @@ import { registerTaskCommands } from './commands/tasks.js';
 import { registerHostCommand } from './commands/host.js';
 import { registerHostsCommands } from './commands/hosts.js';
 import { registerAgentsCommand } from './commands/agents.js';
+import { registerMcpCommands } from './commands/mcp.js';
 
 const packageJson = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'package.json')) as { version: string };
 
@@ -79,6 +80,7 @@ Start the REPL (the default command; all its options: teams repl --help):
   registerHostCommand(program, contextFor);
   registerHostsCommands(program, contextFor);
   registerAgentsCommand(program, contextFor);
+  registerMcpCommands(program, contextFor);
 
   // Last, as the default command: `teams` with no command opens the REPL.
   registerReplCommand(program, contextFor);

@@ -4,7 +4,8 @@ import { Refused, type Serial } from '../lib/index.js';
 import { AgentLoop, type Conversation, findProjectInstructions, loadAgentDefinitions, protocolRules, renderPrompt, withAgentDefinitions, withProjectInstructions } from '../agent/index.js';
 import type { ModelClient } from '../model/index.js';
 import { type PermissionMode, LEAD } from '../protocol/index.js';
-import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult } from '../tools/index.js';
+import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult, McpHub, describeMcpProblem, type McpServerStatus } from '../tools/index.js';
+import { loadProjectMcpServers } from './mcp-settings.js';
 import { launcherFor, type Launcher, probeSandbox, type SandboxLimits, bwrapProgram, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/index.js';
 import { budgetProblem, hiddenFromAgents, type TeamPaths } from '../team/index.js';
 import { setMemberStatus, type Member, type TeamStore } from '../store/index.js';
@@ -72,9 +73,13 @@ export type LeadAgentParts = {
   rosterWrites: Serial;
 };
 
-export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> {
+/**
+ * The lead's loop, and its own MCP servers: the project's (mcp-settings.ts), each started as its
+ * commands are (in its sandbox, read-only and offline) and awaited first, since their tools are
+ * part of its toolset, asked about like any other. A malformed `mcpServers` refuses the start.
+ */
+export async function createLeadLoop(parts: LeadAgentParts): Promise<{ loop: AgentLoop; mcp: McpHub }> {
   const { store, paths, cwd, mode, decisions, rosterWrites } = parts;
-  const tools = leadTools({ reviewPlans: parts.planReviewer === 'lead' });
   // One launcher per mode met: plan's cannot write, whatever a call's grant says.
   const launchers = new Map<PermissionMode, Launcher>();
   const launcherNow = (): Launcher => {
@@ -83,7 +88,10 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
     launchers.set(now, launcher);
     return launcher;
   };
-  const shell = realShellIO({ launch: (command, dir, grant) => launcherNow()(command, dir, grant) });
+  const launch: Launcher = (command, dir, grant) => launcherNow()(command, dir, grant);
+  const mcp = await McpHub.started(loadProjectMcpServers(paths.home), { launch, cwd });
+  const tools = [...leadTools({ reviewPlans: parts.planReviewer === 'lead' }), ...mcp.tools()];
+  const shell = realShellIO({ launch });
   const io = { files: realFileIO(cwd, hiddenFromAgents(paths)), shell, team: parts.team, cwd };
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
     // Read at each call, so that `teams allow` reaches a running lead; a malformed file refuses the call.
@@ -116,7 +124,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
         ? 'You review teammates\' plans yourself with plan_approval_response.'
         : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
   }), loadAgentDefinitions(paths.home).definitions), findProjectInstructions(cwd));
-  return new AgentLoop({
+  const loop = new AgentLoop({
     system,
     tools: toolSpecs(tools),
     model: parts.model,
@@ -128,4 +136,18 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
       protocolState: async () => leadProtocolState(parts.running(), await store.requests.list({ state: 'pending' })),
     },
   });
+  return { loop, mcp };
+}
+
+/**
+ * Report, once the lead can (its effects wired), each of its servers that failed to start, and
+ * from then on each that stops: shown and audited. The REPL lists failed ones as it opens too.
+ */
+export function reportLeadMcp(hub: McpHub, problem: (what: string, reason: string) => void): void {
+  const report = (status: McpServerStatus) => {
+    const { what, reason } = describeMcpProblem(status);
+    problem(what, reason);
+  };
+  hub.statuses().filter((status) => status.state === 'failed').forEach(report);
+  hub.changes.subscribe(report);
 }

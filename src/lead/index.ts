@@ -13,3 +13,4 @@ export type { SettingsScope } from './settings-layers.js';
 export type { LeadSessionStart, SessionChoice } from './session.js';
 export { LeadRuntime } from './lead.js';
 export { nextLeadMode } from './lead-controls.js';
+export { checkMcpServers } from './mcp-check.js';

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { AgentLoop, findAgentDefinition, openConversation } from '../agent/index.js';
 import { EventStream, createSerial, type Serial, errorMessage } from '../lib/index.js';
 import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowOf } from '../model/index.js';
-import { createLeadLoop, leadLauncher, sandboxStatus } from './agent.js';
+import { createLeadLoop, leadLauncher, reportLeadMcp, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
 import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
 import { TeamBus, pricedTurn } from '../team/index.js';
@@ -61,10 +61,11 @@ export class LeadRuntime {
   private readonly rosterWrites: Serial;
   /** What the lead knows of its team, stepped in this one place (step.ts). */
   private readonly stepper: LeadStepper;
+  readonly mcp: LeadParts['mcp']; // its own MCP servers (agent.ts): `/mcp` shows them
 
   private constructor(parts: LeadParts) {
     ({ events: this.events, options: this.options, store: this.store, bus: this.bus, loop: this.loop, model: this.model, teammates: this.teammates } = parts);
-    ({ decisions: this.decisions, spawners: this.spawners, hosts: this.hosts, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper, controls: this.controls } = parts);
+    ({ decisions: this.decisions, spawners: this.spawners, hosts: this.hosts, keys: this.keys, sandbox: this.sandbox, rosterWrites: this.rosterWrites, session: this.session, hooks: this.hooks, stepper: this.stepper, controls: this.controls, mcp: this.mcp } = parts);
   }
 
   static async start(options: LeadOptions): Promise<LeadRuntime> {
@@ -121,8 +122,7 @@ export class LeadRuntime {
     const hosts = new RemoteHosts({ ...hostDeps, keysChanged: () => void supervisor.shareKeys(), attach: (host, spawner) => spawners.attach(host, spawner) });
     const rosterWrites = createSerial((error) => void step({ type: 'problem', what: "the lead's status was not recorded", reason: errorMessage(error), audited: false }));
     // Hooks are sandboxed whatever the lead's mode: only --no-sandbox runs them bare.
-    const hookLaunch = leadLauncher(sandbox, 'default', paths);
-    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, launch: hookLaunch, store, step });
+    const hooks = new LeadHooks({ home: paths.home, team: store.team, cwd: options.cwd, launch: leadLauncher(sandbox, 'default', paths), store, step });
     const team = leadTeamIO(bus, store, {
       spawn: (spec) => teammates.spawn(spec),
       respawn: (name) => teammates.respawn(name),
@@ -131,7 +131,7 @@ export class LeadRuntime {
       checkCompletion: (task) => hooks.run('task_completed', { teammate: LEAD, task }, LEAD),
     });
     const leadModel = new LeadModel(model.client);
-    const loop = await createLeadLoop({
+    const { loop, mcp } = await createLeadLoop({
       store,
       paths,
       cwd: options.cwd,
@@ -153,7 +153,7 @@ export class LeadRuntime {
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
     const controls = new LeadControls({ stepper, loop, model: leadModel, settings: options.settings, offlineURL: model.offlineURL, session });
-    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper, controls });
+    const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper, controls, mcp });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
     for (const problem of opened.problems) runtime.refused(`set aside ${problem.ref}`, problem.reason);
     loop.subscribe((event) => {
@@ -190,8 +190,7 @@ export class LeadRuntime {
     this.closers.push(() => subscription.close());
     // Before anything asks to spawn: a respawn after a restart finds its host attached.
     await this.hosts.start();
-    this.closers.push(() => this.hosts.close());
-    this.closers.push(async () => this.hooks.close());
+    this.closers.push(() => this.hosts.close(), async () => this.hooks.close());
     const token = issueControlToken(paths.controlToken);
     const control = await startControlServer(
       paths.controlSocket,
@@ -216,7 +215,8 @@ export class LeadRuntime {
     const rules = await this.teammates.watchRules();
     this.closers.push(() => rules.close());
     const board = await this.teammates.board.watch();
-    this.closers.push(() => board.close());
+    this.closers.push(() => board.close(), () => this.mcp.close());
+    reportLeadMcp(this.mcp, (what, reason) => void this.stepper.step({ type: 'problem', what, reason, audited: true }));
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { McpHub } from '../tools/index.js';
 import type { AgentLoop } from '../agent/index.js';
 import type { EventStream, Serial } from '../lib/index.js';
 import type { ModelSettings, OpenModel } from '../model/index.js';
@@ -57,4 +58,5 @@ export type LeadParts = {
   stepper: LeadStepper;
   hosts: RemoteHosts;
   controls: LeadControls;
+  mcp: McpHub;
 };

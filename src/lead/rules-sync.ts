@@ -26,7 +26,8 @@ export class RulesSync {
   private reported: string | undefined;
 
   constructor(
-    private readonly home: string,
+    /** The state root whose settings.json holds the rules (and the MCP servers a spawn hands over). */
+    readonly home: string,
     /** The project's rules now; throws (naming the file and field) when the file is malformed. */
     private readonly load: () => PermissionRules,
     /** Send one teammate the rules: the lead's bus signs it. */

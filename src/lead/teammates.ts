@@ -11,6 +11,7 @@ import type { LeadSession } from './session.js';
 import { respawnPlan } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/index.js';
 import type { RulesSync } from './rules-sync.js';
+import { loadProjectMcpServers } from './mcp-settings.js';
 import type { TeammateWorktrees } from './teammate-worktrees.js';
 import { LeadBoard } from './board.js';
 import { busyAmongThemselves } from './team-quiet.js';
@@ -125,6 +126,8 @@ export class LeadTeammates {
     if (!sandbox.ok) throw new Refused(`cannot start ${spec.name}: ${sandbox.error}`);
     // A malformed settings file refuses the spawn (Refused, naming file and field) rather than dropping its deny rules.
     const rules = this.rules.current();
+    // Its MCP servers are the ones the lead reads now, handed over: the teammate never reads settings.
+    const mcpServers = loadProjectMcpServers(this.rules.home);
     const member = team?.members.find((m) => m.name === spec.name);
     // Outside a git repository a worktree is refused here, before anything is written or started.
     const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree, resume);
@@ -144,7 +147,7 @@ export class LeadTeammates {
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
     const journal = { session: this.session.id, resume };
-    const placed = { name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, model: spec.model, journal, cwd: worktree?.path, host: spec.host, ...(agent ? { agent } : {}) };
+    const placed = { name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, mcpServers, model: spec.model, journal, cwd: worktree?.path, host: spec.host, ...(agent ? { agent } : {}) };
     const { pid } = await this.spawner.spawn(placed, (process) => {
       // Only the pid (with its start time, as its spawner read it where it runs), and only while the teammate
       // has written no status of its own: its first status change may land first, and must not be turned back to "starting".

@@ -7,7 +7,7 @@ import { isGitPath, isInside } from './places.js';
 import { isReadOnlyCommand } from './read-only.js';
 import { judgeByRules, NO_VERDICT, showRule, type PermissionRules, type RuleVerdict } from './rules.js';
 import { renamedTool } from './former-tool-names.js';
-import { isReadOnlyTool, toolClass } from './tool-classes.js';
+import { describeMcpCall, isReadOnlyTool, toolClass } from './tool-classes.js';
 
 /**
  * Whether a tool call runs, needs a human's approval, or is refused, under a permission
@@ -151,6 +151,8 @@ function decideOutsidePlan(use: ToolUse): ToolDecision {
       return decideShell(use);
     case 'edit':
       return decideEdit(use, use.mode === 'accept-edits');
+    case 'mcp':
+      return ask(use, describeMcpCall(use.tool));
     case undefined:
       return ask(use, `unknown tool '${use.tool}'`);
     // Listed, not a default: a new tool class must be judged here before it runs unasked.

@@ -11,3 +11,4 @@ export { suggestRule } from './rule-suggestion.js';
 export { NetworkRuleText, RuleText, RulesText, parseRule, rulesAsText, showRule } from './rules.js';
 export { ruleSettles } from './rule-settles.js';
 export type { PermissionRule, PermissionRules, RulesAsText } from './rules.js';
+export { MCP_SERVER_NAME, mcpToolName } from './mcp-names.js';

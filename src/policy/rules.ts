@@ -5,6 +5,7 @@ import { commandTarget } from './command-parts.js';
 import { isInside } from './places.js';
 import { renamedTool } from './former-tool-names.js';
 import { TOOL_CLASSES, type ToolName } from './tool-classes.js';
+import { MCP_PREFIX, mcpRuleCovers, mcpRuleTool, type McpName } from './mcp-names.js';
 
 /**
  * Permission rules in Claude Code's syntax: `Bash(npm test:*)`, `Edit(src/**)` (edit_file and write_file), or a
@@ -13,8 +14,11 @@ import { TOOL_CLASSES, type ToolName } from './tool-classes.js';
  * Pure: a command is parsed, never run; a path is judged by its text.
  */
 export type PermissionRule = { tool: RuleTool; pattern?: string };
-/** What a rule names: a tool, or Claude Code's `Edit`, which covers every file-editing tool (edit_file and write_file). */
-export type RuleTool = ToolName | typeof EDIT;
+/**
+ * What a rule names: a tool, Claude Code's `Edit`, which covers every file-editing tool
+ * (edit_file and write_file), or an MCP server's tool or all of a server's tools (mcp-names.ts).
+ */
+export type RuleTool = ToolName | typeof EDIT | McpName;
 export type PermissionRules = {
   allow: readonly PermissionRule[];
   deny: readonly PermissionRule[];
@@ -40,6 +44,7 @@ export function parseRule(text: string): PermissionRule | string {
   const trimmed = text.trim();
   if (trimmed === '') return 'empty rule';
   if (!balanced(trimmed)) return `unbalanced parentheses in '${trimmed}'`;
+  if (trimmed.startsWith(MCP_PREFIX)) return mcpRuleTool(trimmed);
   const shape = RULE_SHAPE.exec(trimmed);
   if (!shape) return `'${trimmed}' is not a rule: write tool or tool(pattern), e.g. Bash(npm test:*)`;
   const named = shape[1] ?? '';
@@ -77,7 +82,7 @@ function filePattern(tool: RuleTool, pattern: string): PermissionRule | string {
 
 /** Whether a rule speaks of calls of this tool: its own, or, for `Edit`, either file-changing tool. */
 export function appliesTo(rule: PermissionRule, tool: string): boolean {
-  return rule.tool === tool || (rule.tool === EDIT && EDITING_TOOLS.has(tool));
+  return rule.tool === tool || (rule.tool === EDIT && EDITING_TOOLS.has(tool)) || mcpRuleCovers(rule.tool, tool);
 }
 
 function balanced(text: string): boolean {

@@ -1,3 +1,5 @@
+import { isMcpTool, parseMcpName } from './mcp-names.js';
+
 /**
  * What each tool does, by name, for the permission policy. A tool that sends a protocol kind
  * is named after that kind (`plan_approval_request`, `finish_request`): one name, one tool.
@@ -14,7 +16,9 @@ export type ToolClass =
   /** Changes files. */
   | 'edit'
   /** Runs a shell command: anything. */
-  | 'shell';
+  | 'shell'
+  /** A tool of an MCP server (mcp-names.ts): it may do anything its server does, so it asks unless a rule allows it. */
+  | 'mcp';
 
 export const TOOL_CLASSES = {
   bash: 'shell',
@@ -43,6 +47,7 @@ export const TOOL_CLASSES = {
 export type ToolName = keyof typeof TOOL_CLASSES;
 
 export function toolClass(name: string): ToolClass | undefined {
+  if (isMcpTool(name)) return 'mcp';
   return Object.hasOwn(TOOL_CLASSES, name) ? TOOL_CLASSES[name as ToolName] : undefined;
 }
 
@@ -54,4 +59,10 @@ export function toolClass(name: string): ToolClass | undefined {
 export function isReadOnlyTool(name: string): boolean {
   const cls = toolClass(name);
   return cls === 'read' || cls === 'message' || cls === 'protocol';
+}
+
+/** What an MCP call asks, for the human: the server that will run it. */
+export function describeMcpCall(name: string): string {
+  const parsed = parseMcpName(name);
+  return `${name}: the tool '${parsed?.tool ?? name}' of the MCP server '${parsed?.server ?? '?'}' (a rule allowing ${name} or mcp__${parsed?.server ?? '?'} lets it run unasked)`;
 }

@@ -5,5 +5,5 @@ export { AgentRole } from './agent-role.js';
 export { ParentSignal, tellLead } from './ipc.js';
 export { Supervisor } from './supervisor.js';
 export { Spawners } from './spawners.js';
-export { describeExit, waitForExits } from './spawner.js';
+export { MCP_SERVERS_ENV, describeExit, waitForExits } from './spawner.js';
 export type { ChildCompaction, ChildExit, Spawner, StartedProcess, TeammateSpec } from './spawner.js';

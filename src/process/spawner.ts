@@ -3,12 +3,16 @@ import type { SandboxSettings } from '../sandbox/index.js';
 import type { PermissionRules } from '../policy/index.js';
 import type { CompactReason } from '../agent/index.js';
 import type { AgentRole } from './agent-role.js';
+import type { McpServers } from '../tools/index.js';
 
 /**
  * What the lead needs from whatever starts its teammates: the supervisor on this machine, or a
  * host elsewhere (`teams host`). The lead holds them behind one `Spawners` and depends on this
  * interface only, so where a teammate runs is the spawner's business, not the lead's.
  */
+
+/** The variable a teammate's MCP servers reach it by; it takes it out of its environment at once, so nothing it starts inherits it. */
+export const MCP_SERVERS_ENV = 'TEAMS_MCP_SERVERS';
 
 export type TeammateSpec = {
   name: string;
@@ -17,6 +21,12 @@ export type TeammateSpec = {
   sandbox: SandboxSettings;
   /** The project's permission rules as the lead read them: handed over, never read by the teammate. */
   rules: PermissionRules;
+  /**
+   * The project's MCP servers as the lead read them: handed over (by environment: an `env` may
+   * hold a token), never read by the teammate, which starts each inside its own sandbox. None
+   * for a teammate on another host.
+   */
+  mcpServers?: McpServers;
   /** Its own model: it reaches the process as TEAMS_MODEL, over the lead's. */
   model: string;
   /** The session its conversation is journaled in; `resume`: it goes on with the conversation journaled there. */

@@ -7,7 +7,7 @@ import type { KeyRing } from '../protocol/index.js';
 import { rulesAsText } from '../policy/index.js';
 import type { TeamPaths } from '../team/index.js';
 import { ChildSignal, type ParentSignal } from './ipc.js';
-import { waitForExits, type ChildCompaction, type ChildExit, type Spawner, type StartedProcess, type TeammateSpec } from './spawner.js';
+import { MCP_SERVERS_ENV, waitForExits, type ChildCompaction, type ChildExit, type Spawner, type StartedProcess, type TeammateSpec } from './spawner.js';
 
 /**
  * The entry a teammate process runs: teammate/main.ts as the esbuild bundle that `npm run build`
@@ -87,7 +87,7 @@ export class Supervisor implements Spawner {
     try {
       child = spawn(process.execPath, args, {
         cwd: spec.cwd ?? this.options.cwd,
-        env: { ...process.env, ...this.options.env, TEAMS_MODEL: spec.model },
+        env: { ...process.env, ...this.options.env, TEAMS_MODEL: spec.model, [MCP_SERVERS_ENV]: JSON.stringify(spec.mcpServers ?? {}) },
         detached: true,
         stdio: ['ignore', log, log, 'ipc'],
       });

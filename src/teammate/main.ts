@@ -9,6 +9,7 @@ import { RuleTexts, startTeammate, type TeammateOptions } from './start.js';
 import { describeIssues, mappedStack } from '../lib/index.js';
 import { AgentRole } from '../process/index.js';
 import { STORE_ENV, SessionId, describeStoreStatus, type StoreStatus } from '../store/index.js';
+import { MCP_SERVERS_ENV } from '../process/index.js';
 
 /**
  * A teammate process's entry, started by the lead's supervisor only. It skips the command
@@ -32,6 +33,9 @@ const Args = z.object({
     }
   }),
   // Only the shape here: the rules themselves are parsed by the policy, which loads after "ready".
+  // What the lead read of the settings (the teammate never reads them itself): only the text
+  // here, parsed with the tools, which load after "ready".
+  mcpServers: z.string().default('{}'),
   rules: z.string().transform((text, ctx) => {
     const rules = RuleTexts.safeParse(safeJson(text));
     if (rules.success) return rules.data;
@@ -78,6 +82,9 @@ async function main(): Promise<number> {
     },
     allowPositionals: true,
   });
+  // Taken out at once, as the store's descriptor is: a server's `env` may hold a token.
+  const mcpServers = process.env[MCP_SERVERS_ENV];
+  delete process.env[MCP_SERVERS_ENV];
   const args = Args.safeParse({
     home: values.home,
     team: values.team,
@@ -87,6 +94,7 @@ async function main(): Promise<number> {
     leadKey: values['lead-key'],
     sandbox: values.sandbox,
     rules: values.rules,
+    mcpServers,
     session: values.session,
     resume: values.resume ?? false,
     agent: values.agent,
@@ -116,6 +124,7 @@ async function main(): Promise<number> {
       leadKey: args.data.leadKey,
       sandbox: args.data.sandbox,
       rules: args.data.rules,
+      mcpServers: args.data.mcpServers,
       journal: { session: args.data.session, resume: args.data.resume },
       ...(args.data.agent === undefined ? {} : { agent: args.data.agent }),
     };

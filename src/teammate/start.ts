@@ -26,6 +26,8 @@ export type TeammateOptions = {
   sandbox: SandboxSettings;
   /** The project's permission rules as text, from the lead at spawn; a change later comes as a signed rules_set. */
   rules: RuleTexts;
+  /** The MCP servers as the lead read them, as JSON from the spawn (teammate.ts parses them): each runs inside this teammate's sandbox. */
+  mcpServers: string;
   /** The lead's session, where this teammate's conversation is journaled; `resume`: go on with it. */
   journal: { session: string; resume: boolean };
   /** The agent definition it was spawned as, from the lead: its role's prompt and the tools it may call. */

@@ -4,7 +4,7 @@ import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId, taskNotificationSummary, LEAD, resolveDeadlines } from '../protocol/index.js';
 import { endSpawnTask } from './board-io.js';
 import { alwaysKey, decideToolUse, RulesText } from '../policy/index.js';
-import { realPathOfCall, runTool, toolSpecs, realFileIO, realShellIO, teammateToolsAllowed, type ToolResult } from '../tools/index.js';
+import { realPathOfCall, runTool, toolSpecs, realFileIO, realShellIO, teammateToolsAllowed, type ToolResult, McpHub, McpServers, describeMcpProblem, type McpServerStatus } from '../tools/index.js';
 import { budgetProblem, describeUsage, pricedTurn, hiddenFromAgents } from '../team/index.js';
 import { addMemberUsage, setMemberMode, setMemberStatus, requireMember, type MailboxEvent, logLineOf, type LoggedEvent } from '../store/index.js';
 import { createSerial, processStartTime, killProcessGroup, Replies, errorMessage } from '../lib/index.js';
@@ -65,23 +65,34 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   process.on('exit', () => {
     for (const pgid of running) killProcessGroup(pgid);
   });
-  const shell = realShellIO({
-    // Each command gets the grant its decision gave it; in plan mode, and until a plan is
-    // approved, the working directory stays read-only whatever the grant.
-    launch: launcherFor(options.sandbox, () => ({ writable: harness.mode !== 'plan' && harness.planApproved, hidden })),
-    onSpawn: (pgid) => {
+  // Each command gets the grant its decision gave it; in plan mode, and until a plan is
+  // approved, the working directory stays read-only whatever the grant.
+  const launch = launcherFor(options.sandbox, () => ({ writable: harness.mode !== 'plan' && harness.planApproved, hidden }));
+  const groups = {
+    onSpawn: (pgid: number) => {
       running.add(pgid);
       const startTime = processStartTime(pgid);
       if (startTime) tellLead({ type: 'command_started', pgid, start_time: startTime });
     },
-    onExit: (pgid) => {
+    onExit: (pgid: number) => {
       running.delete(pgid);
       tellLead({ type: 'command_ended', pgid });
     },
-  });
+  };
+  const shell = realShellIO({ launch, ...groups });
   const io = { files: realFileIO(cwd, hidden), shell, team, cwd };
+  // Its MCP servers, as the lead handed them over, each in this teammate's sandbox like a command
+  // (and reaped with its commands); one that fails or stops is logged and audited, and its tools say why.
+  // The lead checked them as it read them: like the rules, a failure here is a bug, and stops this teammate.
+  const mcp = await McpHub.started(McpServers.parse(JSON.parse(options.mcpServers)), { launch, cwd, hooks: groups });
+  const mcpProblem = (status: McpServerStatus) => {
+    const { what, reason } = describeMcpProblem(status);
+    problem(what, reason);
+  };
+  mcp.changes.subscribe(mcpProblem);
+  mcp.statuses().filter((status) => status.state === 'failed').forEach(mcpProblem);
   // An agent definition's `tools` narrows them; the policy still decides every call (tool-filter.ts).
-  const tools = teammateToolsAllowed(options.agent?.tools);
+  const tools = [...teammateToolsAllowed(options.agent?.tools), ...mcp.tools()];
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
     const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules: harness.rules, realPath: await realPathOfCall(cwd, call.input) });
@@ -169,6 +180,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
       const member = (await store.roster.load())?.members.find((m) => m.name === name);
       if (member) await store.audit.append({ event: 'member', name, change: `stopped (${how}); used ${describeUsage(member)}` });
     });
+    await mcp.close();
     await model.close();
     finished(0);
   };

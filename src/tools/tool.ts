@@ -14,6 +14,8 @@ export type Tool<Schema extends z.ZodType, IO> = {
   name: string;
   description: string;
   input: Schema;
+  /** The JSON schema the model sees when it is not generated from `input`: an MCP server's own, which the server checks. */
+  schema?: Record<string, unknown>;
   run(input: z.output<Schema>, io: IO, signal?: AbortSignal): Promise<ToolResult>;
   /**
    * Never set; only the compiler reads it. A method's parameters are bivariant, so by `run`
@@ -29,7 +31,7 @@ export function defineTool<Schema extends z.ZodType, IO>(tool: Tool<Schema, IO>)
 
 /** The tool as the model is offered it. */
 export function toolSpec(tool: Tool<z.ZodType, never>): ToolSpec {
-  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = { ...(tool.schema ?? z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' })) } as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, input_schema: { ...schema, type: 'object' } };
 }

@@ -9,6 +9,7 @@ import { LiveTurn, Transcript } from './components/Transcript.js';
 import { ReplController } from './controller.js';
 import type { ReplRuntime } from './runtime.js';
 import { describeStatus } from '../sandbox/index.js';
+import { failedMcpServers } from '../tools/index.js';
 import { initialState } from './state/initial.js';
 import { append } from './state/items.js';
 import { resumedItems } from './state/resumed.js';
@@ -95,7 +96,7 @@ export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<
   });
   const session = runtime.session;
   // Shown whether or not the session is resumed: a new one also starts after a lead that died.
-  const recovered: NewItem[] = (session?.recovered ?? []).map((text) => ({ kind: 'error', text }));
+  const recovered: NewItem[] = [...(session?.recovered ?? []), ...failedMcpServers(runtime.mcp)].map((text) => ({ kind: 'error', text }));
   if (!session?.resumed) return append(state, ...recovered);
   const problems: NewItem[] = session.problems.map((p) => ({ kind: 'error', text: `set aside ${p.ref}: ${p.reason}` }));
   return append(state, ...resumedItems(session.id, session.earlier), ...problems, ...recovered);

@@ -1,6 +1,6 @@
 import { errorMessage } from '../lib/index.js';
 import { requirePaths } from '../team/index.js';
-import { taskDetail } from '../tools/index.js';
+import { describeMcpServers, taskDetail } from '../tools/index.js';
 import { involves, requireStoredMember } from '../store/index.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
 import { LEAD } from '../protocol/index.js';
@@ -89,6 +89,8 @@ async function execute(command: Exclude<SlashCommand, { name: ScreenCommand }>, 
     }
     case 'team':
       return [{ kind: 'output', text: formatMembers((await store.roster.load())?.members ?? []) }];
+    case 'mcp':
+      return [{ kind: 'output', text: describeMcpServers(runtime.mcp?.statuses() ?? []).join('\n') }];
     case 'inbox': {
       const agent = command.agent ?? LEAD;
       await requireStoredMember(store, agent);

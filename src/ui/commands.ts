@@ -27,6 +27,7 @@ export type SlashCommand =
   | { name: 'compact'; agent: string | undefined; instructions?: string }
   | { name: 'permissions'; remove: string | undefined }
   | { name: 'memory' }
+  | { name: 'mcp' }
   | { name: 'view'; agent: string | undefined }
   | { name: 'clear' }
   | { name: 'cost' }
@@ -62,6 +63,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'compact', usage: '/compact [name] [instructions]', what: "summarise an agent's older turns to free its context (the lead's by default); instructions say what the summary must keep" },
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
   { name: 'memory', usage: '/memory', what: 'the project instructions (AGENTS.md, CLAUDE.md) and agent definitions the agents are given' },
+  { name: 'mcp', usage: '/mcp', what: "the lead's MCP servers (mcpServers in settings.json): each one's state and tools" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
   { name: 'clear', usage: '/clear', what: 'a fresh conversation for the lead, in a new session (the old one stays for --resume); teammates keep running' },
   { name: 'cost', usage: '/cost', what: "this session's tokens and dollars per agent, and the share read from the prompt cache" },
@@ -122,6 +124,7 @@ export function parseCommand(line: string): Parsed {
   switch (command) {
     case 'help':
     case 'team':
+    case 'mcp':
     case 'requests':
     case 'tasks':
     case 'memory':

@@ -3,6 +3,7 @@ import type { LeadEvent, LeadOp, LeadReply, LeadSessionStart, LeadSnapshot } fro
 import type { TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
 import type { PermissionMode } from '../protocol/index.js';
+import type { McpServerStatus } from '../tools/index.js';
 
 /** What the REPL reads of the team's shared state: for its slash commands and its first screen. */
 export type ReplStore = {
@@ -46,4 +47,6 @@ export interface ReplRuntime {
    * transcript, after what the lead put right of an earlier lead's leftovers as it started.
    */
   readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems' | 'recovered'>;
+  /** The lead's own MCP servers: `/mcp` lists them, and the first screen says which failed to start. */
+  readonly mcp?: { statuses(): McpServerStatus[] };
 }

@@ -11,6 +11,7 @@ import type { ContextFor } from '../context.js';
 import { chooseSession, type SessionFlags } from '../session-choice.js';
 import { inertLine } from '../../lib/index.js';
 import { jsonSink, type OutputFlags } from '../json-output.js';
+import { failedMcpServers } from '../../tools/index.js';
 
 export type LeadFlags = SessionFlags & {
   model?: string;
@@ -99,6 +100,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     for (const problem of problems) process.stderr.write(`teams: set aside ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
     // What this lead put right of an earlier one's leftovers, before anything else it reports.
     for (const text of runtime.session.recovered) print({ type: 'problem', text });
+    for (const text of failedMcpServers(runtime.mcp)) print({ type: 'problem', text });
     try {
       await new Promise<void>((resolve, reject) => {
         let stopping = false;

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { inertText } from '../../lib/index.js';
+import { checkMcpServers } from '../../lead/index.js';
+import { describeMcpServers } from '../../tools/index.js';
+import type { ContextFor } from '../context.js';
+import { jsonOptions, jsonSink, type OutputFlags } from '../json-output.js';
+
+/**
+ * `teams mcp list`: the project's MCP servers (settings.json's `mcpServers`), each started in
+ * the sandbox as an agent's would be, with its state and its tools as the model sees them.
+ */
+export function registerMcpCommands(program: Command, contextFor: ContextFor): void {
+  const mcp = program.command('mcp').description("the MCP servers of the settings (mcpServers in <home>/settings.json and the other layers)");
+  const list = mcp.command('list').description('start each server in the sandbox, list its state and tools, and stop it');
+  jsonOptions(list, 'servers').action(async (options: OutputFlags, command: Command) => {
+    const sink = jsonSink(options);
+    const checked = await checkMcpServers(contextFor(command).paths, process.cwd());
+    if (sink) {
+      checked.servers.forEach((server) => sink.add(server));
+      sink.end();
+      return;
+    }
+    process.stdout.write(inertText(`MCP servers of ${checked.files.join(', ')}\n${describeMcpServers(checked.servers).join('\n')}\n`));
+  });
+}

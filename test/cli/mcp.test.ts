@@ -1,0 +1,70 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/cli.js';
+import { tempHome } from '../helpers/temp.js';
+import { killAll } from '../helpers/children.js';
+
+after(killAll);
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/mcp-server.js', import.meta.url));
+
+function project(settings: unknown): { home: string; cwd: string } {
+  const { home, cleanup } = tempHome('teams-mcp-cli-');
+  after(cleanup);
+  const cwd = join(home, 'project');
+  mkdirSync(cwd);
+  writeFileSync(join(home, 'settings.json'), JSON.stringify(settings));
+  return { home, cwd };
+}
+
+type Listed = { server: string; state: string; error?: string; tools: { name: string }[] }[];
+
+describe('teams mcp list', () => {
+  test('starts each server in the sandbox and lists its state and tools; one that fails says why', async () => {
+    const { home, cwd } = project({ mcpServers: { fix: { command: process.execPath, args: [FIXTURE] }, broken: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--fail'] } } });
+    const json = await runCli(home, ['mcp', 'list', '--json'], {}, cwd);
+    assert.equal(json.code, 0, json.stderr);
+    const listed = JSON.parse(json.stdout) as Listed;
+    const fix = listed.find((s) => s.server === 'fix');
+    assert.equal(fix?.state, 'ready', fix?.error);
+    assert.deepEqual(fix?.tools.map((t) => t.name).sort(), ['mcp__fix__echo', 'mcp__fix__probe']);
+    const broken = listed.find((s) => s.server === 'broken');
+    assert.equal(broken?.state, 'failed');
+    assert.match(broken?.error ?? '', /exit code 3.*told to fail/);
+
+    const lines = await runCli(home, ['mcp', 'list', '--jsonl'], {}, cwd);
+    assert.deepEqual(lines.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { server: string }).server).sort(), ['broken', 'fix']);
+
+    const text = await runCli(home, ['mcp', 'list'], {}, cwd);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stdout.startsWith('MCP servers of ') && text.stdout.includes(`${join(home, 'settings.json')}, ${join(home, 'settings.local.json')}`), text.stdout);
+    assert.match(text.stdout, /^fix \(stdio: .*mcp-server\.js\): ready$/m);
+    assert.match(text.stdout, /^ {2}mcp__fix__echo: Echo the text back\.$/m);
+    assert.match(text.stdout, /^broken \(stdio: .*\): failed: failed to start: .*told to fail/m);
+  });
+
+  test('no servers: says where to add them', async () => {
+    const { home, cwd } = project({});
+    const result = await runCli(home, ['mcp', 'list'], {}, cwd);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /No MCP servers: add them under "mcpServers"/);
+  });
+
+  test('a malformed section is an error naming the file, the server and the field', async () => {
+    for (const [servers, field] of [
+      [{ fix: { command: 'x', agrs: [] } }, /mcpServers\.fix: Unrecognized key: "agrs"/],
+      [{ 'a b': { command: 'x' } }, /mcpServers\.a b: a server's name may hold only/],
+      [{ web: { url: 'ftp://example.com' } }, /mcpServers\.web\.url: the url must be an http or https URL/],
+      [{ fix: { command: '' } }, /mcpServers\.fix\.command: the command is empty/],
+    ] as const) {
+      const { home, cwd } = project({ mcpServers: servers });
+      const result = await runCli(home, ['mcp', 'list'], {}, cwd);
+      assert.equal(result.code, 2, `${JSON.stringify(servers)}: ${result.stdout}${result.stderr}`);
+      assert.ok(result.stderr.includes(join(home, 'settings.json')), result.stderr);
+      assert.match(result.stderr, field);
+    }
+  });
+});
