@@ -8,6 +8,6 @@ export { taskDetail, taskLine } from './task-format.js';
 export type { LeadBoardIO, LeadTeamIO, SpawnSpec, Spawned, TeammateBoardIO, TeammateTeamIO } from './team-io.js';
 export type { ToolResult } from './tool.js';
 export { teammateToolName, teammateToolNames, teammateToolsAllowed } from './tool-filter.js';
-export { leadTools, runTool, teammateTools, toolSpecs } from './toolsets.js';
+export { leadTools, runTool, toolSpecs } from './toolsets.js';
 export { McpHub, McpServers, describeMcpProblem, describeMcpServers, failedMcpServers } from './mcp/index.js';
 export type { McpServerStatus } from './mcp/index.js';
