@@ -2,11 +2,12 @@
 // control socket.
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
 export { readControlToken, sendControl } from './control.js';
+export { doctorReport, doctorText } from './doctor-report.js';
 export { LeadOp, replyTo } from './ops.js';
 export type { LeadReply, LeadSnapshot, ReplyTo } from './ops.js';
 export { listedRules, removeListedRule, ruleListText } from './rule-list.js';
 export type { LeadEvent } from './events.js';
-export { addProjectRule, loadProjectHooks, loadProjectRules, loadProjectSandbox, loadRuleLayers } from './project-settings.js';
+export { addProjectRule, loadProjectRules, loadRuleLayers } from './project-settings.js';
 export type { RuleKind } from './project-settings.js';
 export { SCOPES, settingsFiles } from './settings-layers.js';
 export type { SettingsScope } from './settings-layers.js';

@@ -10,7 +10,8 @@ import type { NewItem } from './state/types.js';
 import { permissionsList } from './permissions-command.js';
 import { memoryList } from './memory-command.js';
 import { submit } from './submit.js';
-import type { LeadOp } from '../lead/index.js';
+import { doctorReport, doctorText, type LeadOp } from '../lead/index.js';
+import { renderPrompt } from '../agent/index.js';
 
 /** Commands the controller carries out itself: they change the screen or read what it shows. */
 const SCREEN_COMMANDS = ['clear', 'quit', 'view', 'cost', 'status', 'model_shown'] as const;
@@ -53,6 +54,10 @@ async function execute(command: Exclude<SlashCommand, { name: ScreenCommand }>, 
   switch (command.name) {
     case 'help':
       return [{ kind: 'output', text: helpText() }];
+    case 'init':
+      // Claude Code's /init: a prompt to the lead's model, which looks and writes (asking as any write asks).
+      await submit(runtime, { op: 'prompt', text: renderPrompt('init.md', {}) });
+      return [{ kind: 'info', text: 'asked the lead to look at the project and write a first AGENTS.md' }];
     case 'model':
       // The lead's event says so once it is set (the header and the transcript follow it).
       await runtime.submit({ op: 'lead_model', model: command.model });
@@ -137,6 +142,10 @@ async function execute(command: Exclude<SlashCommand, { name: ScreenCommand }>, 
     }
     case 'memory':
       return memoryList(runtime.options.cwd, requirePaths(runtime.options.paths).home);
+    case 'doctor': {
+      const report = doctorReport(requirePaths(runtime.options.paths), await store.roster.load(), runtime.options.cwd);
+      return [{ kind: 'output', text: [doctorText(report), ...(report.blocker ? [report.blocker] : [])].join('\n') }];
+    }
     case 'log': {
       if (command.agent) await requireStoredMember(store, command.agent);
       const { entries } = await store.audit.read();

@@ -6,16 +6,16 @@ import { AGENT_FLAG, spawnAgentFlag } from './spawn-agent-flag.js';
 
 /** A slash command, parsed and checked: what the command runner executes. */
 export type SlashCommand =
-  | { name: 'help' }
+  /** The commands that take no arguments. */
+  | { name: 'help' | 'team' | 'requests' | 'tasks' | 'memory' | 'init' | 'doctor' | 'mcp' }
+  /** The screen's own (command-runner.ts SCREEN_COMMANDS). */
+  | { name: 'clear' } | { name: 'cost' } | { name: 'status' }
   | { name: 'spawn'; member: string; role?: string; agent?: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode; worktree?: true; host?: string }
   | { name: 'diff' | 'merge' | 'discard'; member: string }
   | { name: 'mode'; member: string; mode: PermissionMode }
   | { name: 'send'; to: string; text: string }
   | { name: 'broadcast'; text: string }
-  | { name: 'team' }
   | { name: 'inbox'; agent: string | undefined }
-  | { name: 'requests' }
-  | { name: 'tasks' }
   | { name: 'task'; action: 'add'; subject: string; blockedBy: string[] }
   | { name: 'task'; action: 'assign'; id: string; member: string }
   | { name: 'task'; action: 'cancel'; id: string }
@@ -26,12 +26,7 @@ export type SlashCommand =
   | { name: 'log'; agent: string | undefined }
   | { name: 'compact'; agent: string | undefined; instructions?: string }
   | { name: 'permissions'; remove: string | undefined }
-  | { name: 'memory' }
-  | { name: 'mcp' }
   | { name: 'view'; agent: string | undefined }
-  | { name: 'clear' }
-  | { name: 'cost' }
-  | { name: 'status' }
   | { name: 'model'; model: string }
   /** `/model` alone: which model the lead runs. */
   | { name: 'model_shown' }
@@ -62,6 +57,8 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'log', usage: '/log [agent]', what: 'the latest audit log entries' },
   { name: 'compact', usage: '/compact [name] [instructions]', what: "summarise an agent's older turns to free its context (the lead's by default); instructions say what the summary must keep" },
   { name: 'permissions', usage: '/permissions [remove <rule|number>]', what: "the project's allow and deny rules, numbered; remove one" },
+  { name: 'init', usage: '/init', what: 'ask the lead to look at the project and write a first AGENTS.md (its instructions for every agent)' },
+  { name: 'doctor', usage: '/doctor', what: "whether agents' commands can be sandboxed here, their bounds, hooks granted more, the state roots hidden (teams doctor)" },
   { name: 'memory', usage: '/memory', what: 'the project instructions (AGENTS.md, CLAUDE.md) and agent definitions the agents are given' },
   { name: 'mcp', usage: '/mcp', what: "the lead's MCP servers (mcpServers in settings.json): each one's state and tools" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
@@ -128,6 +125,8 @@ export function parseCommand(line: string): Parsed {
     case 'requests':
     case 'tasks':
     case 'memory':
+    case 'init':
+    case 'doctor':
     case 'clear':
     case 'cost':
     case 'status':

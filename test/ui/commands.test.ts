@@ -220,7 +220,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 29);
+    assert.equal(COMMAND_NAMES.length, 31);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -258,6 +258,18 @@ describe('slash commands: running', () => {
     store,
   });
   const runtime = withPaths(undefined);
+
+  test('/doctor: what teams doctor says, in the transcript (the sandbox, its bounds, the team, the state roots hidden)', async () => {
+    assert.deepEqual(parsed('/doctor'), { name: 'doctor' });
+    const [item] = await runCommand({ name: 'doctor' }, withPaths(teamPaths(home, 'default')));
+    assert.equal(item?.kind, 'output');
+    const text = item && 'text' in item ? item.text : '';
+    assert.match(text, /^node {20}v20\./m);
+    assert.match(text, /^sandbox {17}active: /m);
+    assert.match(text, /^team {20}default /m);
+    assert.match(text, /^state roots hidden/m);
+    refused('/doctor now', /^\/doctor takes no arguments$/);
+  });
 
   test('a refused action is one error line naming the command', async () => {
     const cases: [string, RegExp][] = [

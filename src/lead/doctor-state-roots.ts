@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readStateRootRegistry } from '../../store/index.js';
-import { stateRootsAround } from '../../sandbox/index.js';
-import { hiddenFromAgents, type TeamPaths } from '../../team/index.js';
+import { readStateRootRegistry } from '../store/index.js';
+import { stateRootsAround } from '../sandbox/index.js';
+import { hiddenFromAgents, type TeamPaths } from '../team/index.js';
 
 /**
- * What `teams doctor` says about the state roots: the ones a command here would have hidden
+ * What `teams doctor` and /doctor say about the state roots: the ones a command here would have hidden
  * (state-roots.ts), and the registry's health. A registry that is garbled, unreadable or
  * missing this team's root breaks nothing, but hides less: this is where the human hears of it.
  */
