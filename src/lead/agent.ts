@@ -103,7 +103,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
     plan_review_note:
       parts.planReviewer === 'lead'
         ? 'You review teammates\' plans yourself with plan_approval_response.'
-        : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
+        : 'The human decides teammates\' plans, permission requests and requests to finish, not you; you will hear the outcome.',
   }), findProjectInstructions(cwd));
   return new AgentLoop({
     system,

@@ -6,7 +6,7 @@ import type { RosterStore } from './team-store.js';
 
 /** The changes callers make to the roster, each one update of whichever store keeps it. */
 
-export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string; permission_mode?: PermissionMode; host?: string };
+export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string; permission_mode?: PermissionMode; host?: string; task?: string };
 
 /** A pid with its process's start time, when it can be read: together they name one process. */
 function pidWithStart(pid: number | null): Pick<Member, 'pid' | 'pid_start'> {
@@ -27,6 +27,7 @@ export async function addMember(roster: RosterStore, input: NewMember): Promise<
     ...(input.plan_mode_since === undefined ? {} : { plan_mode_since: input.plan_mode_since }),
     ...(input.permission_mode === undefined ? {} : { permission_mode: input.permission_mode }),
     ...(input.host === undefined ? {} : { host: input.host }),
+    ...(input.task === undefined ? {} : { task: input.task }),
   });
   if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${rosterIssues(parsed.error)}`);
   const member = parsed.data;
@@ -54,7 +55,7 @@ export async function removeMember(roster: RosterStore, name: string, liveness: 
 }
 
 /** `plan_mode_since`: a spawn's plan mode, recorded (a time) or cleared (null); `host`: where a spawn placed it (null: this machine). */
-export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null; permission_mode?: PermissionMode; host?: string | null };
+export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null; permission_mode?: PermissionMode; host?: string | null; task?: string };
 
 /**
  * Set a member's status (and, with it, its pid or model); `status_since` moves only when the
@@ -84,6 +85,7 @@ export async function setMemberStatus(
     if (extra.permission_mode !== undefined) member.permission_mode = extra.permission_mode;
     if (extra.host === null) delete member.host;
     else if (extra.host !== undefined) member.host = extra.host;
+    if (extra.task !== undefined) member.task = extra.task;
     return { member: { ...member }, previous };
   });
   return result;

@@ -124,7 +124,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     protocol_rules: protocolRules(),
     mode: harness.mode,
     plan_mode_note: options.planMode
-      ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval_request.'
+      ? ' You start in plan mode: only read-only tools work until a plan you submit with plan_approval_request is approved.'
       : '',
   }), findProjectInstructions(cwd));
   // Its conversation, journaled as it goes; a respawned teammate goes on with the old one.
