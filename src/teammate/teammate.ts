@@ -80,7 +80,8 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     },
   });
   const io = { files: realFileIO(cwd, hidden), shell, team, cwd };
-  const tools = teammateTools();
+  // Its plan tool only while a plan is due: plan mode, from the start or set since (a mode_set), ends with an approval.
+  const tools = () => teammateTools({ planMode: !harness.planApproved });
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
     const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules: harness.rules, realPath: await realPathOfCall(cwd, call.input) });
@@ -107,10 +108,10 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
       // Keyed by the call this teammate itself asked about, never by anything its model says.
       if (decided.approve && decided.always) dispatch({ type: 'granted_always', call: alwaysKey(call.name, call.input) });
       result = decided.approve
-        ? await runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal)
+        ? await runTool(tools(), call.name, call.input, { ...io, grant: decision.grant }, signal)
         : { content: `Permission denied${decided.feedback ? `: ${decided.feedback}` : ''}. Do not retry the same command; find another way or ask the lead.`, isError: true };
     } else {
-      result = await runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal);
+      result = await runTool(tools(), call.name, call.input, { ...io, grant: decision.grant }, signal);
     }
     dispatch({ type: 'tool_done' });
     return result;
@@ -135,7 +136,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const loop = new AgentLoop({
     conversation: opened.conversation,
     system,
-    tools: toolSpecs(tools),
+    tools: () => toolSpecs(tools()),
     model: model.client,
     execute,
     beforeModelCall: async () => budgetProblem(await store.roster.load()),

@@ -69,7 +69,7 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
 function setup(self: string) {
   const team = new FakeTeam(self);
   const io: LeadToolIO & TeammateToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w', grant: READ_ONLY_GRANT };
-  const run = (name: string, input: unknown) => (self === 'lead' ? runTool(leadTools({ reviewPlans: true }), name, input, io) : runTool(teammateTools(), name, input, io));
+  const run = (name: string, input: unknown) => (self === 'lead' ? runTool(leadTools({ reviewPlans: true }), name, input, io) : runTool(teammateTools({ planMode: true }), name, input, io));
   return { team, run };
 }
 
