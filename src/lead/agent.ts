@@ -1,7 +1,7 @@
 import { loadProjectRules } from './project-settings.js';
 import { type PermissionRules, decideToolUse } from '../policy/index.js';
 import { Refused, type Serial } from '../lib/index.js';
-import { AgentLoop, type Conversation, findProjectInstructions, protocolRules, renderPrompt, withProjectInstructions } from '../agent/index.js';
+import { AgentLoop, type Conversation, findProjectInstructions, planReviewNote, protocolRules, renderPrompt, withProjectInstructions } from '../agent/index.js';
 import type { OpenModel } from '../model/index.js';
 import { type PermissionMode, LEAD } from '../protocol/index.js';
 import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult } from '../tools/index.js';
@@ -100,10 +100,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<AgentLoop> 
     mode: permissionMode,
     teammates: describeTeammates((await store.roster.load())?.members ?? []),
     protocol_rules: protocolRules(),
-    plan_review_note:
-      parts.planReviewer === 'lead'
-        ? 'You review teammates\' plans yourself with plan_approval_response.'
-        : 'The human decides teammates\' plans, permission requests and requests to finish, not you; you will hear the outcome.',
+    plan_review_note: planReviewNote(parts.planReviewer),
   }), findProjectInstructions(cwd));
   return new AgentLoop({
     system,

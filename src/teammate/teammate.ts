@@ -1,4 +1,4 @@
-import { AgentLoop, findProjectInstructions, protocolRules, renderPrompt, withProjectInstructions, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
+import { AgentLoop, findProjectInstructions, planModeNote, protocolRules, renderPrompt, withProjectInstructions, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
 import { lazyModel, contextWindowOf } from '../model/index.js';
 import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId, taskNotificationSummary, LEAD, resolveDeadlines } from '../protocol/index.js';
@@ -124,9 +124,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     cwd,
     protocol_rules: protocolRules(),
     mode: harness.mode,
-    plan_mode_note: options.planMode
-      ? ' You start in plan mode: only read-only tools work until a plan you submit with plan_approval_request is approved.'
-      : '',
+    plan_mode_note: planModeNote(options.planMode),
   }), findProjectInstructions(cwd));
   // Its conversation, journaled as it goes; a respawned teammate goes on with the old one.
   const { session, resume } = options.journal;
