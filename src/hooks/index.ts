@@ -3,5 +3,5 @@
 export { hookOutcome } from './outcome.js';
 export type { HookVerdict } from './outcome.js';
 export { runHookProcess } from './process.js';
-export { HookEvent, HookSpec, HooksSection, describeHookPowers } from './settings.js';
+export { HOOK_EVENTS, HookEvent, HookSpec, HooksSection, describeHookPowers } from './settings.js';
 export type { HooksConfig } from './settings.js';

@@ -128,6 +128,8 @@ export async function sendControl(path: string, token: string, command: LeadOp, 
     socket.on('data', (chunk: string) => (buffer += chunk));
     socket.on('end', () => {
       clearTimeout(timer);
+      // The answer is whole: nothing more is sent either, and the server's close need not wait for us.
+      socket.destroy();
       // Closed without a word: the lead was stopping as it was asked. It no longer runs, so the
       // caller goes on as with no lead (what it asked is judged again against the stored state).
       if (buffer.trim() === '') return resolve(undefined);

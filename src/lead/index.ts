@@ -4,9 +4,11 @@
 export { readControlToken, sendControl } from './control.js';
 export { LeadOp, replyTo } from './ops.js';
 export type { LeadReply, LeadSnapshot, ReplyTo } from './ops.js';
-export { listedRules } from './rule-list.js';
+export { listedRules, removeListedRule, ruleListText } from './rule-list.js';
 export type { LeadEvent } from './events.js';
-export { addProjectRule, loadProjectHooks, loadProjectRules, loadProjectSandbox, removeProjectRule, settingsPath } from './project-settings.js';
+export { addProjectRule, loadProjectHooks, loadProjectRules, loadProjectSandbox, loadRuleLayers } from './project-settings.js';
 export type { RuleKind } from './project-settings.js';
+export { SCOPES, settingsFiles } from './settings-layers.js';
+export type { SettingsScope } from './settings-layers.js';
 export type { LeadSessionStart, SessionChoice } from './session.js';
 export { LeadRuntime } from './lead.js';

@@ -48,8 +48,12 @@ export const LeadOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('diff'), name: AgentName }),
   z.object({ op: z.literal('merge'), name: AgentName }),
   z.object({ op: z.literal('discard'), name: AgentName }),
-  /** A project rule saved to settings.json (`network`: a bash rule that may reach the network too). */
-  z.object({ op: z.literal('permissions_add'), rule: RuleText, network: z.boolean().optional() }),
+  /**
+   * A project rule saved to settings.json (`network`: a bash rule that may reach the network
+   * too). `request_id`: the request it was made from, approved with it; then every other
+   * pending command it covers is approved too (rule-settles.ts).
+   */
+  z.object({ op: z.literal('permissions_add'), rule: RuleText, network: z.boolean().optional(), request_id: RequestId.optional() }),
   /** A project rule removed: its text, or its number as the REPL's /permissions lists them now. */
   z.object({ op: z.literal('permissions_remove'), rule: Text }),
   /** Expire what is overdue: only the process holding the lead's key writes those decisions. */

@@ -1,6 +1,8 @@
 import { lookOnChange, createSerial, type Serial, errorMessage as message } from '../lib/index.js';
 import { rulesAsText, type PermissionRules, type RulesAsText } from '../policy/index.js';
-import { settingsPath } from './project-settings.js';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { settingsFiles } from './settings-layers.js';
 
 export type { RulesAsText } from '../policy/index.js';
 
@@ -63,9 +65,15 @@ export class RulesSync {
     return this.queue(() => this.look());
   }
 
-  /** Sync on every change to the settings file, whoever made it (`teams allow` in another shell too). */
+  /**
+   * Sync on every change to a settings file, whoever made it (`teams allow` in another shell
+   * too). The user's layer is watched when its directory is there at start; made later, its
+   * rules reach the teammates with the next change to another layer (the lead itself reads
+   * every layer at each call it decides).
+   */
   async watch(): Promise<{ close(): Promise<void> }> {
-    return lookOnChange([settingsPath(this.home)], () => this.sync());
+    const files = settingsFiles(this.home).map(({ file }) => file).filter((file) => existsSync(dirname(file)));
+    return lookOnChange(files, () => this.sync());
   }
 
   private async look(): Promise<void> {

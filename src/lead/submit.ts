@@ -4,12 +4,11 @@ import { HUMAN_ACTOR, requireStoredMember, type TeamStore } from '../store/index
 import { requirePaths, type TeamPaths } from '../team/index.js';
 import { taskLine, type Spawned, type SpawnSpec } from '../tools/index.js';
 import { worktreeAction } from '../worktree/index.js';
-import { parseRule, showRule } from '../policy/index.js';
 import type { HumanDecision } from './decisions.js';
 import { parseLeadOp, type LeadOp, type LeadReply } from './ops.js';
-import { addProjectRule, settingsPath } from './project-settings.js';
 import { describeRespawn } from './respawn.js';
 import { removeListedRule } from './rule-list.js';
+import { saveRule } from './rule-from-queue.js';
 
 /**
  * What an op is carried out with: the lead's parts as they are (LeadRuntime passes its own),
@@ -24,7 +23,7 @@ export type OpTargets = {
   /** The team's state on this machine: settings.json and leftover worktrees; none, and those ops are refused. */
   readonly paths: TeamPaths | undefined;
   readonly bus: { send(draft: Draft): Promise<Envelope> };
-  readonly decisions: { decide(requestId: string, decision: HumanDecision): Promise<RequestRecord>; sweep(): Promise<void> };
+  readonly decisions: { decide(requestId: string, decision: HumanDecision): Promise<RequestRecord>; sweep(): Promise<void>; pendingForHuman(): Promise<RequestRecord[]> };
   readonly teammates: {
     spawn(spec: SpawnSpec): Promise<Spawned>;
     requestShutdown(name: string, reason: string | undefined): Promise<{ requestId: string }>;
@@ -136,12 +135,7 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
     case 'discard':
       return { op: op.op, message: await worktreeAction(to.store, op.name, op.op, to.paths) };
     case 'permissions_add': {
-      const { home } = requirePaths(to.paths);
-      const rule = parseRule(op.rule);
-      // Checked by the schema; a string here is the parser's refusal.
-      if (typeof rule === 'string') throw new Refused(`invalid rule: ${rule}`);
-      const { changed } = addProjectRule(home, op.network ? ['allow', 'network'] : 'allow', rule);
-      const message = `${changed ? 'added' : 'already had'} ${op.network ? 'allow and network' : 'allow'} rule ${showRule(rule)} in ${settingsPath(home)}`;
+      const message = await saveRule(op.rule, op.network === true, op.request_id, { home: requirePaths(to.paths).home, decisions: to.decisions });
       return { op: op.op, message };
     }
     case 'permissions_remove':

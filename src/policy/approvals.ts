@@ -88,8 +88,11 @@ function ask(use: ToolUse, reason: string): Asked {
  *    and config as the human, outside the sandbox.
  * 5. The mode decides; its `ask` becomes `allow` when an allow rule covers the whole call or a
  *    human approved exactly this call "always". Its `deny` stays a deny. A command that deny
- *    rules cannot be checked against (its program only known when it runs) asks, whatever the
- *    mode or the allow rules say, unless approved "always".
+ *    or ask rules cannot be checked against (its program only known when it runs) asks, whatever
+ *    the mode or the allow rules say, unless approved "always".
+ * 6. An ask rule matching any part of a call that 1–5 would let run turns it into a question,
+ *    over allow rules, the mode and "always" (Claude Code's `ask`); approved, the call gets what
+ *    it would have had without the rule, so the rule adds a look and never a power.
  *
  * A shell command that runs without anyone's approval runs read-only and offline whatever the
  * parser thought of it (the parser only decides what to ask); approved "always" or covered by
@@ -97,9 +100,15 @@ function ask(use: ToolUse, reason: string): Asked {
  */
 export function decideToolUse(use: ToolUse): ToolDecision {
   if (use.mode === 'bypass') return { action: 'allow', grant: FULL_GRANT };
+  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : NO_VERDICT;
+  const decision = decideByRules(use, verdict);
+  if (decision.action !== 'allow' || verdict.asked === undefined) return decision;
+  return { action: 'ask', reason: `the rule ${showRule(verdict.asked)} asks first: ${describeCall(use)}`, grant: decision.grant };
+}
+
+function decideByRules(use: ToolUse, verdict: RuleVerdict): ToolDecision {
   const renamed = renamedTool(use.tool);
   if (renamed) return { action: 'deny', reason: `${renamed}; call that instead` };
-  const verdict: RuleVerdict = use.rules ? judgeByRules(use.rules, use.tool, use.input, use.cwd, use.realPath) : NO_VERDICT;
   const denied = verdict.denied && { action: 'deny' as const, reason: `${use.tool} is denied by the rule ${showRule(verdict.denied)}` };
   if (use.mode === 'plan' && !use.planApproved) return denied ?? decideInPlanMode(use);
   if (denied) return denied;
@@ -111,13 +120,19 @@ export function decideToolUse(use: ToolUse): ToolDecision {
   const always = use.alwaysAllowed.has(alwaysKey(use.tool, use.input));
   if (always) return { action: 'allow', grant: grantOnApproval(use.tool, use.input) };
   if (verdict.unchecked) {
-    const command = ShellInput.safeParse(use.input);
-    const shown = command.success ? showCommand(command.data.command) : use.tool;
-    return ask(use, `cannot be checked against the deny rule ${showRule(verdict.unchecked)} (the program is only known when it runs): ${shown}`);
+    return ask(use, `cannot be checked against the ${use.rules?.deny.includes(verdict.unchecked) ? 'deny' : 'ask'} rule ${showRule(verdict.unchecked)} (the program is only known when it runs): ${describeCall(use)}`);
   }
   if (toolClass(use.tool) === 'shell') return verdict.allowed ? decideRuledShell(use, verdict) : decision;
   if (decision.action === 'allow') return decision;
   return verdict.allowed ? ALLOW : decision;
+}
+
+/** A call as a question names it: the command, or the tool and its path. */
+function describeCall(use: ToolUse): string {
+  const command = ShellInput.safeParse(use.input);
+  if (command.success) return showCommand(command.data.command);
+  const file = FileInput.safeParse(use.input);
+  return file.success ? `${use.tool} ${file.data.path}` : use.tool;
 }
 
 /** A command the allow rules cover: it may write; the network only when network rules cover it too. */

@@ -9,4 +9,5 @@ export type { ModeAsker } from './mode-grant.js';
 export { GIT_DIR, GIT_DIR_GUARDED, isGitPath } from './places.js';
 export { suggestRule } from './rule-suggestion.js';
 export { NetworkRuleText, RuleText, RulesText, parseRule, rulesAsText, showRule } from './rules.js';
+export { ruleSettles } from './rule-settles.js';
 export type { PermissionRule, PermissionRules, RulesAsText } from './rules.js';

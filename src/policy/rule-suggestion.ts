@@ -22,7 +22,7 @@ const SUBCOMMAND = /^[a-z][a-z0-9-]*$/;
  * subcommand become `:*`, `Bash(git commit -m:*)`, `Bash(npm install:*)`; a destructive
  * command (danger-rules.ts, write-targets.ts), one that runs code it is given (`python x.py`)
  * or one with expansions gets the exact command: never `Bash(rm:*)`. For a written or edited
- * file: its directory, `write_file(src/**)`. Undefined when no one rule covers the call: a path
+ * file: its directory, `Edit(src/**)` (either tool that changes files) or `Read(src/**)`. Undefined when no one rule covers the call: a path
  * outside the working directory, `a && b`, `$(…)`, `sh -c …`, `find -exec`, a write by redirection. Pure; the text is checked by parseRule when confirmed.
  */
 export function suggestRule(tool: string, input: unknown, cwd: string): string | undefined {
@@ -45,8 +45,10 @@ function suggestion(tool: string, input: unknown, cwd: string): string | undefin
   const absolute = posix.resolve(cwd, parsed.data.path);
   if (!isInside(absolute, cwd) || absolute === posix.resolve(cwd)) return undefined;
   const dir = posix.dirname(posix.relative(cwd, absolute));
+  // Claude Code's names: `Edit` covers both tools that change a file, `Read` reads one.
+  const named = tool === 'read_file' ? 'Read' : 'Edit';
   // A file at the top: the file itself, since `**` there would be every file of the project.
-  return dir === '.' ? `${tool}(${posix.relative(cwd, absolute)})` : `${tool}(${dir}/**)`;
+  return dir === '.' ? `${named}(${posix.relative(cwd, absolute)})` : `${named}(${dir}/**)`;
 }
 
 function commandSuggestion(command: string): string | undefined {

@@ -18,11 +18,13 @@ export type RuleTool = ToolName | typeof EDIT;
 export type PermissionRules = {
   allow: readonly PermissionRule[];
   deny: readonly PermissionRule[];
+  /** Rules whose calls a human looks at first, over allow rules and the mode (Claude Code's `ask`). */
+  ask: readonly PermissionRule[];
   /** Bash rules whose commands may reach the network (matched as allow rules are). */
   network: readonly PermissionRule[];
 };
 
-export const NO_RULES: PermissionRules = { allow: [], deny: [], network: [] };
+export const NO_RULES: PermissionRules = { allow: [], deny: [], ask: [], network: [] };
 
 const FILE_TOOLS = new Set<string>(['read_file', 'write_file', 'edit_file']);
 const EDIT = 'Edit';
@@ -108,17 +110,19 @@ export const NetworkRuleText = RuleText.refine((rule) => rule.tool === 'bash', {
   error: 'a network rule names bash commands, e.g. Bash(npm install:*)',
 });
 
-/** Rules as text in JSON, the way a lead hands them to a teammate it starts (no network list: none). */
-export const RulesText = z.object({ allow: z.array(RuleText), deny: z.array(RuleText), network: z.array(NetworkRuleText).default([]) });
+/** Rules as text in JSON, the way a lead hands them to a teammate it starts (no ask or network list: none). */
+export const RulesText = z.object({ allow: z.array(RuleText), deny: z.array(RuleText), ask: z.array(RuleText).default([]), network: z.array(NetworkRuleText).default([]) });
 
-export type RulesAsText = { allow: string[]; deny: string[]; network: string[] };
+export type RulesAsText = { allow: string[]; deny: string[]; ask: string[]; network: string[] };
 
 export function rulesAsText(rules: PermissionRules): RulesAsText {
-  return { allow: rules.allow.map(showRule), deny: rules.deny.map(showRule), network: rules.network.map(showRule) };
+  return { allow: rules.allow.map(showRule), deny: rules.deny.map(showRule), ask: rules.ask.map(showRule), network: rules.network.map(showRule) };
 }
 
 export type RuleVerdict = {
   denied?: PermissionRule;
+  /** An ask rule that matches any part of the call: a human looks first, whatever allows it. */
+  asked?: PermissionRule;
   allowed: boolean;
   /** Network rules cover every part of the call (so only ever for bash): it may reach the network. */
   network: boolean;
@@ -129,23 +133,27 @@ export type RuleVerdict = {
 export const NO_VERDICT: RuleVerdict = { allowed: false, network: false };
 
 /**
- * What the rules say about one call: a deny rule that matches any part of it, whether allow
- * rules cover all of it, and whether network rules do. The caller (approvals.ts) decides what wins.
+ * What the rules say about one call: a deny or ask rule that matches any part of it, whether
+ * allow rules cover all of it, and whether network rules do. The caller (approvals.ts) decides what wins.
  */
 export function judgeByRules(rules: PermissionRules, tool: string, input: unknown, cwd: string, realPath?: string): RuleVerdict {
   const forTool = (list: readonly PermissionRule[]) => list.filter((r) => appliesTo(r, tool));
   const deny = forTool(rules.deny);
   const allow = forTool(rules.allow);
   const network = forTool(rules.network);
-  if (deny.length === 0 && allow.length === 0 && network.length === 0) return NO_VERDICT;
+  const asks = forTool(rules.ask);
+  if (deny.length === 0 && allow.length === 0 && network.length === 0 && asks.length === 0) return NO_VERDICT;
   const bare = (list: PermissionRule[]) => list.find((r) => r.pattern === undefined);
   const target = callTarget(tool, input, cwd, realPath);
   const patterns = (list: PermissionRule[]) => list.flatMap((r) => (r.pattern === undefined ? [] : [r.pattern]));
   const covered = (list: PermissionRule[]) => bare(list) !== undefined || target.allowedBy(patterns(list));
-  const denied = bare(deny) ?? deny.find((r) => r.pattern !== undefined && target.denies(r.pattern));
-  const verdict = { allowed: covered(allow), network: covered(network) };
+  const matching = (list: PermissionRule[]) => bare(list) ?? list.find((r) => r.pattern !== undefined && target.denies(r.pattern));
+  const denied = matching(deny);
+  const asked = matching(asks);
+  const verdict = { allowed: covered(allow), network: covered(network), ...(asked && { asked }) };
   if (denied) return { denied, ...verdict };
-  const unchecked = target.unsure ? deny[0] : undefined;
+  // A command whose program is only known when it runs may be one a deny or ask rule names.
+  const unchecked = target.unsure ? (deny[0] ?? asks[0]) : undefined;
   return unchecked ? { ...verdict, unchecked } : verdict;
 }
 

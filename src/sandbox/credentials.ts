@@ -43,16 +43,17 @@ function inside(path: string, dir: string): boolean {
 }
 
 /**
- * The credential paths under `home` that exist now, split by how they are covered, as real
- * paths (a link is covered where it leads: bubblewrap mounts there, and cannot mount on the link);
- * none that holds the working directory.
+ * The credential paths under `home` that exist now, and the `private` ones given by absolute
+ * path (the human's teams settings), split by how they are covered, as real paths (a link is
+ * covered where it leads: bubblewrap mounts there, and cannot mount on the link); none that
+ * holds the working directory.
  */
-export function credentialPaths(home: string, cwd: string): HiddenPaths {
+export function credentialPaths(home: string, cwd: string, privatePaths: readonly string[] = []): HiddenPaths {
   const hidden: HiddenPaths = { dirs: [], files: [] };
-  for (const name of CREDENTIAL_PATHS) {
-    const stat = statSync(join(home, name), { throwIfNoEntry: false });
+  for (const given of [...CREDENTIAL_PATHS.map((name) => join(home, name)), ...privatePaths]) {
+    const stat = statSync(given, { throwIfNoEntry: false });
     if (stat === undefined) continue;
-    const path = realpathSync(join(home, name));
+    const path = realpathSync(given);
     if (inside(cwd, path)) continue;
     if (stat.isDirectory()) hidden.dirs.push(path);
     else hidden.files.push(path);

@@ -1,6 +1,7 @@
 import { bwrapArgs, type SandboxView } from './bwrap-args.js';
 import { homedir } from 'node:os';
 import { credentialPaths } from './credentials.js';
+import { userConfigDir } from '../team/index.js';
 import { gitGuard } from './git-guard.js';
 import { hiddenStateAround } from './state-roots.js';
 import { seccompLaunch } from './seccomp.js';
@@ -45,8 +46,9 @@ export function launcherFor(settings: SandboxSettings, viewOf: ViewOf, env: Node
     // Looked at for each command: a read-only working directory needs no guard, and a `.git`
     // may have appeared (or changed) since the last one.
     const guarded = writable ? gitGuard(cwd) : [];
-    // Looked at for each command too: a key made since is covered as well.
-    const credentials = credentialPaths(homedir(), cwd);
+    // Looked at for each command too: a key made since is covered as well. The human's teams
+    // settings too: a command has no business reading which rules and hooks the human keeps.
+    const credentials = credentialPaths(homedir(), cwd, [userConfigDir(env)]);
     // And every team's state root around `cwd`, not only this team's: looked for each command, as
     // another lead may have started since.
     const hidden = hiddenStateAround(cwd, [...ceiling.hidden, ...credentials.dirs], env);

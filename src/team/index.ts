@@ -4,5 +4,5 @@
 export { budgetProblem, describeUsage, memberCost, pricedTurn } from './budget.js';
 export { SendRefused, TeamBus } from './bus.js';
 export { decisionDraft } from './decisions.js';
-export { controlSocketPath, hiddenFromAgents, requirePaths, teamPaths } from './paths.js';
+export { controlSocketPath, hiddenFromAgents, requirePaths, teamPaths, userConfigDir } from './paths.js';
 export type { TeamPaths } from './paths.js';

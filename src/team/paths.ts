@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { teamRoot } from '../store/index.js';
 import { Refused } from '../lib/index.js';
@@ -19,6 +19,15 @@ export type TeamPaths = {
   /** The capability a control command must carry: readable by the human's processes, hidden from every sandbox. */
   controlToken: string;
 };
+
+/**
+ * The human's own settings for every project (`settings.json` there is the user layer of
+ * the settings): `$TEAMS_CONFIG_DIR`, or `~/.config/teams`. Hidden from every sandbox.
+ */
+export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env['TEAMS_CONFIG_DIR'];
+  return dir !== undefined && dir !== '' ? resolve(dir) : join(homedir(), '.config', 'teams');
+}
 
 /** A deep state root puts the socket in a directory of its own under the temp dir instead. */
 export function controlSocketPath(root: string): string {

@@ -109,20 +109,17 @@ export class ReplController {
   }
 
   /**
-   * `a`, then a rule for the project: saved to the settings file first (the lead reads it at
+   * `a`, then a rule for the project: one op saves it to the settings file (the lead reads it at
    * each of its calls, and sends running teammates their new rules before any decision), then
-   * the request itself approved. A rule that cannot be saved approves nothing.
+   * approves the request itself and every other pending command the rule covers, a line each.
+   * A rule that cannot be saved approves nothing.
    */
   private allowRule(requestId: string, rule: PermissionRule): void {
     const tool = this.store.getState().queue.find((r) => r.request_id === requestId)?.tool;
     // The rule grants what approving this call grants: the network too when the call asked for it.
     const network = tool !== undefined && rule.tool === 'bash' && grantOnApproval(tool.name, tool.input).network;
-    void this.runtime.submit({ op: 'permissions_add', rule: showRule(rule), network }).then(
-      ({ message: saved }) =>
-        submit(this.runtime, { op: 'decide', request_id: requestId, approve: true }).then(
-          (record) => this.append('info', `${saved}; approved ${record.kind} request ${requestId} from ${record.from}`),
-          (error: unknown) => this.store.dispatch({ type: 'decide_failed', requestId, message: `${saved}, but ${message(error)}` }),
-        ),
+    void this.runtime.submit({ op: 'permissions_add', rule: showRule(rule), network, request_id: requestId }).then(
+      ({ message: saved }) => this.append('info', saved),
       (error: unknown) => this.store.dispatch({ type: 'decide_failed', requestId, message: `rule not saved: ${message(error)}` }),
     );
   }

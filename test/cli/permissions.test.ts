@@ -12,6 +12,8 @@ after(killAll);
 function fresh(): string {
   const { home, cleanup } = tempHome('teams-rules-');
   after(cleanup);
+  // The user layer: each test's own (the children inherit it), never the human's ~/.config/teams.
+  process.env.TEAMS_CONFIG_DIR = join(home, 'user-config');
   return home;
 }
 
@@ -40,16 +42,16 @@ describe('teams permissions / allow / deny', () => {
     assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'Write(src/**)'], deny: ['Bash(curl:*)'], network: [] });
 
     const text = await runCli(home, ['permissions']);
-    assert.match(text.stdout, /allow:\n {2}Bash\(npm test:\*\)\n {2}Write\(src\/\*\*\)\ndeny:\n {2}Bash\(curl:\*\)\nnetwork .*:\n {2}\(none\)\n/);
+    assert.match(text.stdout, /\n {3}1\. allow {3}Bash\(npm test:\*\) {2}\(project\)\n {3}2\. allow {3}Write\(src\/\*\*\) {2}\(project\)\n {3}3\. deny {4}Bash\(curl:\*\) {2}\(project\)\n/);
     // The file is Claude Code's shape.
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
       permissions: { allow: ['Bash(npm test:*)', 'Write(src/**)'], deny: ['Bash(curl:*)'] },
     });
 
     const removed = await runCli(home, ['permissions', '--remove', 'bash(curl *)']);
-    assert.equal(removed.stdout, 'removed Bash(curl:*)\n');
+    assert.equal(removed.stdout, `removed Bash(curl:*) from ${join(home, 'settings.json')}\n`);
     const missing = await runCli(home, ['permissions', '--remove', 'Bash(curl:*)']);
-    assert.match(missing.stdout, /no rule Bash\(curl:\*\); nothing removed/);
+    assert.match(missing.stdout, /no rule Bash\(curl:\*\) in any settings file; nothing removed/);
     assert.deepEqual(await listed(home), { allow: ['Bash(npm test:*)', 'Write(src/**)'], deny: [], network: [] });
   });
 
@@ -60,7 +62,7 @@ describe('teams permissions / allow / deny', () => {
     assert.equal(added.stdout, 'allow and network Bash(npm install:*)\n');
     assert.match((await runCli(home, ['allow', 'Bash(npm install:*)', '--network'])).stdout, /already an allow and network rule; nothing changed/);
     assert.deepEqual(await listed(home), { allow: ['Bash(npm install:*)'], deny: [], network: ['Bash(npm install:*)'] });
-    assert.match((await runCli(home, ['permissions'])).stdout, /\nnetwork \(bash commands these cover may reach the network\):\n {2}Bash\(npm install:\*\)\n$/);
+    assert.match((await runCli(home, ['permissions'])).stdout, /\n {3}2\. network Bash\(npm install:\*\) {2}\(project\)\n/);
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
       permissions: { allow: ['Bash(npm install:*)'], deny: [], network: ['Bash(npm install:*)'] },
     });
@@ -124,11 +126,11 @@ describe('teams permissions / allow / deny', () => {
   test('fields this version does not know are kept when a rule is added', async () => {
     const home = fresh();
     mkdirSync(home, { recursive: true });
-    writeFileSync(join(home, 'settings.json'), JSON.stringify({ theme: 'dark', permissions: { allow: ['read_file'], ask: ['x'] } }));
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ theme: 'dark', permissions: { allow: ['read_file'], ask: ['bash(git push *)'], defaultMode: 'plan' } }));
     assert.equal((await runCli(home, ['deny', 'bash(rm *)'])).code, 0);
     assert.deepEqual(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')), {
       theme: 'dark',
-      permissions: { allow: ['Read'], ask: ['x'], deny: ['Bash(rm:*)'] },
+      permissions: { allow: ['Read'], ask: ['Bash(git push:*)'], deny: ['Bash(rm:*)'], defaultMode: 'plan' },
     });
   });
 
@@ -138,5 +140,28 @@ describe('teams permissions / allow / deny', () => {
     const results = await Promise.all(rules.map((rule) => runCli(home, ['allow', rule])));
     for (const result of results) assert.equal(result.code, 0, result.stderr);
     assert.deepEqual((await listed(home)).allow.sort(), [...rules].sort());
+  });
+
+  test('teams ask adds an ask rule; --scope names the layer; --remove N takes the numbers the list shows', async () => {
+    const home = fresh();
+    const asked = await runCli(home, ['ask', 'Bash(git push:*)']);
+    assert.equal(asked.code, 0, asked.stderr);
+    assert.equal(asked.stdout, 'ask Bash(git push:*)\n');
+    const local = await runCli(home, ['allow', 'Bash(ls:*)', '--scope', 'local']);
+    assert.equal(local.stdout, `allow Bash(ls:*) (in ${join(home, 'settings.local.json')})\n`);
+    const user = await runCli(home, ['deny', 'Bash(curl:*)', '--scope', 'user']);
+    assert.equal(user.code, 0, user.stderr);
+    assert.ok(existsSync(join(home, 'user-config', 'settings.json')));
+    const json = JSON.parse((await runCli(home, ['permissions', '--json'])).stdout) as { ask: string[]; rules: { number: number; kind: string; rule: string; scope: string }[] };
+    assert.deepEqual(json.ask, ['Bash(git push:*)']);
+    assert.deepEqual(json.rules.map((r) => `${r.number} ${r.kind} ${r.rule} ${r.scope}`), ['1 allow Bash(ls:*) local', '2 deny Bash(curl:*) user', '3 ask Bash(git push:*) project']);
+    const removed = await runCli(home, ['permissions', '--remove', '2']);
+    assert.equal(removed.stdout, `removed deny rule Bash(curl:*) from ${join(home, 'user-config', 'settings.json')}\n`);
+    const none = await runCli(home, ['permissions', '--remove', '9']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no rule number 9 \(there are 2 rules/);
+    const bad = await runCli(home, ['allow', 'Bash(ls)', '--scope', 'team']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Allowed choices are user, project, local/);
   });
 });

@@ -189,7 +189,11 @@ describe('a lead that goes away while asked', () => {
   test('a socket closed without an answer is a lead no longer running (the caller goes on without one), not an unreadable reply', async () => {
     const path = join(temp.home, 'closing.sock');
     // A lead stopping as it is asked: it takes the connection and closes it without a word.
-    const closing = createServer((socket) => socket.end());
+    const closing = createServer((socket) => {
+      // Read (and drop) what comes, as the lead does, so the server sees the client's end and can close.
+      socket.resume();
+      socket.end();
+    });
     await new Promise<void>((resolve) => closing.listen(path, resolve));
     try {
       assert.equal(await sendControl(path, TOKEN, { op: 'sweep' }), undefined);

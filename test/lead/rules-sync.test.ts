@@ -45,7 +45,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
 
     const added = await runCli(home, ['allow', 'bash(npm test*)']);
     assert.equal(added.code, 0, added.stderr);
-    const allow = { allow: ['Bash(npm test:*)'], deny: [], network: [] };
+    const allow = { allow: ['Bash(npm test:*)'], deny: [], ask: [], network: [] };
     await waitFor(() => sent.length >= 2, 'the new rules to be sent to both teammates');
     assert.deepEqual(sent, [{ to: 'alice', rules: allow }, { to: 'bob', rules: allow }]);
 
@@ -58,7 +58,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
     const denied = await runCli(home, ['deny', 'bash(curl *)']);
     assert.equal(denied.code, 0, denied.stderr);
     await waitFor(() => sent.length >= 3, 'the deny rule to be sent');
-    assert.deepEqual(sent.slice(2), [{ to: 'alice', rules: { allow: ['Bash(npm test:*)'], deny: ['Bash(curl:*)'], network: [] } }]);
+    assert.deepEqual(sent.slice(2), [{ to: 'alice', rules: { allow: ['Bash(npm test:*)'], deny: ['Bash(curl:*)'], ask: [], network: [] } }]);
     await sync.sync();
     assert.equal(sent.length, 3, 'nothing sent twice');
     assert.deepEqual(problems, []);
@@ -72,7 +72,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
     assert.equal((await runCli(home, ['deny', 'bash(curl *)'])).code, 0);
     // No watch here: only the look that handing over makes can have sent it.
     await sync.handedOver('alice', stale);
-    assert.deepEqual(sent, [{ to: 'alice', rules: { allow: [], deny: ['Bash(curl:*)'], network: [] } }]);
+    assert.deepEqual(sent, [{ to: 'alice', rules: { allow: [], deny: ['Bash(curl:*)'], ask: [], network: [] } }]);
     await sync.handedOver('bob', sync.current());
     assert.equal(sent.length, 1, 'bob was handed the current rules: nothing to send him');
   });
@@ -87,7 +87,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
     assert.equal(sent.length, 1);
     sync.forget('alice');
     await sync.handedOver('alice', sync.current());
-    const current = { allow: [], deny: ['Bash(curl:*)'], network: [] };
+    const current = { allow: [], deny: ['Bash(curl:*)'], ask: [], network: [] };
     assert.deepEqual(sent, [{ to: 'alice', rules: current }, { to: 'alice', rules: current }]);
     // Never sent anything, bob's respawn sends nothing.
     await sync.handedOver('bob', sync.current());
@@ -100,8 +100,8 @@ describe("the lead's copy of the project's rules in its running teammates", () =
     const { home, cleanup } = tempHome();
     t.after(cleanup);
     const { sync, sent, problems } = syncOver(home);
-    await sync.handedOver('alice', { allow: [rule('bash(npm test*)')], deny: [], network: [] });
-    assert.deepEqual(sent, [{ to: 'alice', rules: { allow: [], deny: [], network: [] } }], 'no file: no rules');
+    await sync.handedOver('alice', { allow: [rule('bash(npm test*)')], deny: [], ask: [], network: [] });
+    assert.deepEqual(sent, [{ to: 'alice', rules: { allow: [], deny: [], ask: [], network: [] } }], 'no file: no rules');
     writeFileSync(settingsPath(home), JSON.stringify({ permissions: { allow: [], deny: ['bash(curl *)', 'launch_missiles'] } }));
     await sync.sync();
     await sync.sync();
@@ -110,7 +110,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
     assert.match(problems[0] ?? '', /^the permission rules were not sent to the teammates: .*settings\.json: .*permissions\.deny\.1: unknown tool 'launch_missiles'/);
     writeFileSync(settingsPath(home), JSON.stringify({ permissions: { allow: [], deny: ['bash(curl *)'] } }));
     await sync.sync();
-    assert.deepEqual(sent.at(-1), { to: 'alice', rules: { allow: [], deny: ['Bash(curl:*)'], network: [] } });
+    assert.deepEqual(sent.at(-1), { to: 'alice', rules: { allow: [], deny: ['Bash(curl:*)'], ask: [], network: [] } });
   });
 
   test('a send that fails is reported, and tried again at the next look', async (t) => {
@@ -128,7 +128,7 @@ describe("the lead's copy of the project's rules in its running teammates", () =
       },
       (what, reason) => problems.push(`${what}: ${reason}`),
     );
-    await sync.handedOver('alice', { allow: [rule('bash')], deny: [], network: [] });
+    await sync.handedOver('alice', { allow: [rule('bash')], deny: [], ask: [], network: [] });
     assert.deepEqual(problems, ['the permission rules were not sent to alice: the mailbox is full']);
     failing = false;
     await sync.sync();

@@ -203,7 +203,7 @@ describe('decideToolUse: what a command may do when it runs (its grant)', () => 
   });
 
   test('an allow rule lets a command write; the network only with a network rule too', () => {
-    const rules = { allow: [{ tool: 'bash' as const, pattern: 'npm ci' }], deny: [], network: [] };
+    const rules = { allow: [{ tool: 'bash' as const, pattern: 'npm ci' }], deny: [], ask: [], network: [] };
     assert.deepEqual(decide('default', 'bash', { command: 'npm ci' }, { rules }), { action: 'allow', grant: WRITE });
     const online = decide('default', 'bash', { command: 'npm ci', network: true }, { rules });
     assert.equal(online.action, 'ask');

@@ -14,6 +14,7 @@ function rule(text: string): PermissionRule {
 const rules = (lists: Partial<Record<keyof PermissionRules, string[]>>): PermissionRules => ({
   allow: (lists.allow ?? []).map(rule),
   deny: (lists.deny ?? []).map(rule),
+  ask: (lists.ask ?? []).map(rule),
   network: (lists.network ?? []).map(rule),
 });
 
@@ -141,6 +142,6 @@ describe('network rules', () => {
     const bad = RulesText.safeParse({ allow: [], deny: [], network: ['read_file'] });
     assert.equal(bad.success, false);
     assert.match(bad.error?.issues[0]?.message ?? '', /a network rule names bash commands/);
-    assert.deepEqual(RulesText.parse({ allow: ['bash(npm test*)'], deny: [] }), { allow: [{ tool: 'bash', pattern: 'npm test:*' }], deny: [], network: [] });
+    assert.deepEqual(RulesText.parse({ allow: ['bash(npm test*)'], deny: [] }), { allow: [{ tool: 'bash', pattern: 'npm test:*' }], deny: [], ask: [], network: [] });
   });
 });

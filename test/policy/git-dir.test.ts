@@ -20,7 +20,7 @@ function rule(text: string): PermissionRule {
   return parsed;
 }
 
-const rules = (allow: string[], deny: string[] = []): PermissionRules => ({ allow: allow.map(rule), deny: deny.map(rule), network: [] });
+const rules = (allow: string[], deny: string[] = []): PermissionRules => ({ allow: allow.map(rule), deny: deny.map(rule), ask: [], network: [] });
 
 describe('a file write into .git always asks', () => {
   test('accept-edits: a hook, the config, the .git pointer file and an edit all ask, naming why', () => {

@@ -47,9 +47,9 @@ describe('the rule the approval queue suggests', () => {
   });
 
   test('a written or edited file: its directory, relative to the working directory', () => {
-    assert.equal(suggestRule('write_file', { path: 'src/ui/keys.ts' }, CWD), 'write_file(src/ui/**)');
-    assert.equal(suggestRule('edit_file', { path: `${CWD}/src/a.ts` }, CWD), 'edit_file(src/**)');
-    assert.equal(suggestRule('write_file', { path: 'README.md' }, CWD), 'write_file(README.md)', 'a top-level file, not every file');
+    assert.equal(suggestRule('write_file', { path: 'src/ui/keys.ts' }, CWD), 'Edit(src/ui/**)');
+    assert.equal(suggestRule('edit_file', { path: `${CWD}/src/a.ts` }, CWD), 'Edit(src/**)');
+    assert.equal(suggestRule('write_file', { path: 'README.md' }, CWD), 'Edit(README.md)', 'a top-level file, not every file');
     assert.equal(suggestRule('write_file', { path: '../elsewhere/a.ts' }, CWD), undefined, 'no file rule matches outside the working directory');
     assert.equal(suggestRule('write_file', { path: '/etc/passwd' }, CWD), undefined);
   });
@@ -70,7 +70,7 @@ describe('the rule the approval queue suggests', () => {
       assert.ok(text, tool);
       const rule = parseRule(text);
       assert.notEqual(typeof rule, 'string', `${text}: ${String(rule)}`);
-      const verdict = judgeByRules({ allow: [rule as PermissionRule], deny: [], network: [] }, tool, input, CWD, typeof input.path === 'string' ? input.path : undefined);
+      const verdict = judgeByRules({ allow: [rule as PermissionRule], deny: [], ask: [], network: [] }, tool, input, CWD, typeof input.path === 'string' ? input.path : undefined);
       assert.equal(verdict.allowed, true, text);
     }
   });

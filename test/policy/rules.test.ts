@@ -18,7 +18,7 @@ function rule(text: string): PermissionRule {
 }
 
 function rules(allow: string[], deny: string[] = []): PermissionRules {
-  return { allow: allow.map(rule), deny: deny.map(rule), network: [] };
+  return { allow: allow.map(rule), deny: deny.map(rule), ask: [], network: [] };
 }
 
 function decide(mode: PermissionMode, tool: string, input: unknown, ruleSet: PermissionRules, extra: Partial<ToolUse> = {}): ToolDecision {

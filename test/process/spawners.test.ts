@@ -77,7 +77,7 @@ function spec(name: string, host?: string): TeammateSpec {
     planMode: false,
     permissionMode: 'default',
     sandbox: { kind: 'off' },
-    rules: { allow: [], deny: [], network: [] },
+    rules: { allow: [], deny: [], ask: [], network: [] },
     model: 'offline',
     journal: { session: 'session-0123456789', resume: false },
     ...(host === undefined ? {} : { host }),

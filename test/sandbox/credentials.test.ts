@@ -53,4 +53,16 @@ describe('credentials under the home directory', () => {
     assert.deepEqual(found.files.sort(), stores.map((store) => join(other, store)).sort());
     assert.deepEqual(found.dirs, [join(other, '.local/share/keyrings')]);
   });
+
+  test("the human's own teams settings (user layer) are hidden from every command, wherever TEAMS_CONFIG_DIR puts them", async () => {
+    const config = join(base, 'user-config');
+    mkdirSync(config);
+    writeFileSync(join(config, 'settings.json'), '{"permissions": {"allow": ["Bash(SECRET:*)"]}}\n');
+    const env = { ...process.env, TEAMS_CONFIG_DIR: config };
+    const shell = realShellIO({ timeoutMs: 20_000, launch: launcherFor({ kind: 'bwrap', network: 'none', bwrap: 'bwrap' }, () => ({ writable: true, hidden: [] }), env) });
+    const read = await shell.exec(`cat ${config}/settings.json; ls -A ${config}`, { cwd: work, grant: FULL_GRANT });
+    assert.doesNotMatch(read.stdout, /SECRET|settings\.json/, read.stdout);
+    const plain = await realShellIO().exec(`cat ${config}/settings.json`, { cwd: work });
+    assert.match(plain.stdout, /SECRET/, 'without the sandbox the file reads: the check can fail');
+  });
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openFileStore } from '../../src/store/file/file-store.js';
@@ -224,7 +225,7 @@ describe('slash commands: running', () => {
         store,
         paths,
         bus: { send: failing('no member named bob') },
-        decisions: { decide: failing("request 'x' is not pending (approved)"), sweep: async () => undefined },
+        decisions: { decide: failing("request 'x' is not pending (approved)"), sweep: async () => undefined, pendingForHuman: async () => [] },
         teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running'), tell: failing("no teammate 'bob' in team 'default'"), interrupt: failing('bob is not running'), compact: (name) => void compacted.push(name) },
         loop: { busy: false, interrupt: () => undefined, compact: () => void compacted.push(LEAD), push: () => undefined },
         stop: async () => undefined,
@@ -309,7 +310,7 @@ describe('slash commands: running', () => {
     assert.match(await run(`/task assign ${id} alice`), new RegExp(`^error: /task: task ${id} is in_progress: only a pending task can be \\(re\\)assigned$`));
   });
 
-  test('/permissions lists the rules numbered, allow then deny; remove by rule or number changes settings.json', async () => {
+  test('/permissions lists the rules numbered, allow, deny, ask then network, naming each layer; remove by rule or number changes its file', async () => {
     const run = async (line: string) => {
       const command = parsed(line);
       assert.ok(command.name !== 'clear' && command.name !== 'quit' && command.name !== 'view');
@@ -317,20 +318,23 @@ describe('slash commands: running', () => {
       return `${item?.kind}: ${item && 'text' in item ? item.text : ''}`;
     };
     const file = settingsPath(teamPaths(home, 'default').home);
-    assert.equal(await run('/permissions'), `output: no permission rules in ${file} (add one with a on a permission request, or teams allow <rule>)`);
+    const user = join(home, 'user-config');
+    process.env.TEAMS_CONFIG_DIR = user;
+    const files = `  user    ${user}/settings.json\n  project ${file}\n  local   ${file.replace(/settings\.json$/, 'settings.local.json')}`;
+    assert.equal(await run('/permissions'), `output: no permission rules (add one with a on a permission request, or teams allow <rule>); the settings files:\n${files}`);
     addProjectRule(teamPaths(home, 'default').home, ['allow', 'network'], { tool: 'bash', pattern: 'npm test:*' });
     addProjectRule(teamPaths(home, 'default').home, 'allow', { tool: 'write_file', pattern: 'src/**' });
     addProjectRule(teamPaths(home, 'default').home, 'deny', { tool: 'bash', pattern: 'curl:*' });
     assert.equal(
       await run('/permissions'),
-      `output: permission rules in ${file}:\n   1. allow Bash(npm test:*)\n   2. allow Write(src/**)\n   3. deny  Bash(curl:*)\n   4. network Bash(npm test:*)`,
+      `output: permission rules (remove one by its number: /permissions remove N, teams permissions --remove N):\n   1. allow   Bash(npm test:*)  (project)\n   2. allow   Write(src/**)  (project)\n   3. deny    Bash(curl:*)  (project)\n   4. network Bash(npm test:*)  (project)\nfrom the settings files:\n${files}`,
     );
-    assert.equal(await run('/permissions remove 3'), `info: removed Bash(curl:*) from ${file}`);
+    assert.equal(await run('/permissions remove 3'), `info: removed deny rule Bash(curl:*) from ${file}`);
     // By number, one entry: the network grant goes, the allow rule stays.
-    assert.equal(await run('/permissions remove 3'), `info: removed Bash(npm test:*) from ${file}`);
+    assert.equal(await run('/permissions remove 3'), `info: removed network rule Bash(npm test:*) from ${file}`);
     assert.deepEqual(loadProjectRules(teamPaths(home, 'default').home).allow.map(showRule), ['Bash(npm test:*)', 'Write(src/**)']);
     assert.equal(await run('/permissions remove bash(npm  test*)'), `info: removed Bash(npm test:*) from ${file}`);
-    assert.equal(await run('/permissions remove bash(ls*)'), `info: no rule Bash(ls:*) in ${file}; nothing removed`);
+    assert.equal(await run('/permissions remove bash(ls*)'), 'info: no rule Bash(ls:*) in any settings file; nothing removed');
     assert.equal(await run('/permissions remove 7'), 'error: /permissions: no rule number 7 (there is 1 rule; /permissions lists them)');
     const left = loadProjectRules(teamPaths(home, 'default').home);
     assert.deepEqual([left.allow.map(showRule), left.deny.map(showRule), left.network.map(showRule)], [['Write(src/**)'], [], []]);

@@ -37,7 +37,7 @@ export class FakeRuntime implements ReplRuntime {
       store: this.store,
       paths: undefined,
       bus: this.bus,
-      decisions: { decide: this.decisions.decide, sweep: async () => this.record('sweep') },
+      decisions: { decide: this.decisions.decide, sweep: async () => this.record('sweep'), pendingForHuman: async () => [] },
       teammates: this.teammates,
       loop: this.loop,
       stop: (reason) => this.stop(reason),

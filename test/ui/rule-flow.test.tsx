@@ -51,21 +51,21 @@ test('a on the lead’s permission request, then p: an invalid rule is refused w
     type(KEYS.tab);
     await waitFor(() => store.getState().focus === 'queue' || undefined, 'focus on the queue');
     type('a');
-    await waitFor(() => screen().includes('a rule for the project: write_file(notes/**)') || undefined, `the choice with the suggestion; screen:\n${screen()}`);
+    await waitFor(() => screen().includes('a rule for the project: Edit(notes/**)') || undefined, `the choice with the suggestion; screen:\n${screen()}`);
     type('p');
     await waitFor(() => store.getState().rule?.stage === 'edit' || undefined, 'the rule editable');
     // Break it, see the parser's complaint, then mend it.
     type(KEYS.backspace);
     type(KEYS.enter);
-    await waitFor(() => screen().includes("invalid rule: unbalanced parentheses in 'write_file(notes/**'") || undefined, `the parser's error; screen:\n${screen()}`);
-    assert.equal(store.getState().rule?.text, 'write_file(notes/**', 'the text is kept for correction');
+    await waitFor(() => screen().includes("invalid rule: unbalanced parentheses in 'Edit(notes/**'") || undefined, `the parser's error; screen:\n${screen()}`);
+    assert.equal(store.getState().rule?.text, 'Edit(notes/**', 'the text is kept for correction');
     assert.equal((await team.requests.get(asked.request_id))?.state, 'pending', 'an invalid rule approves nothing');
     text(')');
     type(KEYS.enter);
     await waitFor(async () => (await team.requests.get(asked.request_id))?.state === 'approved' || undefined, 'the request approved');
-    assert.deepEqual(JSON.parse(readFileSync(settingsPath(paths.home), 'utf8')), { permissions: { allow: ['Write(notes/**)'], deny: [] } });
+    assert.deepEqual(JSON.parse(readFileSync(settingsPath(paths.home), 'utf8')), { permissions: { allow: ['Edit(notes/**)'], deny: [] } });
     await waitFor(() => written() === 1 || undefined, `the first write done; screen:\n${screen()}`, 20_000);
-    assert.match(screen(), /added allow rule Write\(notes\/\*\*\)/);
+    assert.match(screen(), /added allow rule Edit\(notes\/\*\*\)/);
 
     // The same call again: the rule allows it, nothing is asked.
     text('Write the note');
