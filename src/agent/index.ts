@@ -7,7 +7,7 @@ export { Conversation } from './conversation.js';
 export type { ConversationRecord, RecordSink } from './conversation.js';
 export type { AgentEvent } from './events.js';
 export { AgentLoop } from './loop.js';
-export { protocolRules, renderPrompt } from './prompts.js';
+export { planModeNote, planReviewNote, protocolRules, renderPrompt } from './prompts.js';
 export type { AgentDefinition } from './agent-definition.js';
 export { agentsDir, findAgentDefinition, loadAgentDefinitions, withAgentDefinitions, withAgentRole } from './agent-definitions.js';
 export { findProjectInstructions, withProjectInstructions } from './project-instructions.js';

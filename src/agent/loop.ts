@@ -11,7 +11,8 @@ import { runToolCalls, type ToolCall, type ToolExecutor } from './tool-calls.js'
 
 export type LoopOptions = {
   system: string;
-  tools: ToolSpec[];
+  /** The tools offered, or what offers them at each call (a teammate's plan tool only in plan mode). */
+  tools: ToolSpec[] | (() => ToolSpec[]);
   model: Pick<ModelClient, 'turn' | 'model'>;
   execute: ToolExecutor;
   /** Model calls allowed between two idles: a runaway loop stops here. */
@@ -67,7 +68,7 @@ export class AgentLoop {
 
   constructor(private readonly options: LoopOptions) {
     this.conversation = options.conversation ?? new Conversation();
-    const fixedChars = options.system.length + JSON.stringify(options.tools).length;
+    const fixedChars = options.system.length + JSON.stringify(typeof options.tools === 'function' ? options.tools() : options.tools).length;
     this.meter = new ContextMeter(options.context?.window ?? DEFAULT_CONTEXT_WINDOW, options.context?.threshold ?? DEFAULT_COMPACT_THRESHOLD, fixedChars);
   }
 
@@ -284,7 +285,7 @@ export class AgentLoop {
     const room = this.meter.window - this.meter.estimate(sizeOf(this.conversation.messages));
     const maxTokens = Math.min(DEFAULT_MAX_TOKENS, Math.max(MIN_REPLY_TOKENS, room));
     const turn = await this.options.model.turn(
-      { system: this.options.system, tools: this.options.tools, messages: this.conversation.messages, maxTokens, signal },
+      { system: this.options.system, tools: typeof this.options.tools === 'function' ? this.options.tools() : this.options.tools, messages: this.conversation.messages, maxTokens, signal },
       (event) => {
         if (event.type === 'text_delta') this.events.emit({ type: 'text_delta', text: event.text });
       },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../lib/index.js';
+import type { PlanReviewer } from '../protocol/index.js';
 
 /** prompts/ at the package root. */
 export const PROMPTS_DIR = join(PACKAGE_ROOT, 'prompts');
@@ -20,4 +21,19 @@ export function renderPrompt(file: string, values: Record<string, string>): stri
 
 export function protocolRules(): string {
   return readFileSync(join(PROMPTS_DIR, 'protocol-rules.md'), 'utf8').trim();
+}
+
+/**
+ * The lead prompt's word on plans: which tool answers them, when the lead's model reviews
+ * them (and only then has plan_approval_response), or that the human decides, not it.
+ */
+export function planReviewNote(reviewer: PlanReviewer): string {
+  return reviewer === 'lead'
+    ? "You review teammates' plans yourself with plan_approval_response."
+    : "The human decides teammates' plans, permission requests and requests to finish, not you; you will hear the outcome.";
+}
+
+/** The teammate prompt's word on plan mode, only when it starts in it: plan_approval_request is offered only then. */
+export function planModeNote(planMode: boolean): string {
+  return planMode ? ' You start in plan mode: only read-only tools work until a plan you submit with plan_approval_request is approved.' : '';
 }

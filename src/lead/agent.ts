@@ -1,7 +1,7 @@
 import { loadProjectRules } from './project-settings.js';
 import { type PermissionRules, decideToolUse } from '../policy/index.js';
 import { Refused, type Serial } from '../lib/index.js';
-import { AgentLoop, type Conversation, findProjectInstructions, loadAgentDefinitions, protocolRules, renderPrompt, withAgentDefinitions, withProjectInstructions } from '../agent/index.js';
+import { AgentLoop, type Conversation, findProjectInstructions, loadAgentDefinitions, planReviewNote, protocolRules, renderPrompt, withAgentDefinitions, withProjectInstructions } from '../agent/index.js';
 import type { ModelClient } from '../model/index.js';
 import { type PermissionMode, LEAD } from '../protocol/index.js';
 import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult, McpHub, describeMcpProblem, type McpServerStatus } from '../tools/index.js';
@@ -119,10 +119,7 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<{ loop: Age
     mode: mode(),
     teammates: describeTeammates((await store.roster.load())?.members ?? []),
     protocol_rules: protocolRules(),
-    plan_review_note:
-      parts.planReviewer === 'lead'
-        ? 'You review teammates\' plans yourself with plan_approval_response.'
-        : 'The human reviews teammates\' plans and permission requests; you will hear the outcome.',
+    plan_review_note: planReviewNote(parts.planReviewer),
   }), loadAgentDefinitions(paths.home).definitions), findProjectInstructions(cwd));
   const loop = new AgentLoop({
     system,

@@ -1,5 +1,5 @@
 import { LEAD, taskNotificationSummary } from '../protocol/index.js';
-import { type Subscription, type TeamStore, Task } from '../store/index.js';
+import { type Subscription, type TeamStore, Task, type TaskResult } from '../store/index.js';
 import { inertLine, oneLine, Refused, errorMessage } from '../lib/index.js';
 import type { TeamBus } from '../team/index.js';
 import { respawnBrief } from './respawn.js';
@@ -27,6 +27,7 @@ export class LeadBoard {
   /**
    * A spawn's task, on the board as the new teammate's and in progress from the start: the
    * lead sends its task_assignment itself, before the process starts, so the watch does not.
+   * The teammate closes it with task_update when its work is done.
    */
   async spawnTask(name: string, subject: string, description: string): Promise<Task> {
     // A subject is one line: the prompt's first line may still hold a tab or a CR.
@@ -38,25 +39,47 @@ export class LeadBoard {
   }
 
   /**
-   * A respawned teammate's first input, on the board as its own task like a spawn's: what it
-   * does next is reported under that id. The tasks it held went back to pending at its exit.
+   * A respawned teammate's task: its own task back (`own`, the one the roster says it was
+   * spawned with) when that is still open and still its own, taken up again in progress under
+   * the same id, so that its work is reported where it began; else, a new task of its own, as
+   * a spawn's. Either way its assignment carries the respawn brief.
    */
-  respawnTask(name: string, cancelled: readonly string[]): Promise<Task> {
-    const { subject, description } = respawnBrief(cancelled);
-    return this.spawnTask(name, subject, description);
+  async respawnTask(name: string, cancelled: readonly string[], own: string | undefined): Promise<{ task: Task; description: string }> {
+    const given = await this.ownTaskBack(name, own);
+    const { subject, description } = respawnBrief(cancelled, given?.id);
+    return { task: given ?? (await this.spawnTask(name, subject, description)), description };
+  }
+
+  /** `own`, in progress again for `name`, when it is still open and still its own. */
+  private async ownTaskBack(name: string, own: string | undefined): Promise<Task | undefined> {
+    const found = own === undefined ? undefined : await this.store.tasks.get(own);
+    if (found?.owner !== name) return undefined;
+    if (found.status === 'in_progress') return found;
+    if (found.status !== 'pending') return undefined;
+    const taken = await this.store.tasks.claim(name, found.id);
+    return taken.ok ? taken.task : undefined;
   }
 
   /**
-   * A teammate's process ended (`crashed`: why, else it shut down): its tasks in progress go
-   * back to pending, unowned, with a note, and the lead's model gets a task_notification for
-   * each, by its board id. How many were released.
+   * A teammate's process ended (`crashed`: why, else it shut down): its own task (`own`, its
+   * spawn's), if it was still in progress, goes back to pending kept for it, so that a respawn
+   * gives it back and nobody else takes its brief; the other tasks it had in progress go back
+   * to pending, unowned, with a note. The lead's model gets a task_notification for each, by
+   * its board id. How many were released.
    */
-  async releaseOnExit(name: string, crashed: string | undefined): Promise<number> {
-    const note = crashed === undefined ? `${name} shut down; back to pending` : `${name} crashed (${crashed}); back to pending`;
-    const released = await this.store.tasks.releaseAllOf(name, note, LEAD);
-    for (const task of released) {
-      const result = `Task ${task.id} "${inertLine(task.subject)}" is back to pending on the board, unowned: another teammate may claim it${crashed === undefined ? '' : `, or respawn ${name}`}.`;
-      const status = crashed === undefined ? 'stopped' : 'failed';
+  async releaseOnExit(name: string, crashed: string | undefined, own?: string): Promise<number> {
+    const how = crashed === undefined ? `${name} shut down` : `${name} crashed (${crashed})`;
+    const status = crashed === undefined ? 'stopped' : 'failed';
+    const released: { task: Task; result: string }[] = [];
+    const ownTask = own === undefined ? undefined : await this.store.tasks.get(own);
+    if (ownTask?.status === 'in_progress' && ownTask.owner === name) {
+      const kept = await this.keepFor(name, ownTask.id, `${how} before closing it`);
+      if (kept.ok) released.push({ task: kept.task, result: `Task ${kept.task.id} "${inertLine(kept.task.subject)}", ${name}'s own, is back to pending, kept for ${name}: respawn ${name} to go on with it, or reassign it (task_update assign_to) or cancel it.` });
+    }
+    for (const task of await this.store.tasks.releaseAllOf(name, `${how}; back to pending`, LEAD)) {
+      released.push({ task, result: `Task ${task.id} "${inertLine(task.subject)}" is back to pending on the board, unowned: another teammate may claim it${crashed === undefined ? '' : `, or respawn ${name}`}.` });
+    }
+    for (const { task, result } of released) {
       await this.bus.send({ type: 'task_notification', from: name, to: LEAD, task_id: task.id, status, summary: taskNotificationSummary(status, name, crashed), result });
     }
     return released.length;
@@ -66,8 +89,8 @@ export class LeadBoard {
    * A teammate's process ended: its tasks are released (see releaseOnExit). A crashed teammate
    * that held none still has the lead's model told it failed, under its name.
    */
-  async teammateExited(name: string, crashed: string | undefined): Promise<void> {
-    const released = await this.releaseOnExit(name, crashed);
+  async teammateExited(name: string, crashed: string | undefined, own: string | undefined): Promise<void> {
+    const released = await this.releaseOnExit(name, crashed, own);
     if (released === 0 && crashed !== undefined) {
       await this.bus.send({ type: 'task_notification', from: name, to: LEAD, task_id: name, status: 'failed', summary: taskNotificationSummary('failed', name, crashed) });
     }
@@ -94,6 +117,11 @@ export class LeadBoard {
       .list()
       .then((tasks) => this.step({ type: 'board_read', name, tasks }))
       .catch((error: unknown) => this.problem(`offering ${name} work`, error));
+  }
+
+  /** `name`'s own task, in progress, back to pending and still its own: nobody else takes its brief, and a respawn gives it back. */
+  keepFor(name: string, id: string, why: string): Promise<TaskResult> {
+    return this.store.tasks.update(id, { op: 'release', keep_owner: true, note: `${why}; back to pending, kept for ${name}` }, LEAD);
   }
 
   /** A spawn's teammate did not start: its task is cancelled, saying why, rather than left in progress. */

@@ -11,19 +11,21 @@ export function describeRespawn(name: string, started: { pid: number; cancelled:
 }
 
 /**
- * What a respawned teammate finds in its mailbox (as a board task, lead-board.ts): words that
- * are its first input after its old conversation, saying it was restarted, that the tasks it
- * held went back to the board, and which of its requests were cancelled, by id, so that it
- * asks again for what it still needs rather than wait for an answer.
+ * What a respawned teammate finds in its mailbox, with its task (board.ts): words that are its
+ * first input after its old conversation, saying it was restarted, whether its own task `own`
+ * is given back to it, that the other tasks it held went back to the board, and which of its
+ * requests were cancelled, by id, so that it asks again for what it still needs rather than
+ * wait for an answer.
  */
-export function respawnBrief(cancelled: readonly string[]): { subject: string; description: string } {
+export function respawnBrief(cancelled: readonly string[], own: string | undefined): { subject: string; description: string } {
   const requests =
     cancelled.length === 0
       ? 'None of your requests was cancelled.'
       : `These requests of yours (or to you) were cancelled when your process ended, and will get no answer: ${cancelled.join(', ')}. Ask again for what you still need.`;
+  const task = own === undefined ? '' : `Your own task ${own} is given back to you, in progress: go on with it, and close it with task_update when it is done. `;
   return {
     subject: 'respawned: go on with your task',
-    description: `Your process ended (it crashed or was shut down) and the lead started it again. Your conversation so far is above; anything you were doing when it ended may not have finished. Board tasks you had in progress went back to pending: claim again (task_claim) those still free that you mean to finish. ${requests}`,
+    description: `Your process ended (it crashed or was shut down) and the lead started it again. Your conversation so far is above; anything you were doing when it ended may not have finished. ${task}Other board tasks you had in progress went back to pending: claim again (task_claim) those still free that you mean to finish. ${requests}`,
   };
 }
 

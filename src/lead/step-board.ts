@@ -34,7 +34,7 @@ export function boardChanged(state: LeadState, tasks: Task[], problems: BoardPro
       if (task.status !== 'pending' || owner === undefined || before.get(task.id)?.owner === owner || !running.includes(owner)) continue;
       if (told.has(`${owner}:${task.id}`)) continue;
       told.add(`${owner}:${task.id}`);
-      effects.push({ type: 'send', draft: { type: 'task_assignment', from: LEAD, to: owner, task_id: task.id, subject: task.subject, description: task.description } });
+      effects.push({ type: 'send', draft: { type: 'task_assignment', from: LEAD, to: owner, task_id: task.id, subject: task.subject, description: task.description, claim: true } });
     }
   }
   for (const name of running.filter((n) => state.idle.has(n))) effects.push(...offer(told, name, tasks));

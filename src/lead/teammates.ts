@@ -101,12 +101,15 @@ export class LeadTeammates {
     // Its role read again before anything goes on the board: a definition gone or broken refuses the respawn.
     const agent = respawnRole(name, member.agent, this.findAgent);
     // It keeps the model it ran before (the lead's, when the roster never named one).
-    const task = await this.board.respawnTask(name, cancelled);
-    const brief = { task_id: task.id, subject: task.subject, description: task.description };
+    // Its own task back, under the same id, when it is still open; else a new one (board.ts).
+    const { task, description } = await this.board.respawnTask(name, cancelled, member.task);
+    const brief = { task_id: task.id, subject: task.subject, description };
     const model = this.modelFor(member.model ?? undefined);
     // Back where it ran: its conversation is journaled in the store, but its working directory is on that host.
     const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false, host: member.host, agent }, brief, true).catch(async (error: unknown) => {
-      await this.board.spawnFailed(task.id, name, error);
+      // Its own task given back stays its own, for the next respawn; a new one is cancelled, as a spawn's.
+      if (task.id === member.task) await this.board.keepFor(name, task.id, `${name} did not start again: ${errorMessage(error)}`);
+      else await this.board.spawnFailed(task.id, name, error);
       throw error;
     });
     return { pid, cancelled, planMode };
@@ -136,8 +139,9 @@ export class LeadTeammates {
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
     const startMode = spec.planMode ? 'plan' : permissionMode;
     const { host, agent } = spec;
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode, host, agent: agent?.name });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode, host: host ?? null, agent: agent?.name ?? null });
+    // Its own task on the roster: kept for it if it exits unfinished, given back at a respawn (board.ts).
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode, host, agent: agent?.name, task: task.task_id });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode, host: host ?? null, agent: agent?.name ?? null, task: task.task_id });
     await this.worktrees.record(spec.name, member, worktree);
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     const brief = worktree === undefined ? task : { ...task, description: `${task.description}\n\n${worktreeBrief(worktree)}` };
@@ -253,12 +257,12 @@ export class LeadTeammates {
       await setMemberStatus(this.store.roster, exit.name, 'crashed', { pid: null });
       await this.bus.cancelPending(exit.name, `${exit.name} crashed (${why})`);
       // On the dead teammate's behalf: the lead's model learns which tasks failed with it, by board id.
-      await this.board.teammateExited(exit.name, why);
+      await this.board.teammateExited(exit.name, why, member?.task);
     } else {
       if (member && member.status !== 'shutdown') await setMemberStatus(this.store.roster, exit.name, 'shutdown', { pid: null });
       // Nothing will answer or wait for what it left pending: the human's queue must not offer it.
       await this.bus.cancelPending(exit.name, `${exit.name} exited (${why})`);
-      await this.board.teammateExited(exit.name, undefined);
+      await this.board.teammateExited(exit.name, undefined, member?.task);
     }
     await this.step({ type: 'child_exited', name: exit.name, code: exit.code, signal: exit.signal, why, crashed });
     await this.worktrees.settle(member);

@@ -110,7 +110,7 @@ function factsOf(conversation: ModelRequest): Facts {
   };
 }
 
-type Captures = { last: RegExpExecArray | null; system: RegExpExecArray | null };
+type Captures = { last: RegExpExecArray | null; first: RegExpExecArray | null; system: RegExpExecArray | null };
 
 function search(pattern: Pattern | undefined, text: string): RegExpExecArray | null | false {
   if (pattern === undefined) return null;
@@ -133,22 +133,22 @@ function tryRule(rule: Rule, facts: Facts): Captures | undefined {
   if (rule.reply.tool_uses?.some((use) => !facts.tools.has(use.name))) return undefined;
   const system = search(when.system, facts.system);
   const last = search(when.last, facts.last);
-  if (system === false || last === false || search(when.first, facts.first) === false) return undefined;
-  return { system, last };
+  const first = search(when.first, facts.first);
+  if (system === false || last === false || first === false) return undefined;
+  return { system, last, first };
 }
 
 function lookup(facts: Facts, captures: Captures): (ref: TemplateRef) => string {
   return (ref) => {
     switch (ref.namespace) {
       case 'last':
+      case 'first':
       case 'system': {
         if (ref.key === undefined) return facts[ref.namespace];
         const match = captures[ref.namespace];
         const value = /^\d+$/.test(ref.key) ? match?.[Number(ref.key)] : match?.groups?.[ref.key];
         return value ?? '';
       }
-      case 'first':
-        return facts.first;
       case 'turn':
         return String(facts.turn);
       case 'agent':

@@ -96,18 +96,18 @@ const Reply = z
 
 const AGENT_KEYS = ['name', 'role', 'team'];
 const PLACEHOLDER_HELP =
-  'use {{last}}, {{last.<group>}}, {{first}}, {{system}}, {{system.<group>}}, {{agent.name|role|team}} or {{turn}}';
+  'use {{last}}, {{last.<group>}}, {{first}}, {{first.<group>}}, {{system}}, {{system.<group>}}, {{agent.name|role|team}} or {{turn}}';
 
 function placeholderProblem(ref: TemplateRef, when: When): string | undefined {
   switch (ref.namespace) {
     case 'last':
+    case 'first':
     case 'system': {
       if (ref.key === undefined) return undefined;
       const pattern = when[ref.namespace];
       if (!pattern) return `${ref.text} needs a when.${ref.namespace} pattern with a group '${ref.key}'`;
       return pattern.groups.has(ref.key) ? undefined : `${ref.text}: when.${ref.namespace} has no capture group '${ref.key}'`;
     }
-    case 'first':
     case 'turn':
       return ref.key === undefined ? undefined : `${ref.text}: {{${ref.namespace}}} takes no key`;
     case 'agent':

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { Refused, inertLine, quoted, describeIssues } from '../lib/index.js';
+import { TaskId } from './tasks.js';
 import { PermissionMode, RequestKindSchema, Usage, AgentName, agentNameProblem, LEAD, memberHint } from '../protocol/index.js';
 
 /**
@@ -86,6 +87,12 @@ export const Member = z.object({
    * spawn; absent: none. A respawn reads that definition again for its role's prompt and tools.
    */
   agent: AgentName.optional(),
+  /**
+   * The board task it was spawned (or last respawned) with, written by the lead's spawn: the
+   * task that is its own, which it closes with task_update when its work is done, which stays
+   * its own when it exits unfinished, and which a respawn gives back to it.
+   */
+  task: TaskId.optional(),
 });
 export type Member = z.infer<typeof Member>;
 

@@ -56,11 +56,13 @@ export type TaskDraft = z.input<typeof TaskDraft>;
 
 /**
  * One change to a task. `claim` takes a pending task for `by`; `release` puts an in_progress
- * task back to pending with nobody owning it; `set` changes status, owner, result or blockers.
+ * task back to pending with nobody owning it, or, `keep_owner`, still assigned to its owner (a
+ * teammate's own spawn task, kept for it when it exits unfinished); `set` changes status,
+ * owner, result or blockers.
  */
 export const TaskChange = z.discriminatedUnion('op', [
   z.object({ op: z.literal('claim') }),
-  z.object({ op: z.literal('release'), note: z.string().min(1) }),
+  z.object({ op: z.literal('release'), note: z.string().min(1), keep_owner: z.boolean().optional() }),
   z.object({
     op: z.literal('set'),
     status: TaskBoardStatus.optional(),
@@ -160,6 +162,7 @@ export function applyTaskChange(task: Task, change: TaskChange, by: string, at: 
   }
   if (change.op === 'release') {
     if (task.status !== 'in_progress') return { ok: false, error: `task ${task.id} is ${task.status}, not in progress, and cannot be released` };
+    if (change.keep_owner === true) return { ok: true, task: withNote({ ...task, status: 'pending', updated_at: at }, change.note, by, at) };
     const { owner: _owner, ...rest } = task;
     return { ok: true, task: withNote({ ...rest, status: 'pending', updated_at: at }, change.note, by, at) };
   }

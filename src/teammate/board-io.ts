@@ -71,8 +71,9 @@ export function teammateBoardIO(name: string, tasks: TaskStore, notifyLead: (not
 
 /**
  * A teammate is ending (`completed`: its work accepted; `stopped`: shut down): the board task
- * it was spawned with ends with it, completed with its last words or back to pending for
- * another. False when the board says the lead already heard how that task ended (the
+ * it was spawned with ends with it, completed with its last words, or back to pending and
+ * still its own, for a respawn to give back (it closes the task itself with task_update when
+ * its work is done, and then nothing changes here). False when the board says the lead already heard how that task ended (the
  * teammate finished it with task_update), so no second notification is due.
  */
 export async function endSpawnTask(tasks: TaskStore, name: string, id: string, how: 'completed' | 'stopped', lastText: string): Promise<boolean> {
@@ -80,6 +81,7 @@ export async function endSpawnTask(tasks: TaskStore, name: string, id: string, h
   if (task === undefined) return true;
   if (task.status !== 'in_progress' || task.owner !== name) return !(task.status === 'completed' || task.status === 'failed');
   if (how === 'completed') await tasks.update(id, { op: 'set', status: 'completed', ...(lastText ? { result: lastText.slice(0, 20_000) } : {}) }, name);
-  else await tasks.update(id, { op: 'release', note: `${name} was shut down; back to pending` }, name);
+  // Its own task, unfinished: kept for it, so that a respawn gives it back and nobody else takes its brief.
+  else await tasks.update(id, { op: 'release', keep_owner: true, note: `${name} was shut down before closing it; back to pending, kept for ${name}` }, name);
   return true;
 }

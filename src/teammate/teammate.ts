@@ -1,4 +1,4 @@
-import { AgentLoop, findProjectInstructions, withAgentRole, protocolRules, renderPrompt, withProjectInstructions, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
+import { AgentLoop, findProjectInstructions, planModeNote, withAgentRole, protocolRules, renderPrompt, withProjectInstructions, type AgentEvent, journalSink, openConversation } from '../agent/index.js';
 import { lazyModel, contextWindowOf } from '../model/index.js';
 import { teammateProtocolState } from './protocol-state.js';
 import { newRequestId, taskNotificationSummary, LEAD, resolveDeadlines } from '../protocol/index.js';
@@ -92,7 +92,8 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   mcp.changes.subscribe(mcpProblem);
   mcp.statuses().filter((status) => status.state === 'failed').forEach(mcpProblem);
   // An agent definition's `tools` narrows them; the policy still decides every call (tool-filter.ts).
-  const tools = [...teammateToolsAllowed(options.agent?.tools), ...mcp.tools()];
+  // Its plan tool only while a plan is due: plan mode, from the start or set since (a mode_set), ends with an approval.
+  const tools = () => [...teammateToolsAllowed(options.agent?.tools, { planMode: !harness.planApproved }), ...mcp.tools()];
 
   const execute = async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal): Promise<ToolResult> => {
     const decision = decideToolUse({ tool: call.name, input: call.input, mode: harness.mode, cwd, planApproved: harness.planApproved, alwaysAllowed: harness.alwaysAllowed, rules: harness.rules, realPath: await realPathOfCall(cwd, call.input) });
@@ -119,10 +120,10 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
       // Keyed by the call this teammate itself asked about, never by anything its model says.
       if (decided.approve && decided.always) dispatch({ type: 'granted_always', call: alwaysKey(call.name, call.input) });
       result = decided.approve
-        ? await runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal)
+        ? await runTool(tools(), call.name, call.input, { ...io, grant: decision.grant }, signal)
         : { content: `Permission denied${decided.feedback ? `: ${decided.feedback}` : ''}. Do not retry the same command; find another way or ask the lead.`, isError: true };
     } else {
-      result = await runTool(tools, call.name, call.input, { ...io, grant: decision.grant }, signal);
+      result = await runTool(tools(), call.name, call.input, { ...io, grant: decision.grant }, signal);
     }
     dispatch({ type: 'tool_done' });
     return result;
@@ -135,9 +136,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     cwd,
     protocol_rules: protocolRules(),
     mode: harness.mode,
-    plan_mode_note: options.planMode
-      ? ' You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval_request.'
-      : '',
+    plan_mode_note: planModeNote(options.planMode),
   }), options.agent), findProjectInstructions(cwd));
   // Its conversation, journaled as it goes; a respawned teammate goes on with the old one.
   const { session, resume } = options.journal;
@@ -147,7 +146,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
   const loop = new AgentLoop({
     conversation: opened.conversation,
     system,
-    tools: toolSpecs(tools),
+    tools: () => toolSpecs(tools()),
     model: model.client,
     execute,
     beforeModelCall: async () => budgetProblem(await store.roster.load()),

@@ -15,11 +15,11 @@ const Input = z
 /** Any member's `code_review_request`: sends that kind to another member, who answers with code_review_response. */
 export const codeReviewRequestTool = defineTool({
   name: 'code_review_request',
-  description: 'Ask another team member to review your change: name the files or give a diff. Their answer (approve, or changes to make) arrives in your inbox.',
+  description: 'Ask another team member to review your change: name the files or give a diff. Their answer (approve, or changes to make) reaches you as a notice.',
   input: Input,
   async run(input, io: Pick<ToolIO, 'team'>) {
     const requestId = newRequestId(codeReviewRequest.role.kind);
     await io.team.send({ type: 'code_review_request', to: input.to, request_id: requestId, subject: input.subject, files: input.files, diff: input.diff });
-    return { content: `Review requested from ${input.to} (request ${requestId}). Their answer arrives in your inbox; if none comes in time, you are told.` };
+    return { content: `Review requested from ${input.to} (request ${requestId}). Their answer reaches you as a notice; if none comes in time, you are told.` };
   },
 });

@@ -14,6 +14,6 @@ export const finishRequestTool = defineTool({
   input: Input,
   async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {
     const { requestId } = await io.team.requestFinish(input.summary);
-    return { content: `Done reported to the lead (request ${requestId}). Wait for the answer in your inbox.` };
+    return { content: `Done reported to the lead (request ${requestId}). Wait: the answer reaches you as a notice.` };
   },
 });

@@ -10,7 +10,7 @@ const Input = z.strictObject({
 /** A teammate's `plan_approval_request`: it submits a plan; the lead decides it, or its model with plan_approval_response. */
 export const planApprovalRequestTool = defineTool({
   name: 'plan_approval_request',
-  description: 'Submit your plan for approval before major work. Change nothing until the decision arrives in your inbox; if rejected, revise and submit again.',
+  description: 'Submit your plan for approval before major work. Change nothing until the decision reaches you; if rejected, revise and submit again.',
   input: Input,
   async run(input, io: Pick<ToolIO<TeammateTeamIO>, 'team'>) {
     const { requestId } = await io.team.submitPlan(input.plan);

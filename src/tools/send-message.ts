@@ -10,7 +10,7 @@ const Input = z.strictObject({
 
 export const sendMessageTool = defineTool({
   name: 'send_message',
-  description: 'Send a message to one team member. It lands in their inbox; replies arrive in yours.',
+  description: 'Send a message to one team member. They read it as a notice; replies reach you the same way.',
   input: Input,
   async run(input, io: Pick<ToolIO, 'team'>) {
     await io.team.sendMessage(input.to, input.content);

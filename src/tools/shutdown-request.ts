@@ -13,7 +13,7 @@ export const shutdownRequestTool = defineTool({
   name: 'shutdown_request',
   description:
     'Ask a teammate to shut down gracefully. It approves (and exits after its turn) or rejects with a reason; ' +
-    'the answer arrives in your inbox, and shutdown_status looks it up by request_id.',
+    'the answer reaches you as a notice, and shutdown_status looks it up by request_id.',
   input: Input,
   async run(input, io: Pick<ToolIO<LeadTeamIO>, 'team'>) {
     const { requestId } = await io.team.requestShutdown(input.teammate, input.reason);

@@ -20,7 +20,7 @@ const CLAUDE_CODE_NAMES: Readonly<Record<string, string>> = { Bash: 'bash', Read
 
 /** Every tool a teammate has, by name: what a `tools` list may name. */
 export function teammateToolNames(): string[] {
-  return teammateTools().map((tool) => tool.name);
+  return teammateTools({ planMode: true }).map((tool) => tool.name);
 }
 
 /** This project's name for a tool as a definition names it (Claude Code's name or ours); undefined when no teammate tool has it. */
@@ -29,9 +29,9 @@ export function teammateToolName(name: string): string | undefined {
   return ours !== undefined && teammateToolNames().includes(ours) ? ours : undefined;
 }
 
-/** The teammate's tools: all of them, or with `allowed` (our names) those it lists and the ones it always keeps. */
-export function teammateToolsAllowed(allowed: readonly string[] | undefined): AnyTool<TeammateToolIO>[] {
-  const tools = teammateTools();
+/** The teammate's tools now (`planMode`: its plan tool too): all of them, or with `allowed` (our names) those it lists and the ones it always keeps. */
+export function teammateToolsAllowed(allowed: readonly string[] | undefined, now: { planMode: boolean }): AnyTool<TeammateToolIO>[] {
+  const tools = teammateTools(now);
   if (allowed === undefined) return tools;
   const kept = new Set<string>([...allowed, ...ALWAYS_KEPT]);
   return tools.filter((tool) => kept.has(tool.name));

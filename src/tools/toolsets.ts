@@ -56,8 +56,13 @@ export function leadTools(options: { reviewPlans: boolean }): AnyTool<LeadToolIO
   ];
 }
 
-export function teammateTools(): AnyTool<TeammateToolIO>[] {
-  return [...WORK_TOOLS, ...TEAM_TOOLS, taskListTool, taskClaimTool, teammateTaskUpdateTool, shutdownResponseTool, planApprovalRequestTool, finishRequestTool];
+/**
+ * A teammate's tools. `plan_approval_request` is offered only while it is in plan mode (its
+ * plan not yet approved): outside it there is no plan to submit, and offering the tool invites
+ * the model to try.
+ */
+export function teammateTools(options: { planMode: boolean }): AnyTool<TeammateToolIO>[] {
+  return [...WORK_TOOLS, ...TEAM_TOOLS, taskListTool, taskClaimTool, teammateTaskUpdateTool, shutdownResponseTool, ...(options.planMode ? [planApprovalRequestTool] : []), finishRequestTool];
 }
 
 export function toolSpecs<IO>(tools: readonly AnyTool<IO>[]): ToolSpec[] {

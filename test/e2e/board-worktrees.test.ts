@@ -48,7 +48,7 @@ describe('the task board with teammates in worktrees, end to end (offline demo, 
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
 
     // The lead heard task 1 (alice's) before task 2 (bob's), each by its board id.
-    const completed = notifications(session).filter((n) => n.status === 'completed');
+    const completed = notifications(session).filter((n) => n.status === 'completed' && (n.task_id === '1' || n.task_id === '2'));
     assert.deepEqual(
       completed.map((n) => [n.task_id, n.from, n.result]),
       [
@@ -77,6 +77,8 @@ describe('the task board with teammates in worktrees, end to end (offline demo, 
     const board = await session.cli(['tasks', '--status', 'completed']);
     assert.match(board.stdout, /^#1 \[completed\] @alice: Write notes\.md$/m, board.stderr);
     assert.match(board.stdout, /^#2 \[completed\] @bob blocked by 1: Write checklist\.md$/m);
+    // And the teammates' own tasks too: each closed it once nothing was left to claim.
+    assert.deepEqual((await session.store.tasks.list()).map((task) => task.status), ['completed', 'completed', 'completed', 'completed']);
 
     // Each wrote in its own worktree, on its own branch from main: nothing in the lead's tree yet.
     for (const name of ['alice', 'bob']) {

@@ -30,5 +30,10 @@ describe('the task board, end to end (offline demo, "Use the task board:")', () 
     const spawnTasks = tasks.filter((task) => task.subject.startsWith('Claim board tasks'));
     assert.deepEqual(spawnTasks.map((task) => [task.id, task.owner, task.created_by]), [['3', 'alice', 'lead'], ['4', 'bob', 'lead']]);
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    // After the demo the board shows its work done: each teammate closed its own task once
+    // nothing was left to claim, and the shutdown at the run's end sent none back to pending.
+    const board = await session.store.tasks.list();
+    assert.deepEqual(board.map((task) => [task.id, task.status]), [['1', 'completed'], ['2', 'completed'], ['3', 'completed'], ['4', 'completed']]);
+    for (const own of board.slice(2)) assert.equal(own.result, `${own.owner ?? ''} claimed board tasks until none was left, and finished each it claimed.`);
   });
 });

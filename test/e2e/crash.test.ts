@@ -8,7 +8,7 @@ import { SESSION_STORES, TeamSession } from './session.js';
 after(killAll);
 
 for (const store of SESSION_STORES) describe(`crashes, end to end (${store} store)`, () => {
-  test('a teammate killed with SIGKILL: crashed, its requests cancelled, its board task back to pending, the lead told it failed by its id', async (t) => {
+  test('a teammate killed with SIGKILL: crashed, its requests cancelled, its own board task back to pending and kept for it, the lead told it failed by its id', async (t) => {
     const session = await TeamSession.start({ store });
     t.after(() => session.cleanup());
     const plan = await session.pending('plan');
@@ -23,10 +23,10 @@ for (const store of SESSION_STORES) describe(`crashes, end to end (${store} stor
       'a failed task notification for the lead',
     );
     assert.match(JSON.stringify(failed), /killed by SIGKILL/);
-    // Her task is named by its board id, and is back on the board for another claim, with a note.
+    // Her own task is named by its board id, and is back to pending, still hers (a respawn gives it back), with a note.
     assert.equal((failed.envelope as { task_id: string }).task_id, '1');
     const task = await session.store.tasks.get('1');
-    assert.deepEqual([task?.status, task?.owner, task?.notes?.[0]?.text], ['pending', undefined, 'alice crashed (killed by SIGKILL); back to pending']);
+    assert.deepEqual([task?.status, task?.owner, task?.notes?.[0]?.text], ['pending', 'alice', 'alice crashed (killed by SIGKILL) before closing it; back to pending, kept for alice']);
     // Told after the board's notification (the lead's order): waited for, not read at once.
     const exit = await waitFor(() => session.events().find((e) => e.type === 'teammate_exit'), "alice's exit event");
     assert.deepEqual({ name: exit?.name, crashed: exit?.crashed }, { name: 'alice', crashed: true });

@@ -101,7 +101,7 @@ describe('sessions, end to end', () => {
       { name: 'lead: hold on after the failure', when: { agent: 'lead', last: '<status>failed</status>' }, reply: { text: 'Waiting for the human to say what comes next', stall_after_deltas: 1 } },
       {
         name: 'alice: respawned',
-        when: { agent: 'alice', last: 'respawned: go on with your task[\\s\\S]*will get no answer: (?<ids>[^.]+)\\.' },
+        when: { agent: 'alice', last: 'Your process ended \\(it crashed or was shut down\\)[\\s\\S]*will get no answer: (?<ids>[^.]+)\\.' },
         reply: { text: 'Back at turn {{turn}}. First: {{first}} Cancelled: {{last.ids}}' },
       },
     ];
@@ -129,6 +129,9 @@ describe('sessions, end to end', () => {
     // Its spawn task is board task 1.
     assert.match(reply, /First: \[task_assignment 1 from lead\] New task .*Write a short note about our build cache/);
     assert.match(reply, new RegExp(`Cancelled: ${plan.request_id}`));
+    // Its own task came back to it under the same id: no new task was made for the respawn.
+    const board = await session.store.tasks.list();
+    assert.deepEqual(board.map((task) => [task.id, task.status, task.owner]), [['1', 'in_progress', 'alice']]);
     process.kill(session.lead.pid, 'SIGTERM');
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
   });

@@ -48,7 +48,7 @@ export async function runToolSession(session: ToolSession): Promise<TokenUsage[]
       mode: 'default',
       plan_mode_note: '',
     });
-    const tools = toolSpecs(teammateTools());
+    const tools = toolSpecs(teammateTools({ planMode: true }));
     const messages: MessageParam[] = [{ role: 'user', content: 'Read every part of the notes, one after another, then summarise them.' }];
     const usages: TokenUsage[] = [];
     for (let call = 1; call <= session.calls; call++) {

@@ -17,14 +17,21 @@ import { renderForModel } from '../../src/protocol/notices.js';
 const script = loadScript(DEFAULT_OFFLINE_SCRIPT);
 
 const LEAD_SYSTEM = "You are the lead of team 'demo'. You coordinate teammates.";
-const ALICE_SYSTEM = "You are 'alice', role: coder, a member of team 'demo'. The lead is 'lead'. You start in plan mode: only read-only tools work until the lead approves a plan you submit with plan_approval_request.";
+const ALICE_SYSTEM = "You are 'alice', role: coder, a member of team 'demo'. The lead is 'lead'. You start in plan mode: only read-only tools work until a plan you submit with plan_approval_request is approved.";
 const BOB_SYSTEM = "You are 'bob', role: coder, a member of team 'demo'. The lead is 'lead'.";
-const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval_response'];
-const TEAMMATE_TOOLS = ['plan_approval_request', 'write_file', 'read_file', 'bash', 'send_message', 'shutdown_response'];
+const LEAD_TOOLS = ['spawn_teammate', 'send_message', 'shutdown_request', 'plan_approval_response', 'task_create', 'task_list', 'task_update'];
+const TEAMMATE_TOOLS = ['plan_approval_request', 'write_file', 'read_file', 'bash', 'send_message', 'shutdown_response', 'task_list', 'task_claim', 'task_update'];
 const REQUEST = 'Write up notes for the parser refactor';
+/** alice's own task, as the board numbered it: not 1, so that nothing in the script can assume it. */
+const ALICE_TASK = '5';
 
 function notice(fields: Record<string, unknown>): string {
   return renderForModel(Envelope.parse({ id: newMessageId(), timestamp: '2026-12-01T12:00:00.000Z', ...fields }));
+}
+
+/** A teammate's first message: the real notice of its own task, as the lead assigns it. */
+function assignment(to: string, taskId: string, prompt: string): string {
+  return notice({ type: 'task_assignment', from: 'lead', to, task_id: taskId, subject: prompt, description: prompt });
 }
 
 /** One agent's conversation, advanced like the agent loop would; `fired` counts rules as one server does. */
@@ -85,7 +92,7 @@ function started(): { lead: Agent; alice: Agent; plan: string } {
   const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
   const alice = new Agent(ALICE_SYSTEM, TEAMMATE_TOOLS);
   call(lead.hears(REQUEST), 'spawn_teammate');
-  const plan = String(call(alice.hears(REQUEST), 'plan_approval_request').plan);
+  const plan = String(call(alice.hears(assignment('alice', ALICE_TASK, REQUEST)), 'plan_approval_request').plan);
   endsTurn(alice.gets('Plan submitted for approval.'));
   return { lead, alice, plan };
 }
@@ -106,11 +113,13 @@ describe('demo script', () => {
     assert.equal(call(bob.hears(REQUEST), 'write_file').path, 'notes.md');
   });
 
-  test('the closing words are said once: a later task ending is only noted', () => {
+  test('the closing words are said once, when the teammate agreed to shut down; a task ending is only noted', () => {
     const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
-    const ended = notice({ type: 'task_notification', from: 'alice', to: 'lead', task_id: '1', status: 'completed', summary: 'done' });
-    assert.match(lead.hears(ended).text ?? '', /That was the whole demo/);
-    assert.equal(lead.hears(ended).text, "The teammate's task ended (completed).");
+    const ended = notice({ type: 'task_notification', from: 'alice', to: 'lead', task_id: '1', status: 'stopped', summary: 'stopped' });
+    assert.equal(lead.hears(ended).text, "The teammate's task ended (stopped).");
+    const agreed = notice({ type: 'shutdown_response', from: 'alice', to: 'lead', request_id: 'shutdown-9', approve: true });
+    assert.match(lead.hears(agreed).text ?? '', /^alice agreed to shut down\. That was the whole demo/);
+    assert.equal(lead.hears(agreed).text, 'alice agreed to shut down.');
   });
 
   test('the whole session: spawn, plan, approval, write, permission, report, shutdown', () => {
@@ -121,8 +130,8 @@ describe('demo script', () => {
     assert.deepEqual(call(lead.hears(REQUEST), 'spawn_teammate'), { name: 'alice', role: 'coder', prompt: REQUEST, plan_mode: true });
     endsTurn(lead.gets('Spawned alice (coder).'));
 
-    // (2) alice plans first and waits.
-    const plan = String(call(alice.hears(REQUEST), 'plan_approval_request').plan);
+    // (2) alice, given her own task, plans first and waits.
+    const plan = String(call(alice.hears(assignment('alice', ALICE_TASK, REQUEST)), 'plan_approval_request').plan);
     assert.match(plan, /^1\. .+\n2\. .+\n3\. .+$/);
     endsTurn(alice.gets('Plan sent to the lead; wait for the answer.'));
 
@@ -144,15 +153,15 @@ describe('demo script', () => {
     // (4) Then the command that needs permission: the human decides it, not the lead's model.
     assert.deepEqual(call(alice.gets('Wrote 412 bytes to notes.md'), 'bash'), { command: 'rm -rf build/cache' });
 
-    // (5) alice reports to the lead and ends her turn.
-    const report = call(alice.gets('(no output)\nexit code 0'), 'send_message');
-    assert.equal(report.to, 'lead');
-    assert.match(String(report.content), /^Report: done\./);
-    endsTurn(alice.gets('Message delivered to lead.'));
+    // (5) alice closes her own task, by the id its notice gave, with her report, and ends her turn.
+    const closed = call(alice.gets('(no output)\nexit code 0'), 'task_update');
+    assert.deepEqual([closed.task_id, closed.status], [ALICE_TASK, 'completed']);
+    assert.match(String(closed.result), /^Report: done\./);
+    endsTurn(alice.gets(`Reported task ${ALICE_TASK} completed to the lead.`));
 
-    // The report makes the lead ask alice to shut down.
-    const reportNotice = notice({ type: 'message', from: 'alice', to: 'lead', text: String(report.content), summary: 'report' });
-    assert.deepEqual(call(lead.hears(reportNotice), 'shutdown_request'), { teammate: 'alice', reason: 'work complete' });
+    // The completed task, with the report, makes the lead ask alice to shut down.
+    const completion = notice({ type: 'task_notification', from: 'alice', to: 'lead', task_id: ALICE_TASK, status: 'completed', summary: `Task ${ALICE_TASK} "${REQUEST}" completed (alice)`, result: String(closed.result) });
+    assert.deepEqual(call(lead.hears(completion), 'shutdown_request'), { teammate: 'alice', reason: 'work complete' });
     endsTurn(lead.gets('Shutdown request sent (shutdown-9).'));
 
     // (6) alice approves, quoting the request id from the notice.
@@ -161,7 +170,9 @@ describe('demo script', () => {
     endsTurn(alice.gets('Shutdown approved.'));
 
     const agreed = notice({ type: 'shutdown_response', from: 'alice', to: 'lead', request_id: 'shutdown-9', approve: true });
-    endsTurn(lead.hears(agreed));
+    const closing = lead.hears(agreed);
+    endsTurn(closing);
+    assert.match(closing.text ?? '', /That was the whole demo/);
   });
 
   test('a rejected plan is revised with the feedback and submitted again', () => {
@@ -187,8 +198,9 @@ describe('demo script', () => {
     const approved = notice({ type: 'plan_approval_response', from: 'lead', to: 'alice', request_id: 'plan-1', approve: true });
     call(alice.hears(approved), 'write_file');
     call(alice.gets('ok'), 'bash');
-    const report = call(alice.gets('Permission denied by the lead: not now.'), 'send_message');
-    assert.match(String(report.content), /^Report: .*permission was refused/);
+    const closed = call(alice.gets('Permission denied by the lead: not now.'), 'task_update');
+    assert.equal(closed.task_id, ALICE_TASK);
+    assert.match(String(closed.result), /^Report: .*permission was refused/);
   });
 
   test('a teammate without a plan step starts working right away', () => {
@@ -203,5 +215,31 @@ describe('demo script', () => {
     const second = lead.hears('Now refactor the lexer too');
     assert.deepEqual(second.toolUses, []);
     assert.match(second.text ?? '', /^The offline script has no rule for this \(agent lead, turn \d+/);
+  });
+
+  test('the board demo: the blocked task names the id the board gave the first, not a number the script assumed', () => {
+    for (const [request, review] of [['Use the task board: our cache', 'Review notes.md'], ['Use the task board in worktrees: our cache', 'Write checklist.md']] as const) {
+      const lead = new Agent(LEAD_SYSTEM, LEAD_TOOLS);
+      assert.equal(call(lead.hears(request), 'task_create').subject, 'Write notes.md');
+      const next = lead.gets('Created task 12:\n#12 [pending]: Write notes.md\n  Notes on our cache.');
+      const [create, ...spawns] = next.toolUses;
+      assert.deepEqual([create?.name, create?.input.subject, create?.input.blocked_by], ['task_create', review, ['12']]);
+      assert.deepEqual(spawns.map((use) => use.name), ['spawn_teammate', 'spawn_teammate']);
+      endsTurn(lead.gets('Created task 13.'));
+    }
+  });
+
+  test('a board teammate closes its own task once nothing is left to claim, and waits while something is', () => {
+    const prompt = 'Claim board tasks with task_claim and finish each with task_update.';
+    const bob = new Agent(BOB_SYSTEM, TEAMMATE_TOOLS);
+    call(bob.hears(assignment('bob', '9', prompt)), 'task_claim');
+    assert.deepEqual(call(bob.gets('no task is ready for bob to claim'), 'task_list'), { status: 'pending' });
+    endsTurn(bob.gets('#2 [pending] blocked by 1: Review notes.md'));
+    call(bob.hears(notice({ type: 'message', from: 'lead', to: 'bob', text: 'Work is available on the task board: 2 "Review notes.md".', summary: 'work' })), 'task_claim');
+    const finished = bob.gets('Claimed; it is yours now:\n#2 [in_progress] @bob: Review notes.md');
+    assert.deepEqual(finished.toolUses.map((use) => [use.name, use.input.task_id ?? use.input.status]), [['task_update', '2'], ['task_list', 'pending']]);
+    const own = call(bob.gets('No task on the board matches.'), 'task_update');
+    assert.deepEqual([own.task_id, own.status], ['9', 'completed']);
+    endsTurn(bob.gets('Reported task 9 completed to the lead.'));
   });
 });

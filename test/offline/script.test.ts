@@ -126,6 +126,22 @@ describe('matcher', () => {
     assert.deepEqual(got.toolUses, [{ id: offlineToolUseId('the task', 2, 1), name: 'note', input: { by: 'alice', as: 'coder', task: 'the task', n: 3, ok: true } }]);
   });
 
+  test('captures of when.first fill {{first.<group>}}: a teammate quotes the task id its first message gave', () => {
+    const script = parseScript(
+      rules({
+        when: { first: '\\[task_assignment (?<id>[0-9]+) from lead\\]' },
+        reply: { tool_uses: [{ name: 'task_update', input: { task_id: '{{first.id}}', status: 'completed' } }] },
+      }),
+    );
+    const messages: ModelRequest['messages'] = [
+      { role: 'user', content: '[task_assignment 7 from lead] New task "x"' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'done?' },
+    ];
+    assert.deepEqual(reply(matchScript(script, { system: CODER, messages, tools: ['task_update'] }, never)).toolUses[0]?.input, { task_id: '7', status: 'completed' });
+    assert.throws(() => parseScript(rules({ reply: { text: '{{first.id}}' } })), /needs a when\.first pattern with a group 'id'/);
+  });
+
   test('tool call ids are stable, and differ once a compaction started the conversation over at a lower turn', () => {
     assert.match(offlineToolUseId('the task', 2, 1), /^toolu_offline_2_1_[0-9a-f]{8}$/);
     assert.equal(offlineToolUseId('the task', 2, 1), offlineToolUseId('the task', 2, 1));

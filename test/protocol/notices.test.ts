@@ -4,6 +4,9 @@ import { KINDS, type Envelope, type Kind } from '../../src/protocol/messages.js'
 import { humanLine, renderForModel, renderTaskNotification, taskNotificationSummary } from '../../src/protocol/notices.js';
 import { SAMPLES, sample } from './fixtures.js';
 
+/** How every task assignment ends: the exact call that closes the task, with its id. */
+const CLOSE_T1 = '\nWhen its work is done, close it with task_update(task_id="t1", status="completed", result="what came of it"), or status="failed" with why if it cannot be done.';
+
 const EXPECTED: Record<Kind, string> = {
   message: 'From lead: Look at the failing test',
   broadcast: 'From lead (to everyone): Stand-up in five',
@@ -24,7 +27,7 @@ const EXPECTED: Record<Kind, string> = {
     'Input: {"command":"rm -rf build"}\n' +
     'Answer with permission_response(request_id="permission-abc", approve=true|false, feedback="…").',
   permission_response: '[permission_response permission-abc from lead] Permission granted.',
-  task_assignment: '[task_assignment t1 from lead] New task "Fix parser": It drops comments',
+  task_assignment: '[task_assignment t1 from lead] New task "Fix parser": It drops comments' + CLOSE_T1,
   mode_set: '[mode_set from lead] Your permission mode is now accept-edits: trusted with edits.',
   user_message: 'From the user: Use the new parser, please',
   interrupt: '[The user interrupted you. Wait for their next message.]',
@@ -76,7 +79,14 @@ describe('renderForModel: variants', () => {
   }
 
   test('a task without a description ends at the subject', () => {
-    assert.equal(renderForModel(sample('task_assignment', { description: '' })), '[task_assignment t1 from lead] New task "Fix parser"');
+    assert.equal(renderForModel(sample('task_assignment', { description: '' })), '[task_assignment t1 from lead] New task "Fix parser"' + CLOSE_T1);
+  });
+
+  test('an assigned task still pending is claimed first, by its id, then closed the same way', () => {
+    assert.equal(
+      renderForModel(sample('task_assignment', { claim: true })),
+      '[task_assignment t1 from lead] New task "Fix parser": It drops comments\nClaim it with task_claim(task_id="t1") when you start it. ' + CLOSE_T1.slice(1),
+    );
   });
 
   test('large tool inputs are cut', () => {

@@ -73,6 +73,13 @@ test('changes: claim, release with a note, set status/result/owner/blockers, eac
   assert.ok(released.ok);
   assert.deepEqual([released.task.status, released.task.owner, released.task.notes], ['pending', undefined, [{ at: LATER, by: 'lead', text: 'alice crashed' }]]);
   assert.deepEqual(applyTaskChange(tasks.get('1') as Task, { op: 'release', note: 'x' }, 'lead', LATER, tasks), { ok: false, error: 'task 1 is pending, not in progress, and cannot be released' });
+  // An exited teammate's own task is kept for it: pending, still its own, so nobody else can take it, and it can claim it back.
+  const kept = applyTaskChange(claimed.task, { op: 'release', keep_owner: true, note: 'alice shut down; kept for alice' }, 'lead', LATER, tasks);
+  assert.ok(kept.ok);
+  assert.deepEqual([kept.task.status, kept.task.owner, kept.task.notes?.at(-1)?.text], ['pending', 'alice', 'alice shut down; kept for alice']);
+  const keptBoard = new Map(tasks).set('1', kept.task);
+  assert.deepEqual(applyTaskChange(kept.task, { op: 'claim' }, 'bob', LATER, keptBoard), { ok: false, error: 'task 1 is assigned to alice' });
+  assert.ok(applyTaskChange(kept.task, { op: 'claim' }, 'alice', LATER, keptBoard).ok);
   const done = applyTaskChange(claimed.task, { op: 'set', status: 'completed', result: 'ok' }, 'alice', LATER, tasks);
   assert.ok(done.ok);
   assert.deepEqual([done.task.status, done.task.result, done.task.owner], ['completed', 'ok', 'alice']);

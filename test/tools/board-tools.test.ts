@@ -43,7 +43,7 @@ async function board() {
     checked,
     verdicts,
     asLead: (tool: string, input: unknown) => runTool(leadTools({ reviewPlans: false }), tool, input, lead),
-    as: (name: string, tool: string, input: unknown) => runTool(teammateTools(), tool, input, mate(name)),
+    as: (name: string, tool: string, input: unknown) => runTool(teammateTools({ planMode: true }), tool, input, mate(name)),
   };
 }
 

@@ -17,7 +17,7 @@ mkdirSync(cwd);
 // The file and shell tools never touch the team.
 const noTeam = new Proxy({} as TeammateTeamIO, { get: () => assert.fail('the team was used') });
 const io: TeammateToolIO = { files: realFileIO(cwd), shell: realShellIO(), team: noTeam, cwd, grant: READ_ONLY_GRANT };
-const tools = teammateTools();
+const tools = teammateTools({ planMode: true });
 const run = (name: string, input: unknown) => runTool(tools, name, input, io);
 const file = (path: string) => readFileSync(join(cwd, path), 'utf8');
 

@@ -103,7 +103,7 @@ test('a respawn reads its definition again, and is refused when it is gone', () 
 });
 
 test("a definition's tools narrow a teammate's, never the ones it needs to report, plan or stop", () => {
-  const names = (allowed?: string[]) => teammateToolsAllowed(allowed).map((tool) => tool.name);
+  const names = (allowed?: string[]) => teammateToolsAllowed(allowed, { planMode: true }).map((tool) => tool.name);
   assert.deepEqual(names(['read_file']), ['read_file', 'send_message', 'task_list', 'task_claim', 'task_update', 'shutdown_response', 'plan_approval_request', 'finish_request']);
   assert.ok(names(undefined).includes('write_file') && names(undefined).includes('broadcast'));
   assert.equal(teammateToolName('Read'), 'read_file');

@@ -69,7 +69,7 @@ class FakeTeam implements LeadTeamIO, TeammateTeamIO {
 function setup(self: string) {
   const team = new FakeTeam(self);
   const io: LeadToolIO & TeammateToolIO = { files: unused<FileIO>('files'), shell: unused<ShellIO>('shell'), team, cwd: '/w', grant: READ_ONLY_GRANT };
-  const run = (name: string, input: unknown) => (self === 'lead' ? runTool(leadTools({ reviewPlans: true }), name, input, io) : runTool(teammateTools(), name, input, io));
+  const run = (name: string, input: unknown) => (self === 'lead' ? runTool(leadTools({ reviewPlans: true }), name, input, io) : runTool(teammateTools({ planMode: true }), name, input, io));
   return { team, run };
 }
 
@@ -237,7 +237,7 @@ describe("a teammate's tools", () => {
 
   test('finish_request reports the work done', async () => {
     const { team, run } = setup('alice');
-    assert.deepEqual(await run('finish_request', { summary: 'tests pass' }), { content: 'Done reported to the lead (request finish-1). Wait for the answer in your inbox.' });
+    assert.deepEqual(await run('finish_request', { summary: 'tests pass' }), { content: 'Done reported to the lead (request finish-1). Wait: the answer reaches you as a notice.' });
     assert.deepEqual(team.calls, [['requestFinish', 'tests pass']]);
   });
 });
@@ -250,7 +250,7 @@ describe('code review tools, for any member', () => {
   test('code_review_request sends a code_review_request to the member named, with a fresh review id', async () => {
     const { team, run } = setup('alice');
     const result = await run('code_review_request', { to: 'bob', subject: 'Parser fix', files: ['src/parser.ts'] });
-    assert.match(result.content, /^Review requested from bob \(request review-[0-9a-z]{10}\)\. Their answer arrives in your inbox/);
+    assert.match(result.content, /^Review requested from bob \(request review-[0-9a-z]{10}\)\. Their answer reaches you as a notice/);
     const [[name, draft]] = team.calls as [[string, Record<string, unknown>]];
     assert.equal(name, 'send');
     assert.deepEqual({ ...draft, request_id: undefined }, { type: 'code_review_request', to: 'bob', request_id: undefined, subject: 'Parser fix', files: ['src/parser.ts'], diff: undefined });

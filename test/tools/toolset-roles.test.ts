@@ -13,7 +13,7 @@ test('a tool fits only a toolset whose team offers what it needs (checked by the
   // @ts-expect-error the lead's toolset cannot run with only the common team
   const common: AnyTool<ToolIO>[] = leadTools({ reviewPlans: false });
   // @ts-expect-error nor a teammate's
-  const common2: AnyTool<ToolIO>[] = teammateTools();
+  const common2: AnyTool<ToolIO>[] = teammateTools({ planMode: true });
   const shared: AnyTool<LeadToolIO>[] = [sendMessageTool];
   assert.equal([teammateSpawns, leadSubmits, common, common2, shared].length, 5);
 });

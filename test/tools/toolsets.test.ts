@@ -46,15 +46,15 @@ describe('toolsets', () => {
     assert.deepEqual(names(leadTools({ reviewPlans: true })), [...base, 'plan_approval_response']);
   });
 
-  test("a teammate's tools", () => {
-    assert.deepEqual(names(teammateTools()), [
-      'bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'code_review_request', 'code_review_response', 'task_list', 'task_claim', 'task_update', 'shutdown_response', 'plan_approval_request', 'finish_request',
-    ]);
+  test("a teammate's tools, with plan_approval_request only in plan mode", () => {
+    const base = ['bash', 'read_file', 'write_file', 'edit_file', 'send_message', 'broadcast', 'list_teammates', 'code_review_request', 'code_review_response', 'task_list', 'task_claim', 'task_update', 'shutdown_response'];
+    assert.deepEqual(names(teammateTools({ planMode: true })), [...base, 'plan_approval_request', 'finish_request']);
+    assert.deepEqual(names(teammateTools({ planMode: false })), [...base, 'finish_request']);
   });
 
   test('only task_update is a name the lead and a teammate hold as different tools (the same verb, each its own limits)', () => {
     const lead = leadTools({ reviewPlans: true });
-    const mate = teammateTools();
+    const mate = teammateTools({ planMode: true });
     const mateTools = new Set<unknown>(mate);
     const differ = lead.filter((tool) => names(mate).includes(tool.name) && !mateTools.has(tool)).map((tool) => tool.name);
     assert.deepEqual(differ, ['task_update']);
@@ -63,7 +63,7 @@ describe('toolsets', () => {
   test('every JSON schema is an object with the right required fields and no others', () => {
     const specs = [
       ...toolSpecs(leadTools({ reviewPlans: true })).map((s) => [s.name === 'task_update' ? `lead ${s.name}` : s.name, s] as const),
-      ...toolSpecs(teammateTools()).map((s) => [s.name === 'task_update' ? `teammate ${s.name}` : s.name, s] as const),
+      ...toolSpecs(teammateTools({ planMode: true })).map((s) => [s.name === 'task_update' ? `teammate ${s.name}` : s.name, s] as const),
     ];
     assert.deepEqual(new Set(specs.map(([key]) => key)), new Set(Object.keys(REQUIRED)));
     for (const [key, spec] of specs) {
@@ -83,7 +83,7 @@ describe('toolsets', () => {
   });
 
   test('every tool has a class in the permission policy', () => {
-    for (const tool of [...leadTools({ reviewPlans: true }), ...teammateTools()]) assert.notEqual(toolClass(tool.name), undefined, tool.name);
+    for (const tool of [...leadTools({ reviewPlans: true }), ...teammateTools({ planMode: true })]) assert.notEqual(toolClass(tool.name), undefined, tool.name);
   });
 });
 
