@@ -60,6 +60,12 @@ export class Conversation {
     this.list.splice(0);
   }
 
+  /** Another session's records in place of these, unrecorded (the lead's /resume): its journal has them already. */
+  load(records: Iterable<ConversationRecord>): void {
+    this.list.splice(0);
+    for (const record of records) this.apply(record);
+  }
+
   /** Resolves once every record so far is persisted; rejects with the first that was not. */
   async settled(): Promise<void> {
     await this.written;

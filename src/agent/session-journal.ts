@@ -17,6 +17,12 @@ function asConversationRecords(records: readonly SessionRecord[]): ConversationR
   return records as unknown as ConversationRecord[];
 }
 
+/** `agent`'s records in session `id`, as a conversation replays them; lines that cannot be read are left out and returned. */
+export async function readAgentJournal(sessions: Pick<SessionStore, 'read'>, id: string, agent: string): Promise<{ earlier: ConversationRecord[]; problems: StoredProblem[] }> {
+  const read = await sessions.read(id, agent);
+  return { earlier: asConversationRecords(read.entries.map((entry) => entry.record)), problems: read.problems };
+}
+
 export type OpenedConversation = {
   conversation: Conversation;
   /** The records replayed (none for a fresh start). */

@@ -1,7 +1,7 @@
 import { Refused } from '../lib/index.js';
 import { type ModelClient, type ModelSettings, modelIdProblem, openModel } from '../model/index.js';
 import { newSessionId, type PermissionMode } from '../protocol/index.js';
-import type { AgentLoop } from '../agent/index.js';
+import { closeInterruptedTools, type AgentLoop } from '../agent/index.js';
 import type { LeadSession } from './session.js';
 import type { LeadStepper } from './stepper.js';
 
@@ -84,5 +84,22 @@ export class LeadControls {
     loop.conversation.clear();
     await this.parts.stepper.step({ type: 'lead_session', id: session.id });
     return session.id;
+  }
+
+  /**
+   * `/resume <id>`: the lead goes on with an earlier session's conversation, as `--resume` would
+   * start it, journaling on in it; this one stays on disk. Refused while a turn runs.
+   */
+  async resume(id: string): Promise<{ records: number; problems: number }> {
+    const { loop, session } = this.parts;
+    if (loop.busy) throw new Refused("the lead's turn is under way: interrupt it (Esc) first, then /resume");
+    if (id === session.id) throw new Refused(`the lead is in session ${id} already`);
+    await loop.conversation.settled();
+    const { earlier, problems } = await session.resumeInto(id);
+    loop.conversation.load(earlier);
+    // A call the journal asked for and never answered is answered as interrupted, as at --resume.
+    closeInterruptedTools(loop.conversation);
+    await this.parts.stepper.step({ type: 'lead_session', id });
+    return { records: earlier.length, problems: problems.length };
   }
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AgentName, Recipient, PermissionMode, RequestId, didYouMean, type RequestRecord } from '../protocol/index.js';
-import { TaskId } from '../store/index.js';
+import { SessionId, TaskId } from '../store/index.js';
 import { ModelId } from '../model/index.js';
 import { parseRule } from '../policy/index.js';
 import { describeIssues } from '../lib/index.js';
@@ -40,6 +40,8 @@ export const LeadOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('lead_model'), model: ModelId }),
   /** A fresh conversation for the lead in a new session (`/clear`); teammates keep running. */
   z.object({ op: z.literal('clear') }),
+  /** The lead goes on with an earlier session's conversation (`/resume <id>`), journaling on in it. */
+  z.object({ op: z.literal('resume'), session: SessionId }),
   /** The lead's conversation (no name, or `lead`) or a running teammate's. */
   z.object({ op: z.literal('compact'), name: AgentName.optional(), instructions: z.string().max(2000).optional() }),
   /** Start a teammate that crashed or was shut down again, with its journaled conversation. */
@@ -85,7 +87,7 @@ export type LeadReply =
   | { op: 'respawn'; message: string; pid: number; cancelled: string[]; planMode: boolean }
   | { op: 'lead_mode'; message: string; mode: PermissionMode }
   | { op: 'lead_model'; message: string; model: string }
-  | { op: 'clear'; message: string; session: string }
+  | { op: 'clear' | 'resume'; message: string; session: string }
   | { op: 'shutdown'; message: string; requestId: string }
   | { op: 'mode' | 'compact' | 'prompt' | 'quit' | 'sweep' | 'task_create' | 'task_assign' | 'task_cancel' | 'diff' | 'merge' | 'discard' | 'permissions_add' | 'permissions_remove'; message: string };
 

@@ -1,6 +1,7 @@
-import { type ConversationRecord, type RecordSink, journalSink, type OpenedConversation } from '../agent/index.js';
+import { type ConversationRecord, type RecordSink, journalSink, readAgentJournal, type OpenedConversation } from '../agent/index.js';
 import { LEAD } from '../protocol/index.js';
 import { promptPreview, type SessionStore } from '../store/index.js';
+import { Refused } from '../lib/index.js';
 
 /** Which session a lead runs in: a new one, or an earlier one resumed (--continue, --resume). */
 export type SessionChoice = { id: string; resume: boolean };
@@ -44,6 +45,19 @@ export class LeadSession {
     this.created = undefined;
     this.startedAt = new Date().toISOString();
     this.journal = journalSink(this.sessions, id, LEAD);
+  }
+
+  /**
+   * An earlier session from here on (/resume): its lead journal, read back (lines that cannot be
+   * read are left out), for the conversation to go on from; new records go on in it.
+   */
+  async resumeInto(id: string): Promise<Pick<OpenedConversation, 'earlier' | 'problems'>> {
+    if (!(await this.sessions.get(id))) throw new Refused(`no session '${id}' in this team (/resume lists them)`);
+    const read = await readAgentJournal(this.sessions, id, LEAD);
+    this.choice = { id, resume: true };
+    this.created = Promise.resolve();
+    this.journal = journalSink(this.sessions, id, LEAD);
+    return read;
   }
 
   /** The session recorded, once; `firstPrompt` is used only by the call that records it. */

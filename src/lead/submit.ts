@@ -34,7 +34,7 @@ export type OpTargets = {
     compact(name: string, instructions?: string): void;
   };
   /** The human's changes to the lead itself (lead-controls.ts). */
-  readonly lead: { setMode(mode: PermissionMode): Promise<void>; setModel(model: string): Promise<string>; clear(): Promise<string> };
+  readonly lead: { setMode(mode: PermissionMode): Promise<void>; setModel(model: string): Promise<string>; clear(): Promise<string>; resume(id: string): Promise<{ records: number; problems: number }> };
   /** The lead's own model loop. */
   readonly loop: { readonly busy: boolean; interrupt(): void; compact(instructions?: string): void; push(text: string): void };
   stop(reason?: string): Promise<void>;
@@ -110,6 +110,11 @@ export async function submitOp(raw: LeadOp, to: OpTargets): Promise<LeadReply> {
     case 'clear': {
       const session = await to.lead.clear();
       return { op: op.op, message: `the lead starts a fresh conversation in session ${session}; teammates keep running`, session };
+    }
+    case 'resume': {
+      const { records, problems } = await to.lead.resume(op.session);
+      const setAside = problems === 0 ? '' : ` (${problems} unreadable line${problems === 1 ? '' : 's'} left out)`;
+      return { op: op.op, message: `the lead goes on with session ${op.session} (${records} records${setAside}); teammates keep running`, session: op.session };
     }
     case 'compact': {
       if (op.name !== undefined) await requireStoredMember(to.store, op.name);

@@ -4,7 +4,9 @@ import { describeMcpServers, taskDetail } from '../tools/index.js';
 import { involves, requireStoredMember } from '../store/index.js';
 import { formatAudit, formatMembers, formatMessage, formatRequests } from '../present/index.js';
 import { LEAD } from '../protocol/index.js';
-import { COMMAND_HELP, compactTarget, type SlashCommand } from './commands.js';
+import { COMMAND_HELP, type SlashCommand } from './commands.js';
+import { compactTarget } from './compact-target.js';
+import { resumeList } from './resume-command.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { permissionsList } from './permissions-command.js';
@@ -14,7 +16,7 @@ import { doctorReport, doctorText, type LeadOp } from '../lead/index.js';
 import { renderPrompt } from '../agent/index.js';
 
 /** Commands the controller carries out itself: they change the screen or read what it shows. */
-const SCREEN_COMMANDS = ['clear', 'quit', 'view', 'cost', 'status', 'model_shown'] as const;
+const SCREEN_COMMANDS = ['clear', 'resume', 'quit', 'view', 'cost', 'status', 'model_shown'] as const;
 type ScreenCommand = (typeof SCREEN_COMMANDS)[number];
 
 /** Whether `runCommand` carries the command out (the rest are the controller's). */
@@ -54,6 +56,8 @@ async function execute(command: Exclude<SlashCommand, { name: ScreenCommand }>, 
   switch (command.name) {
     case 'help':
       return [{ kind: 'output', text: helpText() }];
+    case 'resume_list':
+      return resumeList(store, runtime.session?.id);
     case 'init':
       // Claude Code's /init: a prompt to the lead's model, which looks and writes (asking as any write asks).
       await submit(runtime, { op: 'prompt', text: renderPrompt('init.md', {}) });

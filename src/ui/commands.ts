@@ -10,6 +10,9 @@ export type SlashCommand =
   | { name: 'help' | 'team' | 'requests' | 'tasks' | 'memory' | 'init' | 'doctor' | 'mcp' }
   /** The screen's own (command-runner.ts SCREEN_COMMANDS). */
   | { name: 'clear' } | { name: 'cost' } | { name: 'status' }
+  /** `/resume <n|id>`: the lead goes on with an earlier session; `/resume` alone lists them. */
+  | { name: 'resume'; session: string }
+  | { name: 'resume_list' }
   | { name: 'spawn'; member: string; role?: string; agent?: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode; worktree?: true; host?: string }
   | { name: 'diff' | 'merge' | 'discard'; member: string }
   | { name: 'mode'; member: string; mode: PermissionMode }
@@ -33,7 +36,7 @@ export type SlashCommand =
   | { name: 'quit' };
 
 /** `exit` is Claude Code's word for `quit`: it parses to the same command. */
-export type CommandName = Exclude<SlashCommand['name'], 'model_shown'> | 'exit';
+export type CommandName = Exclude<SlashCommand['name'], 'model_shown' | 'resume_list'> | 'exit';
 
 /** The reference /help prints, in this order; completion offers the same names. */
 export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: string }[] = [
@@ -62,6 +65,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'memory', usage: '/memory', what: 'the project instructions (AGENTS.md, CLAUDE.md) and agent definitions the agents are given' },
   { name: 'mcp', usage: '/mcp', what: "the lead's MCP servers (mcpServers in settings.json): each one's state and tools" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
+  { name: 'resume', usage: '/resume [n|id]', what: "the lead's recent sessions, numbered; with one, the lead goes on with that conversation (as --resume); teammates keep running" },
   { name: 'clear', usage: '/clear', what: 'a fresh conversation for the lead, in a new session (the old one stays for --resume); teammates keep running' },
   { name: 'cost', usage: '/cost', what: "this session's tokens and dollars per agent, and the share read from the prompt cache" },
   { name: 'model', usage: '/model [id]', what: "the lead's model, or set it for its next turns" },
@@ -140,6 +144,9 @@ export function parseCommand(line: string): Parsed {
     }
     case 'exit':
       return noArgs({ name: 'quit' });
+    case 'resume':
+      if (afterFirst !== '') return fail(usage(command));
+      return ok(first === '' ? { name: 'resume_list' } : { name: 'resume', session: first });
     case 'compact': {
       // `/compact keep the failing tests` steers the lead's summary, as in Claude Code; a first
       // word that names a member (resolved with the roster: compactTarget) picks whose.
@@ -281,15 +288,4 @@ function parseTaskAdd(rest: string): Parsed {
   // The subject is free text and may hold dashes, but one that starts with an option is a mistyped flag.
   if (subject.startsWith('--')) return fail(`/task: unknown option '${split(subject)[0]}' (only --blocked-by <ids>)`);
   return ok({ name: 'task', action: 'add', subject, blockedBy: blockedBy.ids });
-}
-
-/**
- * Whose context `/compact` compacts and with what instructions: with instructions, the first
- * word is an agent only if it names one of `members`; otherwise it is the instructions' first word.
- */
-export function compactTarget(command: Extract<SlashCommand, { name: 'compact' }>, members: readonly string[]): { name?: string; instructions?: string } {
-  const { agent, instructions } = command;
-  if (instructions === undefined) return agent === undefined ? {} : { name: agent };
-  if (agent !== undefined && members.includes(agent)) return { name: agent, instructions };
-  return { instructions: agent === undefined ? instructions : `${agent} ${instructions}` };
 }

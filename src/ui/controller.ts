@@ -1,4 +1,5 @@
 import type { Key } from 'ink';
+import { resumeTarget, resumedTranscript } from './resume-command.js';
 import { errorMessage as message } from '../lib/index.js';
 import { runCommand } from './command-runner.js';
 import { isCommandLine, parseCommand } from './commands.js';
@@ -208,6 +209,7 @@ export class ReplController {
     if (command.name === 'quit') return this.stop();
     if (command.name === 'view') return this.showView(command.agent ?? LEAD, screen);
     if (command.name === 'clear') return this.clear(screen);
+    if (command.name === 'resume') return this.resume(command.session, screen);
     if (command.name === 'cost' || command.name === 'status' || command.name === 'model_shown') {
       const state = this.store.getState();
       const items: NewItem[] = command.name === 'model_shown' ? modelItems(state) : [{ kind: 'output', text: command.name === 'cost' ? costText(state) : statusText(state, this.runtime) }];
@@ -232,6 +234,25 @@ export class ReplController {
       },
       (error: unknown) => this.append('error', `/clear: ${message(error)}`),
     );
+  }
+
+  /**
+   * /resume <n|id>: the lead goes on with an earlier session (its event says which); the screen
+   * starts over with that conversation, as --resume opens it. Refused mid-turn.
+   */
+  private resume(given: string, screen: Screen): void {
+    const { store } = this.runtime;
+    void resumeTarget(store, given)
+      .then((session) => this.runtime.submit({ op: 'resume', session }).then(async (reply) => ({ reply, items: await resumedTranscript(store, session) })))
+      .then(
+        ({ reply, items }) => {
+          screen.clear();
+          this.store.dispatch({ type: 'clear' });
+          this.store.dispatch({ type: 'append', items });
+          this.append('info', reply.message);
+        },
+        (error: unknown) => this.append('error', `/resume: ${message(error)}`),
+      );
   }
 
   /** Shift+Tab: the lead's mode, set through the lead (its event updates the header). */

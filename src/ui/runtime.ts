@@ -16,6 +16,8 @@ export type ReplStore = {
   readonly agentLogs: Pick<TeamStore['agentLogs'], 'follow'>;
   /** /tasks reads the board; the task and team panels follow it. */
   readonly tasks: Pick<TeamStore['tasks'], 'list' | 'watch'>;
+  /** /resume lists the lead's sessions and shows the one it goes on with. */
+  readonly sessions?: Pick<TeamStore['sessions'], 'list' | 'read'>;
 };
 
 /**

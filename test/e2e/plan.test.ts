@@ -43,7 +43,7 @@ for (const store of SESSION_STORES) describe(`plan approval, end to end (${store
     await waitFor(() => !isProcessAlive(alice.pid ?? 0), 'alice to be gone');
     // The decision alice acted on was the lead's, signed; the audit log has the whole story.
     const kinds = (await session.audit()).flatMap((e) => (e.event === 'message' ? [e.type] : []));
-    for (const kind of ['task_assignment', 'plan_approval_request', 'plan_approval_response', 'permission_request', 'permission_response', 'message', 'shutdown_request', 'shutdown_response', 'task_notification']) {
+    for (const kind of ['task_assignment', 'plan_approval_request', 'plan_approval_response', 'permission_request', 'permission_response', 'shutdown_request', 'shutdown_response', 'task_notification']) {
       assert.ok(kinds.includes(kind as never), `audit has a ${kind}`);
     }
     const types = session.events().map((e) => e.type);

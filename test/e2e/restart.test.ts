@@ -21,7 +21,7 @@ const LEAD_ASKS_TOO = { name: 'lead: clear the cache itself', when: { agent: 'le
 
 /** The respawned alice goes straight for a write: in plan mode it is refused. */
 const ALICE_WRITES = [
-  { name: 'alice: respawned, writes at once', when: { agent: 'alice', last: 'respawned: go on with your task' }, reply: { text: 'Writing the notes now.', tool_uses: [{ name: 'write_file', input: { path: 'notes.md', content: '# Notes\n' } }] } },
+  { name: 'alice: respawned, writes at once', when: { agent: 'alice', last: 'the lead started it again' }, reply: { text: 'Writing the notes now.', tool_uses: [{ name: 'write_file', input: { path: 'notes.md', content: '# Notes\n' } }] } },
   { name: 'alice: the write was refused', when: { agent: 'alice', after_tool: 'write_file', last: 'Not allowed' }, reply: { text: 'REFUSED: still in plan mode' } },
   { name: 'alice: the write went through', when: { agent: 'alice', after_tool: 'write_file' }, reply: { text: 'WRITTEN: not in plan mode' } },
 ];

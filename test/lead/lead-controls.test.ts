@@ -55,4 +55,36 @@ describe("the lead's own mode", () => {
     assert.match(id, /^session-/);
     assert.notEqual(id, 'session-aaaaaaaaaa');
   });
+
+  test('/resume goes on with an earlier session: its records replace the conversation, new ones journal on in it; refused mid-turn, for this session, or for none', async () => {
+    const stepper = new LeadStepper(initialLeadState('human'));
+    const emitted: string[] = [];
+    stepper.runEffectsWith((effect) => void (effect.type === 'emit' && effect.event.type === 'lead_session' && emitted.push(effect.event.id)));
+    const conversation = new Conversation();
+    conversation.appendUser([{ type: 'text', text: 'the new session' }]);
+    const earlier = [
+      { type: 'user' as const, content: [{ type: 'text' as const, text: 'the old question' }] },
+      { type: 'assistant' as const, content: [{ type: 'text' as const, text: 'the old answer' }] },
+    ];
+    let current = 'session-bbbbbbbbbb';
+    const session = {
+      get id() {
+        return current;
+      },
+      resumeInto: async (id: string) => {
+        if (id !== 'session-aaaaaaaaaa') throw new Refused(`no session '${id}' in this team (/resume lists them)`);
+        current = id;
+        return { earlier, problems: [] };
+      },
+    } as unknown as LeadSession;
+    const parts = { stepper, model: new LeadModel({ model: 'x', turn: async () => { throw new Error('no'); } }), settings: { offline: true, model: 'offline-demo' } as ModelSettings, offlineURL: undefined, session };
+    await assert.rejects(new LeadControls({ ...parts, loop: { busy: true, conversation } }).resume('session-aaaaaaaaaa'), /interrupt it \(Esc\) first, then \/resume/);
+    const controls = new LeadControls({ ...parts, loop: { busy: false, conversation } });
+    await assert.rejects(controls.resume('session-bbbbbbbbbb'), /the lead is in session session-bbbbbbbbbb already/);
+    await assert.rejects(controls.resume('session-cccccccccc'), /no session 'session-cccccccccc'/);
+    assert.equal(conversation.messages.length, 1, 'refusals change nothing');
+    assert.deepEqual(await controls.resume('session-aaaaaaaaaa'), { records: 2, problems: 0 });
+    assert.deepEqual(conversation.messages.map((m) => JSON.stringify(m.content)), [JSON.stringify(earlier[0]?.content), JSON.stringify(earlier[1]?.content)]);
+    assert.deepEqual(emitted, ['session-aaaaaaaaaa']);
+  });
 });

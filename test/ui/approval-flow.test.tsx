@@ -105,7 +105,7 @@ describe('the keyboard approval flow, against a real lead runtime (offline model
       assert.ok(alicePid);
       await waitFor(() => screen().includes('alice exited (code 0)') || undefined, `alice to exit; screen:\n${screen()}`, 20_000);
       assert.ok(existsSync(join(paths.workspace, 'notes.md')), 'the write approved elsewhere ran');
-      assert.match(screen(), /\[alice\] Report: I wrote notes\.md/);
+      assert.match(screen(), /\[alice\] task completed: Task 1 "Write a short note about our build cache" completed \(alice\)/);
 
       // 5. /quit stops the team; nothing is left.
       text('/quit');

@@ -7,7 +7,8 @@ import { submitOp } from '../../src/lead/submit.js';
 import { LEAD } from '../../src/protocol/names.js';
 import { Refused } from '../../src/lib/refused.js';
 import { helpText, isRunnable, runCommand } from '../../src/ui/command-runner.js';
-import { COMMAND_NAMES, compactTarget, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
+import { COMMAND_NAMES, isCommandLine, parseCommand, type SlashCommand } from '../../src/ui/commands.js';
+import { compactTarget } from '../../src/ui/compact-target.js';
 import type { ReplRuntime } from '../../src/ui/runtime.js';
 import { tempHome } from '../helpers/temp.js';
 import { addProjectRule, loadProjectRules, settingsPath } from '../../src/lead/project-settings.js';
@@ -220,7 +221,7 @@ describe('slash commands: parsing', () => {
   test('command lines start with /; completion and /help know every command', () => {
     assert.equal(isCommandLine('  /team'), true);
     assert.equal(isCommandLine('hello /team'), false);
-    assert.equal(COMMAND_NAMES.length, 31);
+    assert.equal(COMMAND_NAMES.length, 32);
     for (const name of COMMAND_NAMES) assert.match(helpText(), new RegExp(`/${name}\\b`));
     assert.match(helpText(), /Tab/);
   });
@@ -247,7 +248,7 @@ describe('slash commands: running', () => {
         decisions: { decide: failing("request 'x' is not pending (approved)"), sweep: async () => undefined, pendingForHuman: async () => [] },
         teammates: { spawn: failing('alice is already running'), requestShutdown: failing('bob is not running'), respawn: failing('alice is running: only a teammate that crashed or was shut down can be respawned'), setMode: failing('carol is not running'), tell: failing("no teammate 'bob' in team 'default'"), interrupt: failing('bob is not running'), compact: (name) => void compacted.push(name) },
         loop: { busy: false, interrupt: () => undefined, compact: () => void compacted.push(LEAD), push: () => undefined },
-        lead: { setMode: failing('not here'), setModel: failing('not here'), clear: failing('not here') },
+        lead: { setMode: failing('not here'), setModel: failing('not here'), clear: failing('not here'), resume: failing('not here') },
         stop: async () => undefined,
         forceStop: async () => undefined,
       }),
@@ -269,6 +270,13 @@ describe('slash commands: running', () => {
     assert.match(text, /^team {20}default /m);
     assert.match(text, /^state roots hidden/m);
     refused('/doctor now', /^\/doctor takes no arguments$/);
+  });
+
+  test('/resume alone lists the lead\'s sessions; /resume <n|id> names one; more is refused', () => {
+    assert.deepEqual(parsed('/resume'), { name: 'resume_list' });
+    assert.deepEqual(parsed('/resume 2'), { name: 'resume', session: '2' });
+    assert.deepEqual(parsed('/resume session-abcdefghij'), { name: 'resume', session: 'session-abcdefghij' });
+    refused('/resume 1 2', /^usage: \/resume \[n\|id\]$/);
   });
 
   test('a refused action is one error line naming the command', async () => {

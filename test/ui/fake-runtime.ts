@@ -105,6 +105,11 @@ export class FakeRuntime implements ReplRuntime {
       this.events.emit({ type: 'lead_session', id: 'session-fresh00001' });
       return 'session-fresh00001';
     },
+    resume: async (id: string) => {
+      this.record('resume', id);
+      this.events.emit({ type: 'lead_session', id });
+      return { records: 0, problems: 0 };
+    },
   };
 
   readonly decisions = {

@@ -83,7 +83,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     await focusQueue();
     terminal.keys('y');
     await decided(remove.request_id, 'approved');
-    await terminal.shows(/\[alice\] Report: done/);
+    await terminal.shows(/\[alice\] task completed: Task 1 /);
     await terminal.shows('alice exited (code 0)');
     assert.equal(existsSync(join(paths.workspace, 'notes.md')), false, 'the denied write never ran');
 

@@ -1,0 +1,44 @@
+import { readAgentJournal } from '../agent/index.js';
+import { LEAD } from '../protocol/index.js';
+import type { SessionSummary } from '../store/index.js';
+import type { ReplStore } from './runtime.js';
+import { resumedItems } from './state/resumed.js';
+import type { NewItem } from './state/types.js';
+
+/** How many of the lead's sessions /resume lists, newest first. */
+const SHOWN = 10;
+
+/** The lead's sessions, most recently active first (the numbers /resume lists and takes). */
+async function recentLeadSessions(store: ReplStore): Promise<SessionSummary[]> {
+  if (!store.sessions) return [];
+  const { sessions } = await store.sessions.list();
+  return sessions.filter((s) => s.agents.includes(LEAD)).sort((a, b) => Date.parse(b.last_active) - Date.parse(a.last_active)).slice(0, SHOWN);
+}
+
+/** `/resume` alone: the lead's recent sessions, numbered, the one it is in marked. */
+export async function resumeList(store: ReplStore, current: string | undefined): Promise<NewItem[]> {
+  const sessions = await recentLeadSessions(store);
+  if (sessions.length === 0) return [{ kind: 'output', text: 'no earlier session of the lead in this team' }];
+  const lines = sessions.map((s, i) => {
+    const when = s.last_active.slice(0, 16).replace('T', ' ');
+    const prompt = s.first_prompt === '' ? '(no prompt)' : `"${s.first_prompt}"`;
+    return `  ${String(i + 1).padStart(2)}. ${s.id}  ${when}  ${prompt}  (${s.records} records)${s.id === current ? '  ← now' : ''}`;
+  });
+  return [{ kind: 'output', text: ['the lead\'s recent sessions (/resume <n> goes on with one):', ...lines].join('\n') }];
+}
+
+/** The session `/resume <n|id>` names: a number from the list, or an id as given (the lead checks it exists). */
+export async function resumeTarget(store: ReplStore, given: string): Promise<string> {
+  if (!/^\d+$/.test(given)) return given;
+  const sessions = await recentLeadSessions(store);
+  const chosen = sessions[Number(given) - 1];
+  if (!chosen) throw new Error(`no session number ${given} (/resume lists ${sessions.length})`);
+  return chosen.id;
+}
+
+/** The conversation the lead goes on with, as the transcript's lines (as at --resume). */
+export async function resumedTranscript(store: ReplStore, id: string): Promise<NewItem[]> {
+  if (!store.sessions) return [];
+  const { earlier } = await readAgentJournal(store.sessions, id, LEAD);
+  return resumedItems(id, earlier);
+}
