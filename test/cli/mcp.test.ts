@@ -1,15 +1,15 @@
+import { mcpFixture } from '../helpers/mcp-fixture.js';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
 import { tempHome } from '../helpers/temp.js';
 import { killAll } from '../helpers/children.js';
 
 after(killAll);
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/mcp-server.js', import.meta.url));
+const FIXTURE = mcpFixture();
 
 function project(settings: unknown): { home: string; cwd: string } {
   const { home, cleanup } = tempHome('teams-mcp-cli-');
@@ -41,7 +41,7 @@ describe('teams mcp list', () => {
     const text = await runCli(home, ['mcp', 'list'], {}, cwd);
     assert.equal(text.code, 0, text.stderr);
     assert.ok(text.stdout.startsWith('MCP servers of ') && text.stdout.includes(`${join(home, 'settings.json')}, ${join(home, 'settings.local.json')}`), text.stdout);
-    assert.match(text.stdout, /^fix \(stdio: .*mcp-server\.js\): ready$/m);
+    assert.match(text.stdout, /^fix \(stdio: .*mcp-server\.mjs\): ready$/m);
     assert.match(text.stdout, /^ {2}mcp__fix__echo: Echo the text back\.$/m);
     assert.match(text.stdout, /^broken \(stdio: .*\): failed: failed to start: .*told to fail/m);
   });

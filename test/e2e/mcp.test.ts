@@ -1,8 +1,8 @@
+import { mcpFixture } from '../helpers/mcp-fixture.js';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { killAll } from '../helpers/children.js';
 import { runCli } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
@@ -10,7 +10,7 @@ import { TeamSession } from './session.js';
 
 after(killAll);
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/mcp-server.js', import.meta.url));
+const FIXTURE = mcpFixture();
 
 /**
  * A teammate calls an MCP server's tools, end to end: the server comes from the project's

@@ -6,21 +6,11 @@ import { TeamSession } from './session.js';
 
 after(killAll);
 
-/** Approve the plan and both permissions of the demo scenario. */
-async function approveDemo(session: TeamSession): Promise<void> {
-  const seen: string[] = [];
-  for (const kind of ['plan', 'permission', 'permission'] as const) {
-    const request = await session.pending(kind, seen);
-    seen.push(request.request_id);
-    assert.equal((await session.cli(['approve', request.request_id])).code, 0);
-  }
-}
-
 describe("a teammate's own task, end to end (offline demo)", () => {
   test('the demo closes its spawn task: completed by alice with her report, and still completed after she shut down and the run ended', async (t) => {
     const session = await TeamSession.start();
     t.after(() => session.cleanup());
-    await approveDemo(session);
+    await session.approveDemo();
     await session.memberStatus('alice', 'shutdown');
     const closed = await session.store.tasks.get('1');
     assert.deepEqual([closed?.status, closed?.owner], ['completed', 'alice'], JSON.stringify(closed));

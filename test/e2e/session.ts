@@ -177,6 +177,17 @@ export class TeamSession {
     return this.store.requests.list();
   }
 
+  /** Approve the plan and both permissions of the demo scenario, in the order they come. */
+  async approveDemo(): Promise<void> {
+    const seen: string[] = [];
+    for (const kind of ['plan', 'permission', 'permission'] as const) {
+      const request = await this.pending(kind, seen);
+      seen.push(request.request_id);
+      const approved = await this.cli(['approve', request.request_id]);
+      if (approved.code !== 0) throw new Error(`teams approve ${request.request_id} exited ${approved.code}: ${approved.stderr}`);
+    }
+  }
+
   /** The oldest pending request of a kind, once there is one. */
   async pending(kind: RequestKind, after: readonly string[] = []): Promise<RequestRecord> {
     return waitFor(

@@ -7,16 +7,6 @@ import { SESSION_STORES, TeamSession } from './session.js';
 
 after(killAll);
 
-/** Approve the plan and both permissions of the demo scenario. */
-async function approveDemo(session: TeamSession): Promise<void> {
-  const seen: string[] = [];
-  for (const kind of ['plan', 'permission', 'permission'] as const) {
-    const request = await session.pending(kind, seen);
-    seen.push(request.request_id);
-    assert.equal((await session.cli(['approve', request.request_id])).code, 0);
-  }
-}
-
 for (const store of SESSION_STORES) describe(`shutdown, end to end (${store} store)`, () => {
   test('a teammate shut down while its plan waits leaves no pending request of its own: the plan is cancelled, and approving it says so (exit 2)', async (t) => {
     const session = await TeamSession.start({ store });
@@ -49,7 +39,7 @@ for (const store of SESSION_STORES) describe(`shutdown, end to end (${store} sto
       ],
     });
     t.after(() => session.cleanup());
-    await approveDemo(session);
+    await session.approveDemo();
     const alice = await session.memberStatus('alice', 'idle');
     await waitFor(
       async () => (await session.requests()).find((r) => r.kind === 'shutdown' && r.state === 'rejected'),
@@ -76,7 +66,7 @@ for (const store of SESSION_STORES) describe(`shutdown, end to end (${store} sto
       ],
     });
     t.after(() => session.cleanup());
-    await approveDemo(session);
+    await session.approveDemo();
     const finish = await session.pending('finish');
     assert.equal(finish.from, 'alice');
     assert.equal(finish.summary, 'notes written and the cache cleared');
@@ -101,7 +91,7 @@ for (const store of SESSION_STORES) describe(`shutdown, end to end (${store} sto
       ],
     });
     t.after(() => session.cleanup());
-    await approveDemo(session);
+    await session.approveDemo();
     const finish = await session.pending('finish');
     assert.equal((await session.cli(['reject', finish.request_id, '--reason', 'also list the open questions'])).code, 0);
     await waitFor(

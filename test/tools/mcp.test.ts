@@ -1,8 +1,8 @@
+import { mcpFixture } from '../helpers/mcp-fixture.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { launcherFor } from '../../src/sandbox/index.js';
 import { McpHub, runTool, toolSpecs, type McpServerStatus } from '../../src/tools/index.js';
 import { killProcessGroup } from '../../src/lib/index.js';
@@ -10,7 +10,7 @@ import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 
 // Real servers through the real SDK client, started in real bubblewrap as an agent's would be.
-const FIXTURE = fileURLToPath(new URL('../fixtures/mcp-server.js', import.meta.url));
+const FIXTURE = mcpFixture();
 const fixture = (...args: string[]) => ({ command: process.execPath, args: [FIXTURE, ...args], env: { FIXTURE_VALUE: 'from-settings' } });
 
 describe('MCP servers through the SDK client, in the sandbox', () => {

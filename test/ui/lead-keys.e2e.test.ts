@@ -1,25 +1,17 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { join } from 'node:path';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { REPO_ROOT } from '../helpers/children.js';
-import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { endTerminal, hasTmux, Terminal } from './tmux.js';
+import { hasTmux, terminalInTempHome } from './tmux.js';
 
 /** The session id /status names now. */
 const SESSION = /session\s+(session-[a-z0-9]{10})/;
 
 describe("the lead's keys and commands in a real terminal (tmux), offline model", { skip: hasTmux ? false : 'tmux is not installed' }, () => {
-  const { home, cleanup } = tempHome('teams-lead-keys-');
+  const { home, terminal, pids } = terminalInTempHome('teams-lead-keys-');
   const team = openFileStore(teamPaths(home, 'default'));
-  const terminal = new Terminal(join(home, 'tmux.sock'));
-  const pids: number[] = [];
-
-  after(() => {
-    endTerminal(terminal, pids);
-    cleanup();
-  });
 
   test('Shift+Tab cycles the mode in the header, typing nothing; /cost, /status and /clear answer', async () => {
     const stderr = join(home, 'teams.stderr');

@@ -1,4 +1,4 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,10 +7,9 @@ import { isProcessAlive } from '../../src/lib/file-lock.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { REPO_ROOT } from '../helpers/children.js';
-import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
 import { occurrences } from './terminal.js';
-import { endTerminal, hasTmux, Terminal } from './tmux.js';
+import { hasTmux, terminalInTempHome } from './tmux.js';
 
 /** A marker only this test's long command carries, to find its process. */
 const SLOW = 'sleep 9137';
@@ -31,13 +30,7 @@ const WORKER_RULES = [
 ];
 
 describe('watching and steering a teammate in a real terminal (tmux), offline model', { skip: hasTmux ? false : 'tmux is not installed' }, () => {
-  const { home, cleanup } = tempHome('teams-steer-e2e-');
-  const terminal = new Terminal(join(home, 'tmux.sock'));
-  const pids: number[] = [];
-  after(() => {
-    endTerminal(terminal, pids);
-    cleanup();
-  });
+  const { home, terminal, pids } = terminalInTempHome('teams-steer-e2e-');
 
   test("switch to its view, see its tool call, speak to it as the user, allow its command by a rule, interrupt it, change its mode", async () => {
     const paths = teamPaths(home, 'default');

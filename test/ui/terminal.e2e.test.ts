@@ -1,4 +1,4 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,9 +7,8 @@ import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
 import type { RequestRecord } from '../../src/protocol/request-records.js';
 import { REPO_ROOT } from '../helpers/children.js';
-import { tempHome } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait.js';
-import { endTerminal, hasTmux, Terminal } from './tmux.js';
+import { hasTmux, Terminal, terminalInTempHome } from './tmux.js';
 import { runCli } from '../helpers/cli.js';
 
 
@@ -17,16 +16,9 @@ import { runCli } from '../helpers/cli.js';
 const queueRow = (tool: string) => new RegExp(`permission\\s+alice\\s+\\d+s ago\\s+⏳ \\d+:\\d\\d\\s+${tool} `);
 
 describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? false : 'tmux is not installed' }, () => {
-  const { home, cleanup } = tempHome('teams-ui-e2e-');
+  const { home, terminal, pids } = terminalInTempHome('teams-ui-e2e-');
   const paths = teamPaths(home, 'default');
   const team = openFileStore(paths);
-  const terminal = new Terminal(join(home, 'tmux.sock'));
-  const pids: number[] = [];
-
-  after(() => {
-    endTerminal(terminal, pids);
-    cleanup();
-  });
 
   test('type a request, approve the plan with keys, deny one permission, approve another, quit: nothing left', async () => {
     const pending = (kind: RequestRecord['kind'], seen: string[] = []) =>

@@ -1,6 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { after } from 'node:test';
+import { join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
+import { tempHome } from '../helpers/temp.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -71,4 +74,19 @@ export function endTerminal(terminal: Terminal, pids: readonly number[]): void {
       // gone, as it should be
     }
   }
+}
+
+/**
+ * A real terminal on its own tmux server in a fresh temp home, for one suite (call it in the
+ * describe): after the suite, the server and every process group in `pids` are gone, and the home.
+ */
+export function terminalInTempHome(prefix: string): { home: string; terminal: Terminal; pids: number[] } {
+  const { home, cleanup } = tempHome(prefix);
+  const terminal = new Terminal(join(home, 'tmux.sock'));
+  const pids: number[] = [];
+  after(() => {
+    endTerminal(terminal, pids);
+    cleanup();
+  });
+  return { home, terminal, pids };
 }
