@@ -1,6 +1,9 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { asError } from '../lib/index.js';
-import type { AssistantBlock } from '../model/index.js';
+import type { AssistantBlock, TokenUsage } from '../model/index.js';
+
+/** What the model call behind a record used, and which model answered: what a session cost is summed from these. */
+export type CallUsage = { model: string; usage: TokenUsage };
 
 /**
  * One agent's conversation, changed only through three operations, each of which is also
@@ -10,9 +13,9 @@ import type { AssistantBlock } from '../model/index.js';
 export type ConversationRecord =
   /** Blocks the agent's side added: a new user message, or more blocks on the last one. */
   | { type: 'user'; content: ContentBlockParam[] }
-  | { type: 'assistant'; content: AssistantBlock[] }
-  /** The whole conversation from here on (a compaction's result). */
-  | { type: 'replaced'; messages: MessageParam[] };
+  | { type: 'assistant'; content: AssistantBlock[]; spent?: CallUsage }
+  /** The whole conversation from here on (a compaction's result; `spent`: the summary's call). */
+  | { type: 'replaced'; messages: MessageParam[]; spent?: CallUsage };
 
 /** Persists a record; the loop waits for every record before the model call that uses it. */
 export type RecordSink = (record: ConversationRecord) => Promise<void>;
@@ -44,12 +47,12 @@ export class Conversation {
     this.record({ type: 'user', content });
   }
 
-  appendAssistant(content: AssistantBlock[]): void {
-    this.record({ type: 'assistant', content });
+  appendAssistant(content: AssistantBlock[], spent?: CallUsage): void {
+    this.record(spent === undefined ? { type: 'assistant', content } : { type: 'assistant', content, spent });
   }
 
-  replace(messages: MessageParam[]): void {
-    this.record({ type: 'replaced', messages });
+  replace(messages: MessageParam[], spent?: CallUsage): void {
+    this.record(spent === undefined ? { type: 'replaced', messages } : { type: 'replaced', messages, spent });
   }
 
   /**

@@ -11,6 +11,6 @@ export { planModeNote, planReviewNote, protocolRules, renderPrompt } from './pro
 export type { AgentDefinition } from './agent-definition.js';
 export { agentsDir, findAgentDefinition, loadAgentDefinitions, withAgentDefinitions, withAgentRole } from './agent-definitions.js';
 export { findProjectInstructions, withProjectInstructions } from './project-instructions.js';
-export { journalSink, openConversation, readAgentJournal } from './session-journal.js';
+export { journalSink, openConversation, readAgentJournal, sessionSpending } from './session-journal.js';
 export { closeInterruptedTools } from './resume.js';
 export type { OpenedConversation } from './session-journal.js';

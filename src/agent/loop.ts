@@ -266,7 +266,7 @@ export class AgentLoop {
       this.skippedAtChars = undefined;
       const before = this.meter.estimate(beforeChars);
       const after = this.meter.compacted(beforeChars, sizeOf(replacement));
-      this.conversation.replace(replacement);
+      this.conversation.replace(replacement, { model: summary.model, usage: summary.usage });
       this.events.emit({ type: 'compacted', before, after, reason, usage: summary.usage, model: summary.model });
       return true;
     } catch (error) {
@@ -290,7 +290,7 @@ export class AgentLoop {
         if (event.type === 'text_delta') this.events.emit({ type: 'text_delta', text: event.text });
       },
     );
-    this.conversation.appendAssistant(turn.content);
+    this.conversation.appendAssistant(turn.content, { model: turn.model, usage: turn.usage });
     this.meter.measure(turn.usage, sizeOf(this.conversation.messages));
     const text = turn.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     if (text.trim() !== '') this.lastText = text;

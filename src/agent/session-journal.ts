@@ -1,6 +1,7 @@
 import { Conversation, type ConversationRecord, type RecordSink } from './conversation.js';
 import { closeInterruptedTools } from './resume.js';
 import type { SessionRecord, SessionStore, StoredProblem } from '../store/index.js';
+import { NOTHING_SPENT, addSpent, spentOn, type Spent } from '../model/index.js';
 
 /** Journals an agent's records in its session, each before the model call that uses it (the loop awaits it). */
 export function journalSink(sessions: SessionStore, id: string, agent: string): RecordSink {
@@ -52,4 +53,25 @@ export async function openConversation(options: { sessions: SessionStore; id: st
   const conversation = new Conversation({ sink, earlier });
   closeInterruptedTools(conversation);
   return { conversation, earlier, lastAt: read.entries.at(-1)?.at, problems: read.problems };
+}
+
+/** What the model calls behind a conversation's records used, each priced as the model that answered it. */
+export function recordedSpending(records: readonly ConversationRecord[]): Spent {
+  let spent = NOTHING_SPENT;
+  for (const record of records) if (record.type !== 'user' && record.spent) spent = addSpent(spent, spentOn(record.spent.model, record.spent.usage));
+  return spent;
+}
+
+/**
+ * What each of `agents` spent in session `id`, as its journal there records it (the header's
+ * totals after --continue or /resume); an agent with no journal in it is left out. Lines that
+ * cannot be read are not counted: their problems are the resume's to report.
+ */
+export async function sessionSpending(sessions: Pick<SessionStore, 'read'>, id: string, agents: readonly string[]): Promise<Record<string, Spent>> {
+  const spending: Record<string, Spent> = {};
+  for (const agent of agents) {
+    const { earlier } = await readAgentJournal(sessions, id, agent);
+    if (earlier.length > 0) spending[agent] = recordedSpending(earlier);
+  }
+  return spending;
 }

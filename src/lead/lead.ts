@@ -1,6 +1,6 @@
 import { loadProjectRules, loadProjectSandbox } from './project-settings.js';
 import { rmSync } from 'node:fs';
-import { AgentLoop, findAgentDefinition, openConversation } from '../agent/index.js';
+import { AgentLoop, findAgentDefinition, openConversation, sessionSpending } from '../agent/index.js';
 import { EventStream, createSerial, type Serial, errorMessage } from '../lib/index.js';
 import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowOf } from '../model/index.js';
 import { createLeadLoop, leadLauncher, reportLeadMcp, sandboxStatus } from './agent.js';
@@ -151,7 +151,8 @@ export class LeadRuntime {
     bus.sent.subscribe((envelope) => void step({ type: 'sent', envelope }));
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
-    const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered };
+    const spent = resume ? await sessionSpending(store.sessions, session.id, (await store.roster.ensure()).members.map((m) => m.name)) : {};
+    const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered, spent };
     const controls = new LeadControls({ stepper, loop, model: leadModel, settings: options.settings, offlineURL: model.offlineURL, session });
     const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper, controls, mcp });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.

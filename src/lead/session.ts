@@ -1,4 +1,5 @@
 import { type ConversationRecord, type RecordSink, journalSink, readAgentJournal, type OpenedConversation } from '../agent/index.js';
+import type { Spent } from '../model/index.js';
 import { LEAD } from '../protocol/index.js';
 import { promptPreview, type SessionStore } from '../store/index.js';
 import { Refused } from '../lib/index.js';
@@ -10,6 +11,8 @@ export type SessionChoice = { id: string; resume: boolean };
 export type LeadSessionStart = { id: string; resumed: boolean } & Pick<OpenedConversation, 'earlier' | 'problems'> & {
   /** What the lead put right, as it started, of what an earlier lead left behind (lead-recovery.ts): a line each, for the human. */
   recovered: string[];
+  /** What each agent spent in the session before this start, as its journal records it (nothing for a new session). */
+  spent: Record<string, Spent>;
 };
 
 /**

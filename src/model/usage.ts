@@ -63,46 +63,25 @@ export function costOf(model: string, usage: TokenUsage): number | undefined {
   return micro / 1_000_000;
 }
 
-export type AgentUsage = TokenUsage & {
-  turns: number;
-  /** Undefined as soon as one turn used a model without a known price: a partial sum would mislead. */
-  cost_usd: number | undefined;
-};
+/**
+ * What some model calls used and cost: tokens, and USD with each call priced as the model that
+ * answered it. Cost is undefined once one call ran a model without a known price: a partial
+ * sum would mislead.
+ */
+export type Spent = { usage: TokenUsage; cost: number | undefined };
 
-/** Running totals per agent name. */
-export class UsageLedger {
-  private readonly byAgent = new Map<string, AgentUsage>();
+export const NOTHING_SPENT: Spent = Object.freeze({ usage: ZERO_USAGE, cost: 0 });
 
-  record(agent: string, model: string, usage: TokenUsage): AgentUsage {
-    const before = this.byAgent.get(agent) ?? { ...ZERO_USAGE, turns: 0, cost_usd: 0 };
-    const cost = costOf(model, usage);
-    const after: AgentUsage = {
-      ...addUsage(before, usage),
-      turns: before.turns + 1,
-      cost_usd: before.cost_usd === undefined || cost === undefined ? undefined : before.cost_usd + cost,
-    };
-    this.byAgent.set(agent, after);
-    return after;
-  }
+/** One call's usage, priced as `model`. */
+export function spentOn(model: string, usage: TokenUsage): Spent {
+  return { usage, cost: costOf(model, usage) };
+}
 
-  get(agent: string): AgentUsage | undefined {
-    return this.byAgent.get(agent);
-  }
+export function addSpent(a: Spent, b: Spent): Spent {
+  return { usage: addUsage(a.usage, b.usage), cost: a.cost === undefined || b.cost === undefined ? undefined : a.cost + b.cost };
+}
 
-  agents(): string[] {
-    return [...this.byAgent.keys()];
-  }
-
-  /** All agents together. */
-  total(): AgentUsage {
-    let total: AgentUsage = { ...ZERO_USAGE, turns: 0, cost_usd: 0 };
-    for (const usage of this.byAgent.values()) {
-      total = {
-        ...addUsage(total, usage),
-        turns: total.turns + usage.turns,
-        cost_usd: total.cost_usd === undefined || usage.cost_usd === undefined ? undefined : total.cost_usd + usage.cost_usd,
-      };
-    }
-    return total;
-  }
+/** Every token of a usage, whatever its kind. */
+export function tokensOf(usage: TokenUsage): number {
+  return usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.cache_write_tokens;
 }

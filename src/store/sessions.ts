@@ -36,11 +36,19 @@ export type ContentBlock = z.infer<typeof ContentBlock>;
 
 const Message = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.union([z.string(), z.array(ContentBlock)]) });
 
+const tokens = z.number().int().nonnegative();
+
+/** The model call behind a record: which model answered, and the tokens it used (absent in journals written before it was recorded). */
+const Spent = z.object({
+  model: z.string().min(1),
+  usage: z.object({ input_tokens: tokens, output_tokens: tokens, cache_read_tokens: tokens, cache_write_tokens: tokens }),
+});
+
 /** One change to a conversation, as the agent layer's `ConversationRecord` tells it. */
 export const SessionRecord = z.discriminatedUnion('type', [
   z.object({ type: z.literal('user'), content: z.array(ContentBlock).min(1) }),
-  z.object({ type: z.literal('assistant'), content: z.array(ContentBlock) }),
-  z.object({ type: z.literal('replaced'), messages: z.array(Message) }),
+  z.object({ type: z.literal('assistant'), content: z.array(ContentBlock), spent: Spent.optional() }),
+  z.object({ type: z.literal('replaced'), messages: z.array(Message), spent: Spent.optional() }),
 ]);
 export type SessionRecord = z.infer<typeof SessionRecord>;
 
@@ -49,8 +57,9 @@ export type SessionRecord = z.infer<typeof SessionRecord>;
  * SDK's types, which this layer may not name. It is checked (SessionRecord) as it is written.
  */
 export type RecordDraft =
-  | { type: 'user' | 'assistant'; content: readonly { type: string }[] }
-  | { type: 'replaced'; messages: readonly { role: string; content: string | readonly { type: string }[] }[] };
+  | { type: 'user'; content: readonly { type: string }[] }
+  | { type: 'assistant'; content: readonly { type: string }[]; spent?: z.infer<typeof Spent> }
+  | { type: 'replaced'; messages: readonly { role: string; content: string | readonly { type: string }[] }[]; spent?: z.infer<typeof Spent> };
 
 /** A journal's line: the record, stamped when it was written. */
 export const JournalEntry = z.object({ at, record: SessionRecord });

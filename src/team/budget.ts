@@ -1,10 +1,9 @@
-import { costOf, type TokenUsage } from '../model/index.js';
+import { costOf, tokensOf, type TokenUsage } from '../model/index.js';
 import type { TurnUsage, Member, TeamConfig, UsageTotals } from '../store/index.js';
 
 /** Every billed token: input, output and both kinds of cache traffic. */
 export function usageTokens(usage: UsageTotals | undefined): number {
-  if (!usage) return 0;
-  return usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.cache_write_tokens;
+  return usage ? tokensOf(usage) : 0;
 }
 
 export function teamTokens(config: TeamConfig): number {

@@ -92,7 +92,7 @@ export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<
     queue,
     now,
     ...(runtime.options.permissionMode === undefined ? {} : { leadMode: runtime.options.permissionMode }),
-    ...(runtime.session === undefined ? {} : { sessionId: runtime.session.id }),
+    ...(runtime.session === undefined ? {} : { sessionId: runtime.session.id, spentBefore: runtime.session.spent }),
   });
   const session = runtime.session;
   // Shown whether or not the session is resumed: a new one also starts after a lead that died.

@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import { resumeTarget, resumedTranscript } from './resume-command.js';
+import { resumeTarget, resumedSession } from './resume-command.js';
 import { errorMessage as message } from '../lib/index.js';
 import { runCommand } from './command-runner.js';
 import { isCommandLine, parseCommand } from './commands.js';
@@ -230,6 +230,7 @@ export class ReplController {
       (reply) => {
         screen.clear();
         this.store.dispatch({ type: 'clear' });
+        this.store.dispatch({ type: 'session_spending', spent: {} });
         this.append('info', reply.message);
       },
       (error: unknown) => this.append('error', `/clear: ${message(error)}`),
@@ -243,11 +244,12 @@ export class ReplController {
   private resume(given: string, screen: Screen): void {
     const { store } = this.runtime;
     void resumeTarget(store, given)
-      .then((session) => this.runtime.submit({ op: 'resume', session }).then(async (reply) => ({ reply, items: await resumedTranscript(store, session) })))
+      .then((session) => this.runtime.submit({ op: 'resume', session }).then(async (reply) => ({ reply, ...(await resumedSession(store, session, this.store.getState().members)) })))
       .then(
-        ({ reply, items }) => {
+        ({ reply, items, spent }) => {
           screen.clear();
           this.store.dispatch({ type: 'clear' });
+          this.store.dispatch({ type: 'session_spending', spent });
           this.store.dispatch({ type: 'append', items });
           this.append('info', reply.message);
         },

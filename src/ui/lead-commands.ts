@@ -1,8 +1,7 @@
-import { LEAD } from '../protocol/index.js';
-import { costOf, type TokenUsage } from '../model/index.js';
+import { tokensOf, type Spent, type TokenUsage } from '../model/index.js';
 import { redactDescriptor } from '../store/index.js';
 import type { ReplRuntime } from './runtime.js';
-import { memberUsageSince, sessionUsage } from './state/selectors.js';
+import { sessionUsage, spendingByAgent } from './state/selectors.js';
 import type { NewItem, State } from './state/types.js';
 
 /** "$0.0123", or "n/a" for a model without a known price. */
@@ -16,26 +15,17 @@ function cacheShare(usage: TokenUsage): string {
   return input === 0 ? '-' : `${Math.round((usage.cache_read_tokens / input) * 100)}%`;
 }
 
-function costRow(name: string, usage: TokenUsage, cost: number | undefined): string[] {
-  const total = usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.cache_write_tokens;
-  return [name, String(total), String(usage.input_tokens), String(usage.output_tokens), String(usage.cache_read_tokens), String(usage.cache_write_tokens), cacheShare(usage), dollars(cost)];
+function costRow(name: string, { usage, cost }: Spent): string[] {
+  return [name, String(tokensOf(usage)), String(usage.input_tokens), String(usage.output_tokens), String(usage.cache_read_tokens), String(usage.cache_write_tokens), cacheShare(usage), dollars(cost)];
 }
 
-/**
- * /cost: this session's usage per agent, as the header adds it up (the lead's turns since the
- * REPL opened, each teammate's roster totals less what they were then), with the cache's share.
- */
-export function costText(state: Pick<State, 'leadUsage' | 'members' | 'model' | 'usageAtStart'>): string {
-  const rows = [['agent', 'tokens', 'input', 'output', 'cache read', 'cache write', 'cached', 'cost'], costRow(LEAD, state.leadUsage, costOf(state.model, state.leadUsage))];
-  for (const member of state.members) {
-    if (member.name === LEAD || !member.usage) continue;
-    const { usage, cost } = memberUsageSince(member, state.usageAtStart[member.name], state.model);
-    rows.push(costRow(member.name, usage, cost));
-  }
+/** /cost: the lead's session's usage per agent, as the header adds it up (spendingByAgent), with the cache's share. */
+export function costText(state: Pick<State, 'leadSpent' | 'members' | 'model' | 'usageAtStart' | 'spentBefore' | 'sessionId'>): string {
+  const rows = [['agent', 'tokens', 'input', 'output', 'cache read', 'cache write', 'cached', 'cost'], ...spendingByAgent(state).map(([name, spent]) => costRow(name, spent))];
   const total = sessionUsage(state);
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
   const lines = rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  '));
-  return [...lines, `this session: ${total.tokens} tokens, ${dollars(total.cost)}`].join('\n');
+  return [...lines, `session ${state.sessionId ?? '(none yet)'}: ${total.tokens} tokens, ${dollars(total.cost)}`].join('\n');
 }
 
 /** /status: where everything is, in one place. */

@@ -1,6 +1,7 @@
-import { readAgentJournal } from '../agent/index.js';
+import { readAgentJournal, sessionSpending } from '../agent/index.js';
+import type { Spent } from '../model/index.js';
 import { LEAD } from '../protocol/index.js';
-import type { SessionSummary } from '../store/index.js';
+import type { Member, SessionSummary } from '../store/index.js';
 import type { ReplStore } from './runtime.js';
 import { resumedItems } from './state/resumed.js';
 import type { NewItem } from './state/types.js';
@@ -36,9 +37,12 @@ export async function resumeTarget(store: ReplStore, given: string): Promise<str
   return chosen.id;
 }
 
-/** The conversation the lead goes on with, as the transcript's lines (as at --resume). */
-export async function resumedTranscript(store: ReplStore, id: string): Promise<NewItem[]> {
-  if (!store.sessions) return [];
+/**
+ * The session the lead goes on with: its conversation as the transcript's lines (as at
+ * --resume), and what each member spent in it, for the header's totals.
+ */
+export async function resumedSession(store: ReplStore, id: string, members: readonly Member[]): Promise<{ items: NewItem[]; spent: Record<string, Spent> }> {
+  if (!store.sessions) return { items: [], spent: {} };
   const { earlier } = await readAgentJournal(store.sessions, id, LEAD);
-  return resumedItems(id, earlier);
+  return { items: resumedItems(id, earlier), spent: await sessionSpending(store.sessions, id, members.map((m) => m.name)) };
 }

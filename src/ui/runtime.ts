@@ -48,7 +48,7 @@ export interface ReplRuntime {
    * The session the lead journals into; a resumed one's earlier conversation opens the
    * transcript, after what the lead put right of an earlier lead's leftovers as it started.
    */
-  readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems' | 'recovered'>;
+  readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems' | 'recovered' | 'spent'>;
   /** The lead's own MCP servers: `/mcp` lists them, and the first screen says which failed to start. */
   readonly mcp?: { statuses(): McpServerStatus[] };
 }

@@ -1,8 +1,12 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConversationRecord } from '../../src/agent/conversation.js';
-import { journalSink, openConversation } from '../../src/agent/session-journal.js';
-import { storeOf } from '../helpers/store.js';
+import { journalSink, openConversation, sessionSpending } from '../../src/agent/session-journal.js';
+import { Conversation } from '../../src/agent/conversation.js';
+import { appendFile } from 'node:fs/promises';
+import { filesOf, storeOf } from '../helpers/store.js';
+import { teamPaths } from '../../src/team/paths.js';
+import { join } from 'node:path';
 import { tempHome } from '../helpers/temp.js';
 
 const ID = 'session-0123456789';
@@ -51,5 +55,27 @@ describe("an agent's journaled conversation", () => {
     const { conversation: first } = await open('bob', false);
     await first.settled();
     assert.deepEqual(await store.sessions.read(ID, 'bob'), { entries: [], problems: [] }, 'no journal yet: nothing to replace');
+  });
+
+  test("what each agent spent in a session is summed from its journal's records, each call priced as the model that answered it", async () => {
+    const turn = { input_tokens: 100, output_tokens: 20, cache_read_tokens: 1000, cache_write_tokens: 10 };
+    const carol = new Conversation({ sink: journalSink(store.sessions, ID, 'carol') });
+    carol.appendUser([{ type: 'text', text: 'Go' }]);
+    carol.appendAssistant([{ type: 'text', text: 'Done' }], { model: 'claude-sonnet-5-5', usage: turn });
+    carol.replace([{ role: 'user', content: 'Summary' }], { model: 'claude-haiku-4-5', usage: turn });
+    // A record from before usage was recorded counts nothing; an unreadable line is left out.
+    carol.appendAssistant([{ type: 'text', text: 'Older' }]);
+    await carol.settled();
+    await appendFile(join(filesOf(teamPaths(temp.home, 'default')).sessions, ID, 'carol.jsonl'), '{"at":"2026-01-0\n');
+    const spending = await sessionSpending(store.sessions, ID, ['carol', 'nobody']);
+    assert.deepEqual(Object.keys(spending), ['carol'], 'an agent with no journal in the session is left out');
+    assert.deepEqual(spending.carol?.usage, { input_tokens: 200, output_tokens: 40, cache_read_tokens: 2000, cache_write_tokens: 20 });
+    const sonnet = (100 * 2 + 20 * 10 + 1000 * 0.1 + 10 * 2.5) / 1e6;
+    const haiku = (100 * 1 + 20 * 5 + 1000 * 0.1 + 10 * 1.25) / 1e6;
+    assert.ok(Math.abs((spending.carol?.cost ?? NaN) - (sonnet + haiku)) < 1e-12);
+    const dave = new Conversation({ sink: journalSink(store.sessions, ID, 'dave') });
+    dave.appendAssistant([], { model: 'claude-unknown-9', usage: turn });
+    await dave.settled();
+    assert.equal((await sessionSpending(store.sessions, ID, ['dave'])).dave?.cost, undefined, 'a model without a known price: no cost rather than a partial one');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addUsage, costOf, priceOf, UsageLedger, ZERO_USAGE, type TokenUsage } from '../../src/model/usage.js';
+import { addSpent, addUsage, costOf, NOTHING_SPENT, priceOf, spentOn, tokensOf, ZERO_USAGE, type TokenUsage } from '../../src/model/usage.js';
 import { OFFLINE_MODEL } from '../../src/offline/model-id.js';
 
 const MILLION: TokenUsage = { input_tokens: 1_000_000, output_tokens: 1_000_000, cache_read_tokens: 1_000_000, cache_write_tokens: 1_000_000 };
@@ -27,24 +27,14 @@ describe('usage and cost', () => {
     });
   });
 
-  test('the ledger accumulates per agent; one unpriced turn makes that agent\'s cost unknown', () => {
-    const ledger = new UsageLedger();
+  test('spending adds up per call, each priced as its own model; one unpriced call makes the sum\'s cost unknown', () => {
     const turn = { input_tokens: 100, output_tokens: 10, cache_read_tokens: 1000, cache_write_tokens: 0 };
-    ledger.record('lead', 'claude-sonnet-5-5', turn);
-    const lead = ledger.record('lead', 'claude-sonnet-5-5', turn);
-    assert.deepEqual({ ...lead, cost_usd: undefined }, { input_tokens: 200, output_tokens: 20, cache_read_tokens: 2000, cache_write_tokens: 0, turns: 2, cost_usd: undefined });
-    assert.ok(Math.abs((lead.cost_usd ?? NaN) - 2 * (100 * 2 + 10 * 10 + 1000 * 0.1) / 1e6) < 1e-12);
-
-    ledger.record('alice', OFFLINE_MODEL, turn);
-    assert.equal(ledger.get('alice')?.cost_usd, 0);
-    ledger.record('bob', 'mystery-model', turn);
-    assert.equal(ledger.get('bob')?.cost_usd, undefined);
-    assert.deepEqual(ledger.agents(), ['lead', 'alice', 'bob']);
-
-    const total = ledger.total();
-    assert.equal(total.turns, 4);
-    assert.equal(total.input_tokens, 400);
-    assert.equal(total.cost_usd, undefined);
-    assert.equal(ledger.get('carol'), undefined);
+    const two = addSpent(spentOn('claude-sonnet-5-5', turn), spentOn('claude-haiku-4-5', turn));
+    assert.deepEqual(two.usage, { input_tokens: 200, output_tokens: 20, cache_read_tokens: 2000, cache_write_tokens: 0 });
+    assert.ok(Math.abs((two.cost ?? NaN) - ((100 * 2 + 10 * 10 + 1000 * 0.1) + (100 * 1 + 10 * 5 + 1000 * 0.1)) / 1e6) < 1e-12);
+    assert.equal(tokensOf(two.usage), 2220);
+    assert.deepEqual(addSpent(NOTHING_SPENT, spentOn(OFFLINE_MODEL, turn)), { usage: turn, cost: 0 });
+    assert.equal(addSpent(two, spentOn('mystery-model', turn)).cost, undefined);
+    assert.equal(addSpent(spentOn('mystery-model', turn), two).cost, undefined);
   });
 });

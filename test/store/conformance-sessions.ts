@@ -11,9 +11,15 @@ const answer: SessionRecord = {
     { type: 'text', text: 'On it.' },
     { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'notes.md' } },
   ],
+  // What the call cost is read back with the record: the header's totals after --continue are summed from it.
+  spent: { model: 'claude-sonnet-5-5', usage: { input_tokens: 120, output_tokens: 30, cache_read_tokens: 900, cache_write_tokens: 0 } },
 };
 const result: SessionRecord = { type: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hello', is_error: false }] };
-const compacted: SessionRecord = { type: 'replaced', messages: [{ role: 'user', content: 'Summary: notes written' }] };
+const compacted: SessionRecord = {
+  type: 'replaced',
+  messages: [{ role: 'user', content: 'Summary: notes written' }],
+  spent: { model: 'claude-haiku-4-5', usage: { input_tokens: 2000, output_tokens: 200, cache_read_tokens: 0, cache_write_tokens: 0 } },
+};
 
 export function sessionCases(kit: Kit): void {
   test('sessions: a session is created once, its journals read back in order, per agent, by any opening', async () => {

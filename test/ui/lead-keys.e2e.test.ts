@@ -38,7 +38,7 @@ describe("the lead's keys and commands in a real terminal (tmux), offline model"
     terminal.text('/cost');
     terminal.keys('Enter');
     await terminal.shows(/agent\s+tokens\s+input\s+output\s+cache read\s+cache write\s+cached\s+cost/);
-    await terminal.shows(/this session: 0 tokens, \$0\.0000/);
+    await terminal.shows(/session session-[a-z0-9]{10}: 0 tokens, \$0\.0000/);
 
     terminal.text('/status');
     terminal.keys('Enter');

@@ -6,6 +6,7 @@ import { currentTasks, pendingBySender, sessionUsage, stillRunning } from '../..
 import { initialState } from '../../src/ui/state/initial.js';
 import { costText } from '../../src/ui/lead-commands.js';
 import type { State, UiAction } from '../../src/ui/state/types.js';
+import { spentOn, ZERO_USAGE } from '../../src/model/index.js';
 import { agent, iso, member, NOW, request, state, task } from './fixtures.js';
 
 const run = (from: State, ...actions: UiAction[]) => actions.reduce(reduce, from);
@@ -28,7 +29,11 @@ describe('reduce: the lead loop', () => {
     assert.notEqual(s.transcript, before);
     assert.deepEqual(s.transcript, [{ id: 1, kind: 'lead', text: 'Hello there', interrupted: false }]);
     assert.equal(s.live.text, '');
-    assert.deepEqual(s.leadUsage, usage);
+    assert.deepEqual(s.leadSpent, { usage, cost: 0 });
+    // Each turn priced as the model that answered it: a /model switch does not reprice the earlier turns.
+    s = run(s, { type: 'lead_event', event: agent({ type: 'turn_end', stopReason: 'end_turn', usage, text: '', model: 'claude-sonnet-5-5' }) });
+    assert.deepEqual(s.leadSpent.usage, { input_tokens: 200, output_tokens: 40, cache_read_tokens: 10, cache_write_tokens: 0 });
+    assert.equal(s.leadSpent.cost, (100 * 2 + 20 * 10 + 5 * 0.1) / 1e6);
   });
 
   test('deltas do not touch the transcript array (the <Static> items)', () => {
@@ -358,17 +363,19 @@ describe('reduce: the rest', () => {
 describe('selectors', () => {
   test('session usage: the lead from its turns plus teammates from the roster, priced', () => {
     const s = state({
-      leadUsage: usage,
+      leadSpent: spentOn('offline-demo', usage),
       members: [member('lead', 'idle', { usage: { input_tokens: 999, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 0, duration_ms: 0 } }), member('alice', 'idle', { usage: { input_tokens: 1000, output_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 1, duration_ms: 5 } })],
     });
     assert.deepEqual(sessionUsage(s), { tokens: 125 + 1500, cost: 0 });
-    assert.equal(sessionUsage({ ...s, model: 'claude-sonnet-5-5' }).cost, (1100 * 2 + 520 * 10 + 5 * 0.1) / 1e6);
+    // A teammate that recorded no model runs the lead's.
+    assert.equal(sessionUsage({ ...s, model: 'claude-sonnet-5-5' }).cost, (1000 * 2 + 500 * 10) / 1e6);
     assert.equal(sessionUsage({ ...s, model: 'some-unpriced-model' }).cost, undefined);
+    assert.equal(sessionUsage({ ...s, leadSpent: spentOn('some-unpriced-model', usage) }).cost, undefined);
   });
 
   test('session usage: each teammate priced as its own model, not the lead\'s', () => {
     const totals = { input_tokens: 1000, output_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 1, duration_ms: 5 };
-    const s = state({ leadUsage: usage, model: 'claude-sonnet-5-5', members: [member('lead'), member('hal', 'idle', { model: 'claude-haiku-4-5', usage: totals })] });
+    const s = state({ leadSpent: spentOn('claude-sonnet-5-5', usage), model: 'claude-sonnet-5-5', members: [member('lead'), member('hal', 'idle', { model: 'claude-haiku-4-5', usage: totals })] });
     const lead = (100 * 2 + 20 * 10 + 5 * 0.1) / 1e6;
     assert.equal(sessionUsage(s).cost, lead + (1000 * 1 + 500 * 5) / 1e6, 'Haiku at Haiku prices');
     // Turns priced as they were answered win over the model the member runs now (a respawn on another model).
@@ -389,7 +396,30 @@ describe('selectors', () => {
     const cost = costText(later);
     assert.match(cost, /^agent\s+tokens\s+input\s+output\s+cache read\s+cache write\s+cached\s+cost$/m);
     assert.match(cost, /^hal\s+120\s+100\s+20\s+0\s+0\s+0%\s+\$0\.1000$/m);
-    assert.match(cost, /^this session: 120 tokens, \$0\.1000$/m);
+    assert.match(cost, /^session \(none yet\): 120 tokens, \$0\.1000$/m);
+  });
+
+  test('session usage after --continue or /resume: what the journals recorded before, plus what is spent since; an agent gone from the roster still counts', () => {
+    const totals = { input_tokens: 1000, output_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, tool_uses: 1, duration_ms: 5, cost_usd: 0.5 };
+    const spentBefore = { lead: spentOn('claude-sonnet-5-5', usage), hal: { usage: { ...ZERO_USAGE, input_tokens: 40 }, cost: 0.25 }, gone: { usage: { ...ZERO_USAGE, output_tokens: 7 }, cost: 0.125 } };
+    const opened = initialState({ ...state(), sessionId: 'session-0123456789', spentBefore, members: [member('lead'), member('hal', 'idle', { model: 'claude-haiku-4-5', usage: totals })] });
+    const leadBefore = (100 * 2 + 20 * 10 + 5 * 0.1) / 1e6;
+    assert.deepEqual(sessionUsage(opened), { tokens: 125 + 40 + 7, cost: leadBefore + 0.25 + 0.125 }, 'the earlier part of the session counts at once');
+    const later = run(
+      { ...opened, members: [member('lead'), member('hal', 'idle', { model: 'claude-haiku-4-5', usage: { ...totals, input_tokens: 1100, cost_usd: 0.75 } })] },
+      { type: 'lead_event', event: agent({ type: 'turn_end', stopReason: 'end_turn', usage, text: '', model: 'claude-sonnet-5-5' }) },
+    );
+    const now = sessionUsage(later);
+    assert.equal(now.tokens, 125 * 2 + 40 + 100 + 7);
+    assert.ok(now.cost !== undefined && Math.abs(now.cost - (2 * leadBefore + 0.5 + 0.125)) < 1e-9);
+    const cost = costText(later).split('\n');
+    assert.deepEqual(cost.slice(1, 4).map((row) => row.split(/\s+/).slice(0, 2)), [['lead', '250'], ['hal', '140'], ['gone', '7']], 'the lead first; an agent no longer on the roster last');
+    assert.match(cost.at(-1) ?? '', /^session session-0123456789: 397 tokens, \$0\.\d{4}$/);
+    // /clear or /resume: the totals start over from the new session's records; the roster as it is now is the new base.
+    const cleared = run(later, { type: 'session_spending', spent: {} });
+    assert.deepEqual(sessionUsage(cleared), { tokens: 0, cost: 0 });
+    const resumed = run(later, { type: 'session_spending', spent: { gone: spentBefore.gone } });
+    assert.deepEqual(sessionUsage(resumed), { tokens: 7, cost: 0.125 });
   });
 
   test('still running and pending per sender', () => {

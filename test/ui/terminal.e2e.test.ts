@@ -10,6 +10,9 @@ import { REPO_ROOT } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
 import { hasTmux, Terminal, terminalInTempHome } from './tmux.js';
 import { runCli } from '../helpers/cli.js';
+import { sessionSpending } from '../../src/agent/session-journal.js';
+import { tokensOf } from '../../src/model/usage.js';
+import { tokens } from '../../src/ui/format.js';
 
 
 /** A permission request's row in the approval queue (not its line in the transcript). */
@@ -168,7 +171,7 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     }
   });
 
-  test('teams --continue shows the earlier conversation, and the lead goes on with it', async () => {
+  test('teams --continue shows the earlier conversation, counts what it spent, and the lead goes on with it', async () => {
     const team = 'continued';
     const script = join(home, 'continue-script.json');
     const demo = JSON.parse(readFileSync(join(REPO_ROOT, 'prompts', 'offline', 'demo.json'), 'utf8')) as { rules: unknown[] };
@@ -181,6 +184,11 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
     assert.equal(first.code, 0, first.stderr);
     const id = /session (session-[0-9a-z]{10})/.exec(first.stdout)?.[1];
     assert.ok(id, first.stdout);
+    // What the first run's model calls used, as its journals record them: the continued header starts from it.
+    const store = openFileStore(teamPaths(home, team));
+    const members = ((await store.roster.load())?.members ?? []).map((m) => m.name);
+    const spent = Object.values(await sessionSpending(store.sessions, id, members)).reduce((sum, s) => sum + tokensOf(s.usage), 0);
+    assert.ok(spent > 0, 'the first run used tokens');
 
     const again = new Terminal(join(home, 'tmux-continue.sock'));
     const stderr = join(home, 'continue.stderr');
@@ -191,7 +199,11 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
       await again.shows(`resumed session ${id}; its conversation so far:`);
       await again.shows('The code word is HERON.');
       await again.shows('Noted the word.');
-      const lead = (await openFileStore(teamPaths(home, team)).roster.load())?.members.find((m) => m.name === 'lead')?.pid;
+      await again.shows(`${tokens(spent)} tokens`);
+      again.text('/cost');
+      again.keys('Enter');
+      await again.shows(`session ${id}: ${spent} tokens, $0.0000`);
+      const lead = (await store.roster.load())?.members.find((m) => m.name === 'lead')?.pid;
       assert.ok(lead);
       pids.push(lead);
       again.text('What was the code word?');

@@ -1,18 +1,19 @@
 import { LEAD } from '../../protocol/index.js';
-import { ZERO_USAGE } from '../../model/index.js';
-import { memberCost } from '../../team/index.js';
+import { NOTHING_SPENT } from '../../model/index.js';
+import { rosterSpending } from './selectors.js';
 import { EMPTY_LINE } from './line.js';
 import type { State } from './types.js';
 
 /** What the REPL knows of the team and the session when it opens; the rest starts empty. */
-export type InitialState = Pick<State, 'team' | 'modelLabel' | 'model' | 'offline' | 'sandbox' | 'cwd' | 'members' | 'queue' | 'now'> & Partial<Pick<State, 'leadMode' | 'sessionId'>>;
+export type InitialState = Pick<State, 'team' | 'modelLabel' | 'model' | 'offline' | 'sandbox' | 'cwd' | 'members' | 'queue' | 'now'> & Partial<Pick<State, 'leadMode' | 'sessionId' | 'spentBefore'>>;
 
 export function initialState(init: InitialState): State {
   return {
     leadMode: 'default',
     sessionId: undefined,
+    spentBefore: {},
     ...init,
-    usageAtStart: Object.fromEntries(init.members.flatMap((m) => (m.usage ? [[m.name, { usage: { ...ZERO_USAGE, ...m.usage }, cost: memberCost(m) }]] : []))),
+    usageAtStart: rosterSpending(init.members),
     transcript: [],
     view: LEAD,
     views: {},
@@ -22,7 +23,7 @@ export function initialState(init: InitialState): State {
     epoch: 0,
     nextId: 1,
     live: { busy: false, text: '', tools: [] },
-    leadUsage: ZERO_USAGE,
+    leadSpent: NOTHING_SPENT,
     activity: {},
     selected: 0,
     expanded: false,

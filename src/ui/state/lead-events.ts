@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../agent/index.js';
-import { addUsage } from '../../model/index.js';
+import { addSpent, spentOn } from '../../model/index.js';
 import { LEAD, humanLine, keyValues, describeRequestChange } from '../../protocol/index.js';
 import type { LeadEvent } from '../../lead/index.js';
 import { oneLine } from '../../lib/index.js';
@@ -26,7 +26,7 @@ function reduceAgent(state: State, event: AgentEvent): State {
       return { ...state, live: { ...live, text: live.text + event.text } };
     case 'turn_end': {
       const text = event.text.trim();
-      const next = { ...state, live: { ...live, text: '' }, leadUsage: addUsage(state.leadUsage, event.usage) };
+      const next = { ...state, live: { ...live, text: '' }, leadSpent: addSpent(state.leadSpent, spentOn(event.model, event.usage)) };
       return text === '' ? next : append(next, { kind: 'lead', text, interrupted: false });
     }
     case 'tool_call': {
@@ -51,7 +51,7 @@ function reduceAgent(state: State, event: AgentEvent): State {
     case 'error':
       return append(state, { kind: 'error', text: event.message });
     case 'compacted':
-      return append({ ...state, leadUsage: addUsage(state.leadUsage, event.usage) }, { kind: 'info', text: compactionLine(LEAD, event.before, event.after, event.reason) });
+      return append({ ...state, leadSpent: addSpent(state.leadSpent, spentOn(event.model, event.usage)) }, { kind: 'info', text: compactionLine(LEAD, event.before, event.after, event.reason) });
   }
 }
 

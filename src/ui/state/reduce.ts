@@ -9,6 +9,8 @@ import type { State, UiAction } from './types.js';
 import { append } from './items.js';
 import { EXIT_WINDOW_MS } from './exit-window.js';
 import { describeStoreStatus } from '../../store/index.js';
+import { NOTHING_SPENT } from '../../model/index.js';
+import { rosterSpending } from './selectors.js';
 
 const HISTORY_LIMIT = 200;
 
@@ -88,6 +90,8 @@ export function reduce(state: State, action: UiAction): State {
       // The shown view is cleared: the lead's transcript, or what is kept of a teammate's.
       if (state.view !== LEAD) return { ...state, views: { ...state.views, [state.view]: { ...(state.views[state.view] ?? emptyView(state.view)), items: [] } }, epoch: state.epoch + 1 };
       return { ...state, transcript: [], epoch: state.epoch + 1 };
+    case 'session_spending':
+      return { ...state, spentBefore: action.spent, leadSpent: NOTHING_SPENT, usageAtStart: rosterSpending(state.members) };
     case 'view':
       return showView(state, action.name);
     case 'agent_log':

@@ -1,4 +1,4 @@
-import { addUsage, costOf, ZERO_USAGE, type TokenUsage } from '../../model/index.js';
+import { addSpent, NOTHING_SPENT, tokensOf, ZERO_USAGE, type Spent } from '../../model/index.js';
 import { LEAD } from '../../protocol/index.js';
 import { memberCost } from '../../team/index.js';
 import type { Member, Task } from '../../store/index.js';
@@ -6,29 +6,43 @@ import type { State } from './types.js';
 
 export type SessionUsage = { tokens: number; cost: number | undefined };
 
-/**
- * The session's tokens and cost: the lead's from its turns, each teammate's from the running
- * totals it keeps in the roster, priced as the model it ran (a teammate on Haiku is not
- * charged at the lead's price). Cost is undefined when a model's price is not known.
- */
-export function sessionUsage(state: Pick<State, 'leadUsage' | 'members' | 'model' | 'usageAtStart'>): SessionUsage {
-  let total: TokenUsage = state.leadUsage;
-  let cost = costOf(state.model, state.leadUsage);
-  for (const member of state.members) {
-    if (member.name === LEAD || !member.usage) continue;
-    const { usage: since, cost: spent } = memberUsageSince(member, state.usageAtStart[member.name], state.model);
-    total = addUsage(total, since);
-    cost = cost === undefined || spent === undefined ? undefined : cost + spent;
-  }
-  const tokens = total.input_tokens + total.output_tokens + total.cache_read_tokens + total.cache_write_tokens;
-  return { tokens, cost };
+type SpendingState = Pick<State, 'leadSpent' | 'members' | 'model' | 'usageAtStart' | 'spentBefore'>;
+
+/** Each member's roster totals as they are: what a later look subtracts to see what was spent since. */
+export function rosterSpending(members: readonly Member[]): Record<string, Spent> {
+  return Object.fromEntries(members.flatMap((m) => (m.usage ? [[m.name, { usage: { ...ZERO_USAGE, ...m.usage }, cost: memberCost(m) }]] : [])));
 }
 
 /**
- * What a member used since `start` (its roster totals when the REPL opened): earlier sessions'
- * turns are not this one's. A member that recorded no model yet runs the lead's, the default.
+ * What each agent spent in the lead's session, the lead first: what its journals recorded before
+ * the session began here (--continue, /resume), plus the lead's turns since and each teammate's
+ * roster totals less what they were then, each turn priced as the model that ran it (a teammate
+ * on Haiku is not charged at the lead's price). An agent of the session no longer on the roster
+ * comes last, with what its journal recorded.
  */
-export function memberUsageSince(member: Member, start: State['usageAtStart'][string] | undefined, leadModel: string): { usage: TokenUsage; cost: number | undefined } {
+export function spendingByAgent(state: SpendingState): [string, Spent][] {
+  const before = (name: string) => state.spentBefore[name] ?? NOTHING_SPENT;
+  const rows = new Map<string, Spent>([[LEAD, addSpent(before(LEAD), state.leadSpent)]]);
+  for (const member of state.members) {
+    if (member.name === LEAD || (!member.usage && state.spentBefore[member.name] === undefined)) continue;
+    rows.set(member.name, addSpent(before(member.name), memberUsageSince(member, state.usageAtStart[member.name], state.model)));
+  }
+  for (const [name, spent] of Object.entries(state.spentBefore)) if (!rows.has(name)) rows.set(name, spent);
+  return [...rows];
+}
+
+/** The session's tokens and cost, every agent's added up; cost is undefined when a model's price is not known. */
+export function sessionUsage(state: SpendingState): SessionUsage {
+  const total = spendingByAgent(state).reduce((sum, [, spent]) => addSpent(sum, spent), NOTHING_SPENT);
+  return { tokens: tokensOf(total.usage), cost: total.cost };
+}
+
+/**
+ * What a member used since `start` (its roster totals when the lead's session began here):
+ * earlier sessions' turns are not this one's. A member that recorded no model yet runs the
+ * lead's, the default.
+ */
+export function memberUsageSince(member: Member, start: Spent | undefined, leadModel: string): Spent {
   const now = { ...ZERO_USAGE, ...member.usage };
   const cost = memberCost({ ...member, model: member.model ?? leadModel });
   if (start === undefined) return { usage: now, cost };

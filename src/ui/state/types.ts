@@ -1,5 +1,5 @@
 import type { PreviewLine, TranscriptFold } from '../../present/index.js';
-import type { TokenUsage } from '../../model/index.js';
+import type { Spent } from '../../model/index.js';
 import type { Envelope, PermissionMode, RequestRecord } from '../../protocol/index.js';
 import type { LeadEvent } from '../../lead/index.js';
 import type { Member, LogBatch, LogCursor, StoreStatus, Task } from '../../store/index.js';
@@ -75,13 +75,15 @@ export type State = {
   epoch: number;
   nextId: number;
   live: LiveTurnState;
-  /** The lead's own usage (teammates' is in their roster entries). */
-  leadUsage: TokenUsage;
+  /** What the lead's own turns spent since its session began here (teammates' is in their roster entries). */
+  leadSpent: Spent;
   /**
-   * Each member's roster usage when the REPL opened: its lifetime totals count earlier
-   * sessions, which this session's header and /cost leave out.
+   * Each member's roster totals when the lead's session began here (the REPL opened, /clear,
+   * /resume): lifetime totals count earlier sessions, which the header and /cost leave out.
    */
-  usageAtStart: Record<string, { usage: TokenUsage; cost: number | undefined }>;
+  usageAtStart: Record<string, Spent>;
+  /** What each agent spent in the lead's session before it began here: a --continue'd or /resume'd session's journals. */
+  spentBefore: Record<string, Spent>;
   /** The lead's own permission mode (Shift+Tab), shown in the header. */
   leadMode: PermissionMode;
   /** The session the lead journals into; a new one after /clear. */
@@ -141,6 +143,8 @@ export type UiAction =
   | { type: 'append'; items: NewItem[] }
   | { type: 'members'; members: Member[] }
   | { type: 'clear' }
+  /** The lead's session changed (/clear, /resume): its totals start over from what its journals record. */
+  | { type: 'session_spending'; spent: Record<string, Spent> }
   | { type: 'view'; name: string }
   | { type: 'agent_log'; name: string; batch: LogBatch }
   | { type: 'toggle_detail' }
