@@ -20,6 +20,11 @@ export class ContextMeter {
     return this.windowTokens;
   }
 
+  /** Another model's window (the lead's /model): what it learned of the old one's does not hold. */
+  useWindow(tokens: number): void {
+    this.windowTokens = tokens;
+  }
+
   /** The API refused a request as longer than a smaller window than believed: go by the API's. */
   learnWindow(limit: number): void {
     if (limit > 0 && limit < this.windowTokens) this.windowTokens = limit;

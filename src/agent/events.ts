@@ -21,7 +21,9 @@ export type AgentEvent =
    * The older turns were replaced by a summary: context tokens `before` → `after` (estimated
    * until the next call measures it). `usage` is the summarising call's own, to be counted.
    */
-  | { type: 'compacted'; before: number; after: number; reason: CompactReason; usage: TokenUsage; model: string };
+  | { type: 'compacted'; before: number; after: number; reason: CompactReason; usage: TokenUsage; model: string }
+  /** A summary was made but would not have saved enough: the conversation is as it was; the summarising call's `usage` still counts. */
+  | { type: 'compaction_skipped'; message: string; usage: TokenUsage; model: string };
 
 /** `waiting`: the turn ended after its tools, for a decision the agent asked for. */
 export type IdleReason = 'end_turn' | 'waiting' | 'turn_cap' | 'budget' | 'interrupted' | 'error';

@@ -3,10 +3,9 @@ import { DEFAULT_MAX_TOKENS, type ModelClient, type ToolSpec, DEFAULT_CONTEXT_WI
 import type { AgentEvent, IdleReason } from './events.js';
 import { EventStream, errorMessage } from '../lib/index.js';
 import { Conversation } from './conversation.js';
-import type { CompactReason } from '../store/index.js';
-import { buildReplacement, chooseCut, isContextOverflow, overflowLimit, savesEnough, sizeOf, skippedCompaction, thresholdDue } from './compaction.js';
-import { summarise, summariserPrompt } from './compactor.js';
+import { isContextOverflow, overflowLimit, sizeOf } from './compaction.js';
 import { ContextMeter } from './context-meter.js';
+import { LoopCompaction } from './loop-compaction.js';
 import { runToolCalls, type ToolCall, type ToolExecutor } from './tool-calls.js';
 
 export type LoopOptions = {
@@ -40,8 +39,6 @@ export type ContextOptions = {
 
 export const DEFAULT_MAX_MODEL_CALLS = 50;
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
-/** The share of the window the most recent turns may keep through a compaction, in characters (4 a token). */
-const KEEP_SHARE = 0.2;
 /** The least room a reply gets, however full the window: below it a reply is cut off mid-thought. */
 const MIN_REPLY_TOKENS = 1_024;
 
@@ -59,10 +56,7 @@ export class AgentLoop {
   private abort: AbortController | undefined;
   private lastText = '';
   private readonly meter: ContextMeter;
-  /** /compact asked while a turn ran (with what the summary should keep): done before the next model call. */
-  private compactRequested: { instructions?: string } | undefined;
-  /** The conversation's size when a compaction was last skipped for saving too little. */
-  private skippedAtChars: number | undefined;
+  private readonly compaction: LoopCompaction;
   /** The turn running now (not an idle compaction), and the user's halt of it, if any: what `halt` acts on. */
   private turn: { halt?: { note: string; held: string[] } } | undefined;
 
@@ -70,6 +64,7 @@ export class AgentLoop {
     this.conversation = options.conversation ?? new Conversation();
     const fixedChars = options.system.length + JSON.stringify(typeof options.tools === 'function' ? options.tools() : options.tools).length;
     this.meter = new ContextMeter(options.context?.window ?? DEFAULT_CONTEXT_WINDOW, options.context?.threshold ?? DEFAULT_COMPACT_THRESHOLD, fixedChars);
+    this.compaction = new LoopCompaction({ model: options.model, meter: this.meter, conversation: this.conversation, emit: (event) => this.events.emit(event), protocolState: options.context?.protocolState });
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -115,7 +110,7 @@ export class AgentLoop {
 
   /** Compact now if idle, else before the next model call (the human's /compact [instructions]). */
   compact(instructions?: string): void {
-    this.compactRequested = instructions === undefined ? {} : { instructions };
+    this.compaction.request(instructions);
     if (this.running !== undefined) return;
     this.running = this.compactWhileIdle().finally(() => {
       this.running = undefined;
@@ -128,12 +123,17 @@ export class AgentLoop {
     const abort = new AbortController();
     this.abort = abort;
     try {
-      await this.compactNow('manual', abort.signal);
+      await this.compaction.run('manual', abort.signal);
     } catch {
-      // Only an interrupt gets here (compactNow reports its own failures); the conversation is as it was.
+      // Only an interrupt gets here (a compaction reports its own failures); the conversation is as it was.
     } finally {
       this.abort = undefined;
     }
+  }
+
+  /** The window of the model the next calls go to (the lead's /model), which the threshold and the reply's room are measured against. */
+  useContextWindow(tokens: number): void {
+    this.meter.useWindow(tokens);
   }
 
   /** Stop the model call or tool under way; queued input stays queued. */
@@ -185,9 +185,8 @@ export class AgentLoop {
           break;
         }
         calls++;
-        const chars = sizeOf(this.conversation.messages);
-        const due = this.compactRequested ? 'manual' : thresholdDue(this.meter.full(chars), chars, this.skippedAtChars) ? 'threshold' : undefined;
-        if (due !== undefined) await this.compactNow(due, abort.signal);
+        const due = this.compaction.due();
+        if (due !== undefined) await this.compaction.run(due, abort.signal);
         const toolCalls = await this.callModel(calls, abort.signal);
         if (toolCalls.length === 0) continue;
         const results = await runToolCalls(toolCalls, abort.signal, this.options.execute, (event) => this.events.emit(event));
@@ -233,46 +232,8 @@ export class AgentLoop {
       if (signal.aborted || !isContextOverflow(error)) throw error;
       const limit = overflowLimit(error);
       if (limit !== undefined) this.meter.learnWindow(limit);
-      if (!(await this.compactNow('overflow', signal))) throw error;
+      if (!(await this.compaction.run('overflow', signal))) throw error;
       return this.modelCall(call, signal);
-    }
-  }
-
-  /**
-   * Replace the older turns with a summary, through the conversation's one `replaced` record.
-   * Whether it did: a failed compaction is reported and the turn goes on without it; only an
-   * interrupt is thrown.
-   */
-  private async compactNow(reason: CompactReason, signal: AbortSignal): Promise<boolean> {
-    const instructions = this.compactRequested?.instructions;
-    this.compactRequested = undefined;
-    try {
-      await this.conversation.settled();
-      const messages = this.conversation.messages;
-      const cut = chooseCut(messages, this.meter.window * KEEP_SHARE * 4);
-      if (cut === undefined) {
-        if (reason === 'manual') this.events.emit({ type: 'error', message: 'nothing to compact: the conversation is only its latest turn' });
-        return false;
-      }
-      const state = (await this.options.context?.protocolState?.()) ?? '';
-      const summary = await summarise(this.options.model, summariserPrompt(instructions), messages.slice(0, cut), signal);
-      const beforeChars = sizeOf(messages);
-      const replacement = buildReplacement(summary.text, state, messages.slice(cut));
-      if (!savesEnough(beforeChars, sizeOf(replacement))) {
-        this.skippedAtChars = beforeChars;
-        this.events.emit({ type: 'error', message: skippedCompaction(beforeChars, sizeOf(replacement)) });
-        return false;
-      }
-      this.skippedAtChars = undefined;
-      const before = this.meter.estimate(beforeChars);
-      const after = this.meter.compacted(beforeChars, sizeOf(replacement));
-      this.conversation.replace(replacement, { model: summary.model, usage: summary.usage });
-      this.events.emit({ type: 'compacted', before, after, reason, usage: summary.usage, model: summary.model });
-      return true;
-    } catch (error) {
-      if (signal.aborted) throw error;
-      this.events.emit({ type: 'error', message: `compaction failed: ${errorMessage(error)}` });
-      return false;
     }
   }
 

@@ -60,7 +60,7 @@ export function createEventPrinter(json: JsonSink | undefined, writeLine: (line:
         if (e.type === 'turn_end' && e.text.trim() !== '') return write(`lead: ${e.text.trim()}`);
         if (e.type === 'tool_call') return write(`lead ⚙ ${e.name} ${oneLine(JSON.stringify(e.input), 120)}`);
         if (e.type === 'tool_result') return write(`  ${e.isError ? '✗' : '='} ${oneLine(e.content, 160)}`);
-        if (e.type === 'error') return write(`! ${e.message}`);
+        if (e.type === 'error' || e.type === 'compaction_skipped') return write(`! ${e.message}`);
         if (e.type === 'compacted') return write(`· ${compactionLine(LEAD, e.before, e.after, e.reason)}`);
         return;
       }

@@ -1,5 +1,5 @@
 import { Refused } from '../lib/index.js';
-import { type ModelClient, type ModelSettings, modelIdProblem, openModel } from '../model/index.js';
+import { type ModelClient, type ModelSettings, contextWindowOf, modelIdProblem, openModel } from '../model/index.js';
 import { newSessionId, type PermissionMode } from '../protocol/index.js';
 import { closeInterruptedTools, type AgentLoop } from '../agent/index.js';
 import type { LeadSession } from './session.js';
@@ -40,7 +40,7 @@ export class LeadControls {
   constructor(
     private readonly parts: {
       stepper: LeadStepper;
-      loop: Pick<AgentLoop, 'busy' | 'conversation'>;
+      loop: Pick<AgentLoop, 'busy' | 'conversation' | 'useContextWindow'>;
       model: LeadModel;
       settings: ModelSettings;
       /** The offline server the lead runs, if it runs one: a new client of it costs nothing. */
@@ -67,6 +67,8 @@ export class LeadControls {
     if (settings.offline) throw new Refused(`offline, the lead runs the offline model only (${settings.model})`);
     const opened = await openModel({ ...settings, model, offlineURL: this.parts.offlineURL ?? settings.offlineURL });
     this.parts.model.use(opened.client);
+    // Compaction and the reply's room go by the new model's window (a --context-window given still holds).
+    this.parts.loop.useContextWindow(contextWindowOf(model, settings.contextWindow));
     await this.parts.stepper.step({ type: 'lead_model', model, label: opened.label });
     return model;
   }

@@ -160,7 +160,7 @@ export class LeadRuntime {
     loop.subscribe((event) => {
       void step({ type: 'agent', event });
       if (event.type === 'turn_start') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'working'));
-      if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));
+      if (event.type === 'turn_end' || event.type === 'compaction_skipped') void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));
       if (event.type === 'idle') void rosterWrites(() => setMemberStatus(store.roster, LEAD, 'idle'));
       if (event.type === 'compacted') {
         void rosterWrites(() => addMemberUsage(store.roster, LEAD, pricedTurn(event.model, event.usage)));

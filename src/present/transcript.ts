@@ -86,6 +86,7 @@ export function foldLog(fold: TranscriptFold, lines: readonly LogLine[]): { fold
         entries.push({ kind: 'compacted', before: line.before, after: line.after, reason: line.reason });
         break;
       case 'error':
+      case 'compaction_skipped':
         entries.push({ kind: 'error', text: line.message });
         break;
       case 'problem':

@@ -24,6 +24,7 @@ export const LogEvent = z.discriminatedUnion('type', [
   z.object({ at, type: z.literal('idle'), reason: z.string(), lastText: z.string() }),
   z.object({ at, type: z.literal('error'), message: z.string() }),
   z.object({ at, type: z.literal('compacted'), before: z.number(), after: z.number(), reason: CompactReason, usage: Usage, model: z.string() }),
+  z.object({ at, type: z.literal('compaction_skipped'), message: z.string(), usage: Usage, model: z.string() }),
   /** The harness's status, as the roster has it. */
   z.object({ at, type: z.literal('status'), status: MemberStatus }),
   /** Something that failed on the way and was not the model's to handle. */

@@ -227,7 +227,7 @@ export async function runTeammate(options: TeammateOptions, started: StartedTeam
     // Type-checked against the log's schema: an AgentEvent it lacks does not compile.
     log(event);
     if (event.type === 'turn_start') dispatch({ type: 'turn_start' });
-    if (event.type === 'turn_end') void rosterWrites(() => addMemberUsage(store.roster, name, pricedTurn(event.model, event.usage)));
+    if (event.type === 'turn_end' || event.type === 'compaction_skipped') void rosterWrites(() => addMemberUsage(store.roster, name, pricedTurn(event.model, event.usage)));
     if (event.type === 'idle') dispatch({ type: 'idle', lastText: event.lastText });
     if (event.type === 'compacted') {
       const { before, after, reason } = event;

@@ -143,6 +143,9 @@ describe('context meter', () => {
     assert.equal(meter.estimate(4_000), after);
     meter.learnWindow(5_000);
     assert.equal(meter.full(4_000 + 4 * (4_000 - after)), true, 'past 80% of the window the API named');
+    meter.useWindow(200_000);
+    assert.equal(meter.window, 200_000, "another model's window replaces what was learned of the old one's");
+    assert.equal(meter.full(4_000 + 4 * (4_000 - after)), false);
   });
 });
 

@@ -25,9 +25,16 @@ test('/compact on conversations too short to gain: the lead and a teammate told 
     assert.match(JSON.stringify(logged), /compaction skipped: the summary would/);
 
     const before = JSON.stringify(runtime.loop.messages);
+    const leadInput = async () => (await store.roster.load())?.members.find((m) => m.name === 'lead')?.usage?.input_tokens ?? 0;
+    const inputBefore = await leadInput();
     await runtime.submit({ op: 'compact' });
-    const own = await waitFor(() => events.find((e) => e.type === 'agent' && e.event.type === 'error'), 'the lead to skip its compaction', 20_000);
-    assert.match(own.type === 'agent' && own.event.type === 'error' ? own.event.message : '', skipped);
+    const own = await waitFor(() => events.find((e) => e.type === 'agent' && e.event.type === 'compaction_skipped'), 'the lead to skip its compaction', 20_000);
+    const ownSkip = own.type === 'agent' && own.event.type === 'compaction_skipped' ? own.event : undefined;
+    assert.match(ownSkip?.message ?? '', skipped);
+    // The summary it made and did not use still cost tokens: they are on the lead's roster totals.
+    const summaryInput = ownSkip?.usage.input_tokens ?? 0;
+    assert.ok(summaryInput > 0);
+    await waitFor(async () => (await leadInput()) >= inputBefore + summaryInput || undefined, "the skipped summary's tokens on the lead's roster totals");
     assert.equal(JSON.stringify(runtime.loop.messages), before);
     assert.equal(events.some((e) => e.type === 'teammate_compacted' || (e.type === 'agent' && e.event.type === 'compacted')), false);
     assert.equal((await store.audit.read()).entries.some((e) => e.event === 'compacted'), false, 'nothing compacted, nothing audited as compacted');

@@ -31,13 +31,31 @@ describe("the lead's own mode", () => {
     stepper.runEffectsWith((effect) => void (effect.type === 'emit' && emitted.push(effect.event.type)));
     const conversation = new Conversation();
     const session = { id: 'session-aaaaaaaaaa', restart: () => undefined } as unknown as LeadSession;
-    const controls = new LeadControls({ stepper, loop: { busy: false, conversation }, model: new LeadModel({ model: 'x', turn: async () => { throw new Error('no'); } }), settings: { offline: true, model: 'offline-demo' } as ModelSettings, offlineURL: undefined, session });
+    const controls = new LeadControls({ stepper, loop: { busy: false, conversation, useContextWindow: () => undefined }, model: new LeadModel({ model: 'x', turn: async () => { throw new Error('no'); } }), settings: { offline: true, model: 'offline-demo' } as ModelSettings, offlineURL: undefined, session });
     await controls.setMode('accept-edits');
     assert.equal(controls.mode, 'accept-edits');
     await assert.rejects(controls.setMode('bypass'), (error: unknown) => error instanceof Refused && /bypass only by starting the lead/.test(error.message));
     assert.equal(controls.mode, 'accept-edits');
     await assert.rejects(controls.setModel('claude-haiku-4-5'), /offline, the lead runs the offline model only/);
     assert.deepEqual(emitted, ['lead_mode']);
+  });
+
+  test("/model: the next turns go to the new model, whose window the lead's compaction goes by; a --context-window given still holds", async () => {
+    const online = { offline: false, model: 'claude-sonnet-5-5', apiKey: 'dummy', baseURL: 'http://127.0.0.1:9', contextWindow: undefined } as ModelSettings;
+    for (const [settings, expected] of [[online, 200_000], [{ ...online, contextWindow: 64_000 }, 64_000]] as const) {
+      const stepper = new LeadStepper(initialLeadState('human', 'default'));
+      const labels: string[] = [];
+      stepper.runEffectsWith((effect) => void (effect.type === 'emit' && effect.event.type === 'lead_model' && labels.push(effect.event.model)));
+      const windows: number[] = [];
+      const model = new LeadModel({ model: 'claude-sonnet-5-5', turn: async () => { throw new Error('no'); } });
+      const session = { id: 'session-aaaaaaaaaa' } as unknown as LeadSession;
+      const controls = new LeadControls({ stepper, loop: { busy: false, conversation: new Conversation(), useContextWindow: (tokens) => void windows.push(tokens) }, model, settings, offlineURL: undefined, session });
+      await assert.rejects(controls.setModel('not a model'), Refused);
+      assert.equal(await controls.setModel('claude-haiku-4-5'), 'claude-haiku-4-5');
+      assert.equal(model.model, 'claude-haiku-4-5');
+      assert.deepEqual(windows, [expected]);
+      assert.deepEqual(labels, ['claude-haiku-4-5']);
+    }
   });
 
   test('/clear empties the conversation into a new session; refused mid-turn', async () => {
@@ -48,9 +66,9 @@ describe("the lead's own mode", () => {
     const ids: string[] = [];
     const session = { get id() { return ids.at(-1) ?? 'session-aaaaaaaaaa'; }, restart: (id: string) => void ids.push(id) } as unknown as LeadSession;
     const parts = { stepper, model: new LeadModel({ model: 'x', turn: async () => { throw new Error('no'); } }), settings: { offline: true, model: 'offline-demo' } as ModelSettings, offlineURL: undefined, session };
-    await assert.rejects(new LeadControls({ ...parts, loop: { busy: true, conversation } }).clear(), /interrupt it \(Esc\) first/);
+    await assert.rejects(new LeadControls({ ...parts, loop: { busy: true, conversation, useContextWindow: () => undefined } }).clear(), /interrupt it \(Esc\) first/);
     assert.equal(conversation.messages.length, 1);
-    const id = await new LeadControls({ ...parts, loop: { busy: false, conversation } }).clear();
+    const id = await new LeadControls({ ...parts, loop: { busy: false, conversation, useContextWindow: () => undefined } }).clear();
     assert.equal(conversation.messages.length, 0);
     assert.match(id, /^session-/);
     assert.notEqual(id, 'session-aaaaaaaaaa');
@@ -78,8 +96,8 @@ describe("the lead's own mode", () => {
       },
     } as unknown as LeadSession;
     const parts = { stepper, model: new LeadModel({ model: 'x', turn: async () => { throw new Error('no'); } }), settings: { offline: true, model: 'offline-demo' } as ModelSettings, offlineURL: undefined, session };
-    await assert.rejects(new LeadControls({ ...parts, loop: { busy: true, conversation } }).resume('session-aaaaaaaaaa'), /interrupt it \(Esc\) first, then \/resume/);
-    const controls = new LeadControls({ ...parts, loop: { busy: false, conversation } });
+    await assert.rejects(new LeadControls({ ...parts, loop: { busy: true, conversation, useContextWindow: () => undefined } }).resume('session-aaaaaaaaaa'), /interrupt it \(Esc\) first, then \/resume/);
+    const controls = new LeadControls({ ...parts, loop: { busy: false, conversation, useContextWindow: () => undefined } });
     await assert.rejects(controls.resume('session-bbbbbbbbbb'), /the lead is in session session-bbbbbbbbbb already/);
     await assert.rejects(controls.resume('session-cccccccccc'), /no session 'session-cccccccccc'/);
     assert.equal(conversation.messages.length, 1, 'refusals change nothing');

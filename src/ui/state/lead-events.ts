@@ -50,6 +50,8 @@ function reduceAgent(state: State, event: AgentEvent): State {
     }
     case 'error':
       return append(state, { kind: 'error', text: event.message });
+    case 'compaction_skipped':
+      return append({ ...state, leadSpent: addSpent(state.leadSpent, spentOn(event.model, event.usage)) }, { kind: 'error', text: event.message });
     case 'compacted':
       return append({ ...state, leadSpent: addSpent(state.leadSpent, spentOn(event.model, event.usage)) }, { kind: 'info', text: compactionLine(LEAD, event.before, event.after, event.reason) });
   }
