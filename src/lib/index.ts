@@ -1,6 +1,7 @@
 // Generic helpers with no idea of a team: errors, event streams, terminal text, git, files written
 // whole or under a lock, watching files, pids and process groups.
 // Other folders import this folder only through this file (.dependency-cruiser.cjs).
+export { addCounts } from './add-counts.js';
 export { asError } from './as-error.js';
 export { errorMessage } from './error-message.js';
 export { writeFileAtomic } from './atomic-file.js';

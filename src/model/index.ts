@@ -8,5 +8,5 @@ export { DEFAULT_CONTEXT_WINDOW, contextWindowOf } from './context-window.js';
 export { lazyModel } from './lazy.js';
 export { ModelId, SettingsError, childModelEnv, modelIdProblem, resolveModelSettings, teammateModel } from './settings.js';
 export type { ModelSettings } from './settings.js';
-export { ZERO_USAGE, NOTHING_SPENT, addUsage, addSpent, costOf, spentOn, tokensOf } from './usage.js';
+export { ZERO_USAGE, NOTHING_SPENT, addUsage, addSpent, costOf, spentByModel, spentOn, tokensOf } from './usage.js';
 export type { Spent, TokenUsage } from './usage.js';

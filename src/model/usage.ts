@@ -1,3 +1,4 @@
+import { addCounts } from '../lib/index.js';
 import { OFFLINE_MODEL } from '../offline/index.js';
 
 /**
@@ -19,14 +20,8 @@ export const ZERO_USAGE: TokenUsage = Object.freeze({
   cache_write_tokens: 0,
 });
 
-export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
-    cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
-  };
-}
+/** Two usages added field by field. */
+export const addUsage: (a: TokenUsage, b: TokenUsage) => TokenUsage = addCounts;
 
 /** USD per million tokens. Cache writes are the 5-minute kind, the only one this client asks for. */
 export type ModelPrice = { input: number; output: number; cacheWrite: number; cacheRead: number };
@@ -79,6 +74,11 @@ export function spentOn(model: string, usage: TokenUsage): Spent {
 
 export function addSpent(a: Spent, b: Spent): Spent {
   return { usage: addUsage(a.usage, b.usage), cost: a.cost === undefined || b.cost === undefined ? undefined : a.cost + b.cost };
+}
+
+/** Usage kept by the model that answered (a session's, as its journals record it), each part priced as its model. */
+export function spentByModel(byModel: Readonly<Record<string, TokenUsage>>): Spent {
+  return Object.entries(byModel).reduce((sum, [model, usage]) => addSpent(sum, spentOn(model, usage)), NOTHING_SPENT);
 }
 
 /** Every token of a usage, whatever its kind. */

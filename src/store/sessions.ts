@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { SESSION_ID_PATTERN, AgentName, LEAD } from '../protocol/index.js';
+import { addCounts } from '../lib/index.js';
 
 /**
  * Sessions: what survives a restart of the lead. Each agent's conversation is journaled as
@@ -38,11 +39,12 @@ const Message = z.object({ role: z.enum(['user', 'assistant', 'system']), conten
 
 const tokens = z.number().int().nonnegative();
 
+const CallTokens = z.object({ input_tokens: tokens, output_tokens: tokens, cache_read_tokens: tokens, cache_write_tokens: tokens });
+export type CallTokens = z.infer<typeof CallTokens>;
+const ZERO_TOKENS: CallTokens = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+
 /** The model call behind a record: which model answered, and the tokens it used (absent in journals written before it was recorded). */
-const Spent = z.object({
-  model: z.string().min(1),
-  usage: z.object({ input_tokens: tokens, output_tokens: tokens, cache_read_tokens: tokens, cache_write_tokens: tokens }),
-});
+const Spent = z.object({ model: z.string().min(1), usage: CallTokens });
 
 /** One change to a conversation, as the agent layer's `ConversationRecord` tells it. */
 export const SessionRecord = z.discriminatedUnion('type', [
@@ -83,6 +85,8 @@ export type SessionSummary = SessionMeta & {
   agents: string[];
   /** Records in every journal, unreadable lines not counted. */
   records: number;
+  /** The tokens the session's model calls used, every agent's, by the model that answered (priced by the layers that know prices). */
+  tokens_by_model: Record<string, CallTokens>;
 };
 
 /** How long a first-prompt preview is. */
@@ -101,14 +105,16 @@ export function promptPreview(text: string): string {
 export function sessionSummary(meta: SessionMeta, journals: ReadonlyMap<string, readonly JournalEntry[]>): SessionSummary {
   let records = 0;
   let lastActive = meta.started_at;
+  const byModel: Record<string, CallTokens> = {};
   for (const entries of journals.values()) {
     records += entries.length;
     const last = entries.at(-1)?.at;
     if (last !== undefined && Date.parse(last) > Date.parse(lastActive)) lastActive = last;
+    for (const { record } of entries) if (record.type !== 'user' && record.spent) byModel[record.spent.model] = addCounts(byModel[record.spent.model] ?? ZERO_TOKENS, record.spent.usage);
   }
   const agents = [...journals.keys()].sort();
   const ordered = agents.includes(LEAD) ? [LEAD, ...agents.filter((a) => a !== LEAD)] : agents;
-  return { ...meta, last_active: lastActive, agents: ordered, records };
+  return { ...meta, last_active: lastActive, agents: ordered, records, tokens_by_model: byModel };
 }
 
 /**

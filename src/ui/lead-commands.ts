@@ -1,13 +1,9 @@
 import { tokensOf, type Spent, type TokenUsage } from '../model/index.js';
+import { dollars } from '../present/index.js';
 import { redactDescriptor } from '../store/index.js';
 import type { ReplRuntime } from './runtime.js';
 import { sessionUsage, spendingByAgent } from './state/selectors.js';
 import type { NewItem, State } from './state/types.js';
-
-/** "$0.0123", or "n/a" for a model without a known price. */
-function dollars(usd: number | undefined): string {
-  return usd === undefined ? 'n/a' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
-}
 
 /** The share of input tokens read from the prompt cache: what caching saved. */
 function cacheShare(usage: TokenUsage): string {

@@ -68,8 +68,12 @@ describe('sessions, end to end', () => {
     // The first run's 3, then the second's prompt (with the result the killed tool call never had) and its answer.
     assert.ok(Number(only?.records) >= 5, `records: ${String(only?.records)}`);
     assert.ok(Date.parse(String(only?.last_active)) > Date.parse(String(only?.started_at)));
+    // What both runs' model calls used, by model, as the journal records them; the offline model costs nothing.
+    assert.deepEqual(Object.keys(only?.tokens_by_model as Json), ['offline-demo']);
+    assert.ok(Number(only?.tokens) > 0, `tokens: ${String(only?.tokens)}`);
+    assert.equal(only?.cost_usd, 0);
     const human = await second.cli(['sessions']);
-    assert.match(human.stdout, new RegExp(`^${id}  started .* records  agents lead\\n    "${FIRST_PROMPT}"$`, 'm'));
+    assert.match(human.stdout, new RegExp(`^${id}  started .* records  ${String(only?.tokens)} tokens  \\$0\\.0000  agents lead\\n    "${FIRST_PROMPT}"$`, 'm'));
   });
 
   test('a torn and a corrupt journal line are set aside and reported; the session still resumes', async (t) => {

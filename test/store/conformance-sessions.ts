@@ -39,7 +39,14 @@ export function sessionCases(kit: Kit): void {
     const { sessions, problems } = await store.sessions.list();
     assert.deepEqual(problems, []);
     assert.equal(sessions.length, 1);
-    assert.deepEqual({ ...sessions[0], last_active: undefined }, { ...meta, last_active: undefined, agents: ['lead', 'alice'], records: 5 });
+    assert.deepEqual({ ...sessions[0], last_active: undefined }, {
+      ...meta,
+      last_active: undefined,
+      agents: ['lead', 'alice'],
+      records: 5,
+      // Every journal's model calls, summed by the model that answered them.
+      tokens_by_model: { 'claude-sonnet-5-5': answer.type === 'assistant' ? answer.spent?.usage : undefined, 'claude-haiku-4-5': compacted.type === 'replaced' ? compacted.spent?.usage : undefined },
+    });
     assert.equal(sessions[0]?.last_active, (await store.sessions.read(ID, 'alice')).entries[0]?.at, 'the newest record, alice\'s');
   });
 

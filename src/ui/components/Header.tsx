@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { memo } from 'react';
 import { tokens } from '../format.js';
+import { dollars } from '../../present/index.js';
 import { senderColor } from './TranscriptLine.js';
 import type { Phase } from '../state/types.js';
 
@@ -37,7 +38,7 @@ function stopLine(phase: Phase, waitingFor: string): string | undefined {
 
 /** Team, model (the offline model stands out), the session's tokens and cost, and any shutdown under way. */
 export const Header = memo(function Header({ team, modelLabel, offline, cwd, sandbox, sandboxBinding, tokens: count, cost: usd, phase, waitingFor, view, storeDown, mode }: HeaderProps) {
-  const cost = usd === undefined ? 'cost n/a' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+  const cost = usd === undefined ? 'cost n/a' : dollars(usd);
   const stopping = stopLine(phase, waitingFor);
   return (
     <Box flexDirection="column">
