@@ -26,8 +26,28 @@ export function proveBeat(beat: UnprovenBeat, team: string, at: string, privateK
   return { ...beat, signed_at: at, proof };
 }
 
-/** When `beat` was made by its signed word (ms on the store's clock); undefined when `publicKey` did not sign it for this team. */
-export function provenAt(beat: HostRecord, team: string, publicKey: KeyObject): number | undefined {
+/**
+ * How far ahead of the store's clock a beat may be signed: its writer and its reader each read
+ * that clock (StoreClock) and may be this far apart.
+ */
+const MAX_AHEAD_MS = 1_000;
+
+/** Whether a beat signed at `at` is dated ahead of the store's clock `now`, beyond what two readings of it can differ by. */
+export function signedAhead(at: number, now: string): boolean {
+  return at > Date.parse(now) + MAX_AHEAD_MS;
+}
+
+/**
+ * When `beat` was made by its signed word (ms on the store's clock); undefined when `publicKey`
+ * did not sign it for this team, or signed it ahead of the store's clock `now`: a beat dated in
+ * the future would keep its writer alive until then, however long ago it died.
+ */
+export function provenAt(beat: HostRecord, team: string, publicKey: KeyObject, now: string): number | undefined {
+  const at = signedAt(beat, team, publicKey);
+  return at === undefined || signedAhead(at, now) ? undefined : at;
+}
+
+function signedAt(beat: HostRecord, team: string, publicKey: KeyObject): number | undefined {
   let holds: boolean;
   try {
     holds = verify(null, signedBytes(team, beat), publicKey, Buffer.from(beat.proof, 'base64'));

@@ -2,7 +2,7 @@ import { errorMessage } from '../lib/index.js';
 import { LEAD, importPublicKey } from '../protocol/index.js';
 import { HOST_STALE_MS, type HostBeat, type LivenessView, type TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
-import { provenAt } from './beat-proof.js';
+import { provenAt, signedAhead } from './beat-proof.js';
 import { hostPins } from './host-files.js';
 import type { HostPins } from './pins.js';
 
@@ -29,10 +29,11 @@ export function judgeHost(beat: HostBeat, now: string, team: string, pins: HostP
   if (pinned !== beat.public_key) return { beat, state: 'unproven', why: 'it beats with a key other than the one pinned for it' };
   let at: number | undefined;
   try {
-    at = provenAt(beat, team, importPublicKey(pinned));
+    at = provenAt(beat, team, importPublicKey(pinned), now);
   } catch (error) {
     return { beat, state: 'unproven', why: `its pinned key is not usable: ${errorMessage(error)}` };
   }
+  if (at === undefined && signedAhead(Date.parse(beat.signed_at), now)) return { beat, state: 'unproven', why: `its beat is dated ${beat.signed_at}, ahead of the store's clock (${now})` };
   if (at === undefined) return { beat, state: 'unproven', why: 'its beat is not signed by its pinned key (written by someone else)' };
   const ageMs = Math.max(0, Date.parse(now) - at);
   return { beat, state: ageMs <= HOST_STALE_MS ? 'alive' : 'stale', ageMs, provenAt: new Date(at).toISOString() };

@@ -18,7 +18,7 @@ export function leadBeatRecord(anchor: KeyPair, team: string, run: string, leadK
 /** The lead process beating now, as the anchor signed it: how long ago (store clock) and its key; undefined: no signed beat. */
 export function leadBeat(hosts: readonly HostBeat[], now: string, anchorKey: KeyObject, team: string): { ageMs: number; leadKey: string | undefined } | undefined {
   const beat = hosts.find((h) => h.name === LEAD);
-  const at = beat === undefined ? undefined : provenAt(beat, team, anchorKey);
+  const at = beat === undefined ? undefined : provenAt(beat, team, anchorKey, now);
   if (beat === undefined || at === undefined) return undefined;
   return { ageMs: Date.parse(now) - at, leadKey: beat.lead_key };
 }

@@ -85,7 +85,7 @@ export class RemoteHosts {
       for (const [name, { spawner, key }] of this.attached) {
         // Only a beat the host signed counts: one written by anyone else leaves the host to go quiet.
         const beat = hosts.find((h) => h.name === name && h.run === spawner.run);
-        spawner.beatAt(this.provenIso(beat, key), now);
+        spawner.beatAt(this.provenIso(beat, key, now), now);
       }
       const keys = JSON.stringify(this.deps.keys.entries());
       if (keys !== this.sharedKeys) {
@@ -97,8 +97,8 @@ export class RemoteHosts {
     }
   }
 
-  private provenIso(beat: HostBeat | undefined, key: KeyObject): string | undefined {
-    const at = beat === undefined ? undefined : provenAt(beat, this.deps.store.team, key);
+  private provenIso(beat: HostBeat | undefined, key: KeyObject, now: string): string | undefined {
+    const at = beat === undefined ? undefined : provenAt(beat, this.deps.store.team, key, now);
     return at === undefined ? undefined : new Date(at).toISOString();
   }
 
@@ -114,7 +114,7 @@ export class RemoteHosts {
       this.deps.problem(`host ${beat.name} was not admitted`, admitted.reason);
       return;
     }
-    const proven = this.provenIso(beat, admitted.key);
+    const proven = this.provenIso(beat, admitted.key, now);
     if (proven === undefined) {
       if (!this.unsigned.has(seen)) this.deps.problem(`host ${beat.name} is not attached yet`, 'its latest beat is not signed by the key it registered with (written by someone else?): waiting for one it signed');
       this.unsigned.add(seen);

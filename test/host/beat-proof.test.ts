@@ -35,12 +35,26 @@ const listed = (beat: ReturnType<typeof proveBeat>): HostBeat => ({ ...beat, las
 test('a beat proven by its writer gives its signed time; another key, another team, or an edited beat gives none', () => {
   const beat = proveBeat(unproven, 't', secondsBefore(1), hostKey.privateKey);
   const key = importPublicKey(hostKey.publicKey);
-  assert.equal(provenAt(beat, 't', key), Date.parse(secondsBefore(1)));
-  assert.equal(provenAt(beat, 'u', key), undefined, 'a beat of another team');
-  assert.equal(provenAt(beat, 't', importPublicKey(impostor.publicKey)), undefined, 'another key');
-  assert.equal(provenAt({ ...beat, signed_at: NOW }, 't', key), undefined, 'a signed time moved forward');
-  assert.equal(provenAt({ ...beat, run: 'run-2' }, 't', key), undefined, 'another run');
-  assert.equal(provenAt({ ...beat, proof: 'bm90IGEgc2lnbmF0dXJl' }, 't', key), undefined, 'a proof that is no signature');
+  assert.equal(provenAt(beat, 't', key, NOW), Date.parse(secondsBefore(1)));
+  assert.equal(provenAt(beat, 'u', key, NOW), undefined, 'a beat of another team');
+  assert.equal(provenAt(beat, 't', importPublicKey(impostor.publicKey), NOW), undefined, 'another key');
+  assert.equal(provenAt({ ...beat, signed_at: NOW }, 't', key, NOW), undefined, 'a signed time moved forward');
+  assert.equal(provenAt({ ...beat, run: 'run-2' }, 't', key, NOW), undefined, 'another run');
+  assert.equal(provenAt({ ...beat, proof: 'bm90IGEgc2lnbmF0dXJl' }, 't', key, NOW), undefined, 'a proof that is no signature');
+});
+
+test("a beat its own key signed with a time ahead of the store's clock proves nothing: dated in the future, it would keep a dead writer alive until then", () => {
+  const key = importPublicKey(hostKey.publicKey);
+  const ahead = (s: number) => proveBeat(unproven, 't', secondsBefore(-s), hostKey.privateKey);
+  assert.equal(provenAt(ahead(0.5), 't', key, NOW), Date.parse(secondsBefore(-0.5)), 'two readings of the clock half a second apart');
+  assert.equal(provenAt(ahead(60), 't', key, NOW), undefined);
+  const pins = new HostPins(join(temp.home, 'pins-ahead.json'));
+  pins.pin('build', hostKey.publicKey);
+  const judged = judgeHost(listed(ahead(3_600)), NOW, 't', pins);
+  assert.equal(judged.state, 'unproven');
+  assert.match(judged.why ?? '', /^its beat is dated 2026-12-04T13:00:10\.000Z, ahead of the store's clock/);
+  const lead = listed(leadBeatRecord(anchor, 't', 'lead-run', 'lead-key-1', secondsBefore(-3_600)));
+  assert.equal(leadBeat([lead], NOW, importPublicKey(anchor.publicKey), 't'), undefined, 'a lead beat from the future is no lead beating');
 });
 
 test("the lead's beat: its age comes from the time the anchor signed, however fresh the store's stamp; an unsigned one is no lead", () => {
