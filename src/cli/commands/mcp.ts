@@ -6,11 +6,11 @@ import type { ContextFor } from '../context.js';
 import { jsonOptions, jsonSink, type OutputFlags } from '../json-output.js';
 
 /**
- * `teams mcp list`: the project's MCP servers (settings.json's `mcpServers`), each started in
+ * `teams mcp list`: the project's MCP servers (`mcpServers` of .mcp.json and the settings), each started in
  * the sandbox as an agent's would be, with its state and its tools as the model sees them.
  */
 export function registerMcpCommands(program: Command, contextFor: ContextFor): void {
-  const mcp = program.command('mcp').description("the MCP servers of the settings (mcpServers in <home>/settings.json and the other layers)");
+  const mcp = program.command('mcp').description("the MCP servers of .mcp.json and the settings (mcpServers in <home>/settings.json and the other layers)");
   const list = mcp.command('list').description('start each server in the sandbox, list its state and tools, and stop it');
   jsonOptions(list, 'servers').action(async (options: OutputFlags, command: Command) => {
     const sink = jsonSink(options);
