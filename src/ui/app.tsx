@@ -5,6 +5,7 @@ import { Header } from './components/Header.js';
 import { InputLine } from './components/InputLine.js';
 import { TeamPanel } from './components/TeamPanel.js';
 import { TaskPanel } from './components/TaskPanel.js';
+import { ResumePicker } from './components/ResumePicker.js';
 import { LiveTurn, Transcript } from './components/Transcript.js';
 import { ReplController } from './controller.js';
 import type { ReplRuntime } from './runtime.js';
@@ -71,6 +72,7 @@ export function App({ store, controller }: AppProps) {
           preview={state.preview}
           now={state.now}
         />
+        {state.picker ? <ResumePicker picker={state.picker} /> : null}
         <InputLine line={state.input} focused={state.focus === 'input'} hint={state.hint} disabled={state.phase !== 'running'} to={state.view} />
       </Box>
     </>

@@ -6,7 +6,6 @@ import { formatAudit, formatMembers, formatMessage, formatRequests } from '../pr
 import { LEAD } from '../protocol/index.js';
 import { COMMAND_HELP, type SlashCommand } from './commands.js';
 import { compactTarget } from './compact-target.js';
-import { resumeList } from './resume-command.js';
 import type { ReplRuntime } from './runtime.js';
 import type { NewItem } from './state/types.js';
 import { permissionsList } from './permissions-command.js';
@@ -16,7 +15,7 @@ import { doctorReport, doctorText, type LeadOp } from '../lead/index.js';
 import { renderPrompt } from '../agent/index.js';
 
 /** Commands the controller carries out itself: they change the screen or read what it shows. */
-const SCREEN_COMMANDS = ['clear', 'resume', 'quit', 'view', 'cost', 'status', 'model_shown'] as const;
+const SCREEN_COMMANDS = ['clear', 'resume', 'resume_list', 'quit', 'view', 'cost', 'status', 'model_shown'] as const;
 type ScreenCommand = (typeof SCREEN_COMMANDS)[number];
 
 /** Whether `runCommand` carries the command out (the rest are the controller's). */
@@ -31,6 +30,7 @@ const KEYS = [
   'Keys:',
   '  input line   Enter send (to the lead; in a teammate\'s view, to that teammate as your message) · ↑/↓ history · Tab complete (empty line: go to the queue) · Shift+Tab the lead\'s mode: default → accept-edits → plan · Esc interrupt the agent shown',
   '  queue        ↑/↓ select (any other typing goes back to the input line) · y approve · n reject with a reason · v whole plan/command, or what a permission will do (its diff) · a allow: s this exact call for the session, or p a rule for the project (edit, Enter saves to settings.json and approves) · Esc back',
+  '  /resume      ↑/↓ choose a session · Enter the lead goes on with it · Esc close (other typing goes back to the input line)',
   '  anywhere     Shift+↓/↑ or Ctrl+N/P show the next/previous agent\'s session · Ctrl+O tool results whole or as one line · Ctrl+T the task board · Ctrl+C clears the line; on an empty line, twice within 2 s shuts the team down and quits (once more: force)',
 ];
 
@@ -56,8 +56,6 @@ async function execute(command: Exclude<SlashCommand, { name: ScreenCommand }>, 
   switch (command.name) {
     case 'help':
       return [{ kind: 'output', text: helpText() }];
-    case 'resume_list':
-      return resumeList(store, runtime.session?.id);
     case 'init':
       // Claude Code's /init: a prompt to the lead's model, which looks and writes (asking as any write asks).
       await submit(runtime, { op: 'prompt', text: renderPrompt('init.md', {}) });

@@ -10,7 +10,7 @@ export type SlashCommand =
   | { name: 'help' | 'team' | 'requests' | 'tasks' | 'memory' | 'init' | 'doctor' | 'mcp' }
   /** The screen's own (command-runner.ts SCREEN_COMMANDS). */
   | { name: 'clear' } | { name: 'cost' } | { name: 'status' }
-  /** `/resume <n|id>`: the lead goes on with an earlier session; `/resume` alone lists them. */
+  /** `/resume <n|id>`: the lead goes on with an earlier session; `/resume` alone opens the picker of them. */
   | { name: 'resume'; session: string }
   | { name: 'resume_list' }
   | { name: 'spawn'; member: string; role?: string; agent?: string; prompt: string; planMode: boolean; model?: string; mode?: PermissionMode; worktree?: true; host?: string }
@@ -65,7 +65,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'memory', usage: '/memory', what: 'the project instructions (AGENTS.md, CLAUDE.md) and agent definitions the agents are given' },
   { name: 'mcp', usage: '/mcp', what: "the lead's MCP servers (mcpServers in .mcp.json and settings.json): each one's file, state and tools" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
-  { name: 'resume', usage: '/resume [n|id]', what: "the lead's recent sessions, numbered; with one, the lead goes on with that conversation (as --resume); teammates keep running" },
+  { name: 'resume', usage: '/resume [n|id]', what: "the lead's recent sessions in a picker (↑/↓, Enter); with n or an id, the lead goes on with that conversation (as --resume); teammates keep running" },
   { name: 'clear', usage: '/clear', what: 'a fresh conversation for the lead, in a new session (the old one stays for --resume); teammates keep running' },
   { name: 'cost', usage: '/cost', what: "this session's tokens and dollars per agent, and the share read from the prompt cache" },
   { name: 'model', usage: '/model [id]', what: "the lead's model, or set it for its next turns" },

@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import { resumeTarget, resumedSession } from './resume-command.js';
+import { resumeChoices, resumeTarget, resumedSession } from './resume-command.js';
 import { errorMessage as message } from '../lib/index.js';
 import { runCommand } from './command-runner.js';
 import { isCommandLine, parseCommand } from './commands.js';
@@ -102,6 +102,8 @@ export class ReplController {
         return this.showView(effect.name, screen);
       case 'lead_mode':
         return this.leadMode(effect.mode);
+      case 'resume':
+        return this.resume(effect.session, screen);
       case 'toggle_detail':
         screen.clear();
         this.store.dispatch({ type: 'toggle_detail' });
@@ -210,6 +212,7 @@ export class ReplController {
     if (command.name === 'view') return this.showView(command.agent ?? LEAD, screen);
     if (command.name === 'clear') return this.clear(screen);
     if (command.name === 'resume') return this.resume(command.session, screen);
+    if (command.name === 'resume_list') return this.pickSession();
     if (command.name === 'cost' || command.name === 'status' || command.name === 'model_shown') {
       const state = this.store.getState();
       const items: NewItem[] = command.name === 'model_shown' ? modelItems(state) : [{ kind: 'output', text: command.name === 'cost' ? costText(state) : statusText(state, this.runtime) }];
@@ -255,6 +258,14 @@ export class ReplController {
         },
         (error: unknown) => this.append('error', `/resume: ${message(error)}`),
       );
+  }
+
+  /** /resume alone: the picker of the lead's recent sessions (its keys are keys.ts's). */
+  private pickSession(): void {
+    void resumeChoices(this.runtime.store, this.store.getState().sessionId).then(
+      (choices) => (choices.length === 0 ? this.append('info', 'no earlier session of the lead in this team') : this.store.dispatch({ type: 'open_picker', choices })),
+      (error: unknown) => this.append('error', `/resume: ${message(error)}`),
+    );
   }
 
   /** Shift+Tab: the lead's mode, set through the lead (its event updates the header). */

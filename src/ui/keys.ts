@@ -20,6 +20,8 @@ export type Effect =
   | { type: 'view'; name: string }
   /** Shift+Tab: the lead's permission mode, set to the next in the cycle (a `lead_mode` op). */
   | { type: 'lead_mode'; mode: PermissionMode }
+  /** /resume's picker: the lead goes on with that session (the screen starts over with it). */
+  | { type: 'resume'; session: string }
   /** Ctrl+O: tool results whole or as one line (the screen is redrawn). */
   | { type: 'toggle_detail' }
   | { type: 'stop' }
@@ -121,6 +123,20 @@ function onRule(state: State, input: string, key: Key): KeyResult {
   return lineEdit(input, key) ?? nothing;
 }
 
+/** /resume's picker, as Claude Code's: ↑/↓ (k/j) choose, Enter goes on with it, Esc closes; other typing goes back to the line. */
+function onPicker(state: State, input: string, key: Key): KeyResult {
+  const picker = state.picker;
+  if (!picker || key.escape || key.tab) return act({ type: 'close_picker' });
+  if (key.upArrow || input === 'k') return act({ type: 'picker_select', delta: -1 });
+  if (key.downArrow || input === 'j') return act({ type: 'picker_select', delta: 1 });
+  if (key.return) {
+    const chosen = picker.choices[picker.selected];
+    return chosen ? { actions: [{ type: 'close_picker' }], effects: [{ type: 'resume', session: chosen.id }] } : act({ type: 'close_picker' });
+  }
+  if (!key.ctrl && !key.meta && input !== '') return act({ type: 'close_picker' }, { type: 'edit', edit: { op: 'insert', text: input } });
+  return nothing;
+}
+
 /**
  * Ctrl+C as in Claude Code: with text typed it clears the line; on an empty line the first asks
  * for a second, which within EXIT_WINDOW_MS shuts the team down; while it shuts down, one more
@@ -159,5 +175,7 @@ export function interpretKey(state: State, input: string, key: Key, now: number 
       return onReason(state, input, key);
     case 'rule':
       return onRule(state, input, key);
+    case 'picker':
+      return onPicker(state, input, key);
   }
 }

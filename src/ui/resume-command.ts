@@ -1,10 +1,10 @@
 import { readAgentJournal, sessionSpending } from '../agent/index.js';
-import type { Spent } from '../model/index.js';
+import { spentByModel, tokensOf, type Spent } from '../model/index.js';
 import { LEAD } from '../protocol/index.js';
 import type { Member, SessionSummary } from '../store/index.js';
 import type { ReplStore } from './runtime.js';
 import { resumedItems } from './state/resumed.js';
-import type { NewItem } from './state/types.js';
+import type { NewItem, ResumeChoice } from './state/types.js';
 
 /** How many of the lead's sessions /resume lists, newest first. */
 const SHOWN = 10;
@@ -16,16 +16,16 @@ async function recentLeadSessions(store: ReplStore): Promise<SessionSummary[]> {
   return sessions.filter((s) => s.agents.includes(LEAD)).sort((a, b) => Date.parse(b.last_active) - Date.parse(a.last_active)).slice(0, SHOWN);
 }
 
-/** `/resume` alone: the lead's recent sessions, numbered, the one it is in marked. */
-export async function resumeList(store: ReplStore, current: string | undefined): Promise<NewItem[]> {
-  const sessions = await recentLeadSessions(store);
-  if (sessions.length === 0) return [{ kind: 'output', text: 'no earlier session of the lead in this team' }];
-  const lines = sessions.map((s, i) => {
-    const when = s.last_active.slice(0, 16).replace('T', ' ');
-    const prompt = s.first_prompt === '' ? '(no prompt)' : `"${s.first_prompt}"`;
-    return `  ${String(i + 1).padStart(2)}. ${s.id}  ${when}  ${prompt}  (${s.records} records)${s.id === current ? '  ← now' : ''}`;
-  });
-  return [{ kind: 'output', text: ['the lead\'s recent sessions (/resume <n> goes on with one):', ...lines].join('\n') }];
+/** `/resume` alone: the lead's recent sessions for its picker, newest first (the numbers `/resume <n>` takes), the one it is in marked. */
+export async function resumeChoices(store: ReplStore, current: string | undefined): Promise<ResumeChoice[]> {
+  return (await recentLeadSessions(store)).map((s) => ({
+    id: s.id,
+    lastActive: s.last_active.slice(0, 16).replace('T', ' '),
+    prompt: s.first_prompt === '' ? '(no prompt)' : `"${s.first_prompt}"`,
+    records: s.records,
+    tokens: tokensOf(spentByModel(s.tokens_by_model).usage),
+    current: s.id === current,
+  }));
 }
 
 /** The session `/resume <n|id>` names: a number from the list, or an id as given (the lead checks it exists). */

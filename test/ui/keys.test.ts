@@ -181,3 +181,41 @@ describe('the keyboard map: leaving', () => {
     assert.deepEqual(interpretKey(state({ phase: 'stopping' }), 'x', key()), { actions: [], effects: [] });
   });
 });
+
+describe("the keyboard map: /resume's picker", () => {
+  const choice = (id: string, current = false) => ({ id, lastActive: '2026-12-04 10:00', prompt: `"${id}"`, records: 3, tokens: 1200, current });
+  const opened = (...choices: ReturnType<typeof choice>[]) => reduce(state(), { type: 'open_picker', choices });
+  const press = (from: ReturnType<typeof state>, input: string, k = key()) => {
+    const { actions, effects } = interpretKey(from, input, k);
+    return { next: actions.reduce(reduce, from), effects };
+  };
+
+  test('it opens on the newest session the lead is not in; ↑/↓ and k/j move within the list; Enter goes on with the chosen one and closes', () => {
+    const s = opened(choice('session-now0000000', true), choice('session-aaaaaaaaaa'), choice('session-bbbbbbbbbb'));
+    assert.equal(s.focus, 'picker');
+    assert.equal(s.picker?.selected, 1, 'not the one the lead is in');
+    let { next } = press(s, '', key({ downArrow: true }));
+    assert.equal(next.picker?.selected, 2);
+    next = press(next, 'j').next;
+    assert.equal(next.picker?.selected, 2, 'the last stays the last');
+    next = press(press(press(next, 'k').next, '', key({ upArrow: true })).next, '', key({ upArrow: true })).next;
+    assert.equal(next.picker?.selected, 0, 'the first stays the first');
+    next = press(next, '', key({ downArrow: true })).next;
+    const enter = press(next, '', key({ return: true }));
+    assert.deepEqual(enter.effects, [{ type: 'resume', session: 'session-aaaaaaaaaa' }]);
+    assert.equal(enter.next.picker, undefined);
+    assert.equal(enter.next.focus, 'input');
+  });
+
+  test('Esc closes it, resuming nothing; other typing goes back to the input line, typed there', () => {
+    const s = opened(choice('session-aaaaaaaaaa'));
+    const esc = press(s, '', key({ escape: true }));
+    assert.deepEqual(esc.effects, []);
+    assert.equal(esc.next.picker, undefined);
+    assert.equal(esc.next.focus, 'input');
+    const typed = press(s, 'w');
+    assert.equal(typed.next.focus, 'input');
+    assert.equal(typed.next.input.text, 'w');
+    assert.deepEqual(typed.effects, []);
+  });
+});

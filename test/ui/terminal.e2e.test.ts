@@ -209,6 +209,19 @@ describe('teams in a real terminal (tmux), offline model', { skip: hasTmux ? fal
       again.text('What was the code word?');
       again.keys('Enter');
       await again.shows('You told me first: The code word is HERON.');
+
+      // /clear, then /resume's picker: the earlier session offered first, Enter goes back to it.
+      again.text('/clear');
+      again.keys('Enter');
+      await again.shows(/the lead starts a fresh conversation in session session-[a-z0-9]{10}/);
+      again.text('/resume');
+      again.keys('Enter');
+      await again.shows('Resume a session');
+      await again.shows(new RegExp(`› +1\\. .*"The code word is HERON\\." +\\d+ records · [\\d.k]+ tokens · ${id}`));
+      again.keys('Enter');
+      await again.shows(`resumed session ${id}; its conversation so far:`);
+      await again.shows('You told me first: The code word is HERON.');
+      await again.shows(`the lead goes on with session ${id}`);
       again.text('/respawn zed');
       again.keys('Enter');
       await again.shows(`/respawn: no teammate 'zed' in team '${team}'`);

@@ -33,6 +33,7 @@ export function initialState(init: InitialState): State {
     input: EMPTY_LINE,
     reason: undefined,
     rule: undefined,
+    picker: undefined,
     history: [],
     historyIndex: undefined,
     draft: '',

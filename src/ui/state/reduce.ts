@@ -90,6 +90,19 @@ export function reduce(state: State, action: UiAction): State {
       // The shown view is cleared: the lead's transcript, or what is kept of a teammate's.
       if (state.view !== LEAD) return { ...state, views: { ...state.views, [state.view]: { ...(state.views[state.view] ?? emptyView(state.view)), items: [] } }, epoch: state.epoch + 1 };
       return { ...state, transcript: [], epoch: state.epoch + 1 };
+    case 'open_picker': {
+      // The session the lead is in is listed, marked, but the first one offered is another.
+      const other = action.choices.findIndex((c) => !c.current);
+      return { ...state, picker: { choices: action.choices, selected: Math.max(0, other) }, focus: 'picker', hint: undefined };
+    }
+    case 'picker_select': {
+      const picker = state.picker;
+      if (!picker) return state;
+      const last = picker.choices.length - 1;
+      return { ...state, picker: { ...picker, selected: Math.min(last, Math.max(0, picker.selected + action.delta)) } };
+    }
+    case 'close_picker':
+      return { ...state, picker: undefined, focus: 'input' };
     case 'session_spending':
       return { ...state, spentBefore: action.spent, leadSpent: NOTHING_SPENT, usageAtStart: rosterSpending(state.members) };
     case 'view':

@@ -39,7 +39,13 @@ export type AgentView = { name: string; items: TranscriptItem[]; nextId: number;
 /** A one-line text editor: the input line, or the inline reason of a rejection. */
 export type LineState = { text: string; cursor: number };
 
-export type Focus = 'input' | 'queue' | 'reason' | 'rule';
+export type Focus = 'input' | 'queue' | 'reason' | 'rule' | 'picker';
+
+/** One of the lead's recent sessions, as /resume's picker shows it (newest first). */
+export type ResumeChoice = { id: string; lastActive: string; prompt: string; records: number; tokens: number; current: boolean };
+
+/** /resume alone: the lead's recent sessions, one selected (↑/↓), Enter to go on with it. */
+export type PickerState = { choices: ResumeChoice[]; selected: number };
 
 /**
  * `a` on a permission request: first the choice (this exact call for the session, or a rule
@@ -106,6 +112,7 @@ export type State = {
   reason: (LineState & { requestId: string }) | undefined;
   /** The choice and rule input opened by `a`, for one permission request. */
   rule: RuleInputState | undefined;
+  picker: PickerState | undefined;
   history: string[];
   /** Where ↑/↓ is in the history; undefined when editing a fresh line. */
   historyIndex: number | undefined;
@@ -143,6 +150,9 @@ export type UiAction =
   | { type: 'append'; items: NewItem[] }
   | { type: 'members'; members: Member[] }
   | { type: 'clear' }
+  | { type: 'open_picker'; choices: ResumeChoice[] }
+  | { type: 'picker_select'; delta: number }
+  | { type: 'close_picker' }
   /** The lead's session changed (/clear, /resume): its totals start over from what its journals record. */
   | { type: 'session_spending'; spent: Record<string, Spent> }
   | { type: 'view'; name: string }
