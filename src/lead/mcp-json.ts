@@ -15,17 +15,17 @@ export const MCP_JSON = '.mcp.json';
 /** A few servers take a few hundred bytes each; far more is not a configuration. */
 const MAX_MCP_JSON_BYTES = 256 * 1024;
 
-/** The file as JSON; `{}` when there is none. Anything else that keeps it from being read is an error naming it. */
-export function readMcpJson(cwd: string): { file: string; json: unknown } {
+/** The file as JSON, and as text (what the human trusts); `{}` when there is none. Anything else that keeps it from being read is an error naming it. */
+export function readMcpJson(cwd: string): { file: string; json: unknown; text: string } {
   const file = join(cwd, MCP_JSON);
   const read = readRegularFile(file, MAX_MCP_JSON_BYTES);
   if (!read.ok) {
-    if (read.missing) return { file, json: {} };
+    if (read.missing) return { file, json: {}, text: '' };
     throw new Refused(`${file}: ${read.reason}`);
   }
   if (read.truncated) throw new Refused(`${file}: larger than ${MAX_MCP_JSON_BYTES / 1024} KiB`);
   try {
-    return { file, json: JSON.parse(read.text) };
+    return { file, json: JSON.parse(read.text), text: read.text };
   } catch (error) {
     throw new Refused(`${file}: not JSON (${errorMessage(error)})`);
   }

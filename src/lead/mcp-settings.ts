@@ -1,9 +1,11 @@
+import { dirname } from 'node:path';
 import * as z from 'zod';
 import { Refused, describeIssues } from '../lib/index.js';
 import { MCP_SERVER_NAME } from '../policy/index.js';
 import { McpServers, type McpServerAbout, type McpServerStatus } from '../tools/index.js';
 import { expandServer } from './mcp-expand.js';
 import { MCP_JSON, readMcpJson } from './mcp-json.js';
+import { isTrustedMcpJson, trustMcpJson } from './mcp-json-trust.js';
 import { readSettingsJson, settingsFiles } from './settings-layers.js';
 
 /**
@@ -15,6 +17,7 @@ import { readSettingsJson, settingsFiles } from './settings-layers.js';
  *
  * The settings live where no agent's tools or sandbox reach, and are read again at each spawn.
  * `.mcp.json` lives in the working tree, which a teammate's commands may write, so:
+ * - its servers are used only while the file is the one the human trusted (mcp-json-trust.ts);
  * - it is read once, when the lead starts (`ProjectMcpServers`), and what was read then is all
  *   any agent of the session gets: a teammate that rewrites it changes no server of the session;
  * - its stdio servers start only inside the sandbox (read-only, offline): where the session has
@@ -22,7 +25,8 @@ import { readSettingsJson, settingsFiles } from './settings-layers.js';
  *   nothing outside the sandbox may run what a sandboxed command could have written.
  * Read apart from the rules and hooks: a mistake here must not cost the project its deny rules.
  */
-type McpLayer = { file: string; json: unknown; inWorkingTree: boolean };
+/** `trusted`: false for a `.mcp.json` the human has not vouched for as it is now (the settings always are). */
+type McpLayer = { file: string; json: unknown; inWorkingTree: boolean; trusted: boolean };
 
 /** A layer's section as read, each server still unchecked: it is expanded before the schema sees it. */
 const RawLayer = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
@@ -53,7 +57,7 @@ export function mcpServersOf(layers: readonly McpLayer[], env: NodeJS.ProcessEnv
   const servers: McpServers = {};
   const about: Record<string, McpServerAbout> = {};
   const failed = new Map<string, McpServerStatus>();
-  for (const { file, json, inWorkingTree } of layers) {
+  for (const { file, json, inWorkingTree, trusted } of layers) {
     const raw = RawLayer.safeParse(json);
     if (!raw.success) throw new Refused(`${file}: ${describeIssues(raw.error, 'settings')}`);
     const expanded: Record<string, unknown> = {};
@@ -62,6 +66,11 @@ export function mcpServersOf(layers: readonly McpLayer[], env: NodeJS.ProcessEnv
       failed.delete(name);
       const written = WrittenTarget.safeParse(server);
       about[name] = { source: file, target: written.success ? written.data.target : '' };
+      // Not even expanded: which variables an untrusted file names must not decide anything.
+      if (!trusted && MCP_SERVER_NAME.test(name)) {
+        failed.set(name, failedStatus(name, server, file, `${file} is not trusted as it is now: review it, then run \`teams mcp trust\` in ${dirname(file)}`));
+        continue;
+      }
       const { value, missing } = expandServer(server, env);
       // A bad name stays for the schema, which refuses it with the rest of the file's mistakes.
       if (missing.length > 0 && MCP_SERVER_NAME.test(name)) {
@@ -79,6 +88,19 @@ export function mcpServersOf(layers: readonly McpLayer[], env: NodeJS.ProcessEnv
 }
 
 /**
+ * `teams mcp trust`: the human vouches for the project's `.mcp.json` as it is now, once it is
+ * well formed (a malformed one is refused, naming the file and the field). Its servers as
+ * written, for the human to see what was trusted.
+ */
+export function trustProjectMcpJson(home: string, cwd: string, env: NodeJS.ProcessEnv = process.env): { file: string; servers: { server: string; target: string }[] } {
+  const { file, json, text } = readMcpJson(cwd);
+  if (text === '') throw new Refused(`${file}: no such file`);
+  const { about } = mcpServersOf([{ file, json, inWorkingTree: true, trusted: true }], env, true);
+  trustMcpJson(home, file, text);
+  return { file, servers: Object.entries(about).map(([server, { target }]) => ({ server, target })) };
+}
+
+/**
  * One lead's view of its servers: `.mcp.json` read once, at the start (a malformed one refuses
  * the start, naming the file and the field), the settings read again at each `load`.
  */
@@ -92,7 +114,8 @@ export class ProjectMcpServers {
     private readonly sandboxed: boolean,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.mcpJson = { ...readMcpJson(cwd), inWorkingTree: true };
+    const read = readMcpJson(cwd);
+    this.mcpJson = { file: read.file, json: read.json, inWorkingTree: true, trusted: isTrustedMcpJson(home, read.file, read.text) };
     this.load();
   }
 
@@ -107,7 +130,7 @@ export class ProjectMcpServers {
 
   /** `.mcp.json` as read at the start, between the user's settings and the project's, as Claude Code ranks them. */
   private layers(read: (file: string) => unknown): McpLayer[] {
-    const settings = settingsFiles(this.home, this.env).map(({ scope, file }) => ({ scope, file, json: read(file), inWorkingTree: false }));
+    const settings = settingsFiles(this.home, this.env).map(({ scope, file }) => ({ scope, file, json: read(file), inWorkingTree: false, trusted: true }));
     return [...settings.filter(({ scope }) => scope === 'user'), this.mcpJson, ...settings.filter(({ scope }) => scope !== 'user')];
   }
 }

@@ -51,6 +51,13 @@ describe('teams mcp list', () => {
     writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fix: { command: process.execPath, args: ['${MCP_TEST_FIXTURE}'] }, unset: { command: process.execPath, args: ['${MCP_TEST_UNSET}'] } } }));
     // Unexpanded, the server would be started on a file named "${MCP_TEST_FIXTURE}", and fail.
     const env = { MCP_TEST_FIXTURE: FIXTURE, TEAMS_CONFIG_DIR: join(home, 'user-config-none') };
+    // Until the human trusts the file, its servers are listed, not started.
+    const before = await runCli(home, ['mcp', 'list'], env, cwd);
+    assert.equal(before.code, 0, before.stderr);
+    assert.match(before.stdout, /^fix \(stdio: .*\$\{MCP_TEST_FIXTURE\}\): failed: .*\.mcp\.json is not trusted as it is now: review it, then run `teams mcp trust`/m);
+    const trusted = await runCli(home, ['mcp', 'trust'], env, cwd);
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.equal(trusted.stdout, `Trusted ${join(cwd, '.mcp.json')} as it is now:\n  fix: ${process.execPath} \${MCP_TEST_FIXTURE}\n  unset: ${process.execPath} \${MCP_TEST_UNSET}\n`);
     const json = await runCli(home, ['mcp', 'list', '--json'], env, cwd);
     assert.equal(json.code, 0, json.stderr);
     const listed = JSON.parse(json.stdout) as (Listed[number] & { source?: string; target: string })[];
@@ -69,10 +76,10 @@ describe('teams mcp list', () => {
     assert.match(text.stdout, /^fix \(stdio: .*\$\{MCP_TEST_FIXTURE\}\): ready\n {2}configured in .*\/project\/\.mcp\.json$/m);
   });
 
-  test('a malformed .mcp.json is an error naming the file and the field', async () => {
+  test('a malformed .mcp.json is an error naming the file and the field, and is not trusted', async () => {
     const { home, cwd } = project({});
     writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fix: { command: 'x', agrs: [] } } }));
-    const result = await runCli(home, ['mcp', 'list'], {}, cwd);
+    const result = await runCli(home, ['mcp', 'trust'], {}, cwd);
     assert.equal(result.code, 2, result.stdout + result.stderr);
     assert.ok(result.stderr.includes(`${join(cwd, '.mcp.json')}: mcpServers.fix: Unrecognized key: "agrs"`), result.stderr);
   });

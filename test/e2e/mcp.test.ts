@@ -101,6 +101,8 @@ describe('MCP servers, end to end', () => {
     // Unexpanded, node would be started on a file named "${MCP_TEST_FIXTURE}", and the server fail.
     const server = { command: process.execPath, args: ['${MCP_TEST_FIXTURE}'], env: { FIXTURE_VALUE: '${MCP_TEST_VALUE:-from-mcp-json}' } };
     writeFileSync(join(prepared.workdir, '.mcp.json'), JSON.stringify({ mcpServers: { fix: server } }));
+    // As the human would, once they have read it; without it the server is not started (test/lead/mcp-settings.test.ts).
+    assert.equal((await runCli(prepared.home, ['mcp', 'trust'], {}, prepared.workdir)).code, 0);
     const allowed = await runCli(prepared.home, ['allow', 'mcp__fix']);
     assert.equal(allowed.code, 0, allowed.stderr);
     const session = await prepared.start();
@@ -129,6 +131,7 @@ describe('MCP servers, end to end', () => {
     });
     const mcpJson = join(prepared.workdir, '.mcp.json');
     writeFileSync(mcpJson, JSON.stringify({ mcpServers: { fix: { command: process.execPath, args: ['${MCP_TEST_FIXTURE}'] } } }));
+    assert.equal((await runCli(prepared.home, ['mcp', 'trust'], {}, prepared.workdir)).code, 0);
     for (const rule of ['mcp__fix__echo', 'mcp__planted']) assert.equal((await runCli(prepared.home, ['allow', rule])).code, 0);
     const session = await prepared.start();
     t.after(() => session.cleanup());

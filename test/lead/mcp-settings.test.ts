@@ -1,10 +1,11 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempHome } from '../helpers/temp.js';
 import { expandServer } from '../../src/lead/mcp-expand.js';
-import { ProjectMcpServers } from '../../src/lead/mcp-settings.js';
+import { trustMcpJson } from '../../src/lead/mcp-json-trust.js';
+import { ProjectMcpServers, trustProjectMcpJson } from '../../src/lead/mcp-settings.js';
 
 /** A state root, a user settings directory and a project working directory of their own; the environment the lead expands from. */
 function project(vars: Record<string, string> = {}): { home: string; user: string; cwd: string; env: NodeJS.ProcessEnv } {
@@ -18,6 +19,11 @@ function project(vars: Record<string, string> = {}): { home: string; user: strin
 }
 
 const write = (file: string, json: unknown) => writeFileSync(file, JSON.stringify(json));
+/** `.mcp.json` written and trusted as it is, as the human would after reviewing it. */
+function writeTrusted(home: string, cwd: string, json: unknown): void {
+  writeFileSync(join(cwd, '.mcp.json'), typeof json === 'string' ? json : JSON.stringify(json));
+  trustMcpJson(home, join(cwd, '.mcp.json'), readFileSync(join(cwd, '.mcp.json'), 'utf8'));
+}
 const stdio = (command: string, args: string[] = []) => ({ command, args });
 
 describe('${VAR} expansion in an MCP server', () => {
@@ -42,7 +48,7 @@ describe("the project's MCP servers: settings layers and .mcp.json", () => {
   test('.mcp.json is a layer between the user settings and the project settings, each server naming its file', () => {
     const { home, user, cwd, env } = project();
     write(join(user, 'settings.json'), { mcpServers: { a: stdio('user-a'), b: stdio('user-b') } });
-    write(join(cwd, '.mcp.json'), { mcpServers: { b: stdio('json-b'), c: { type: 'http', url: 'https://example.com/c' }, d: stdio('json-d') } });
+    writeTrusted(home, cwd, { mcpServers: { b: stdio('json-b'), c: { type: 'http', url: 'https://example.com/c' }, d: stdio('json-d') } });
     write(join(home, 'settings.json'), { mcpServers: { d: stdio('project-d') } });
     write(join(home, 'settings.local.json'), { mcpServers: { e: stdio('local-e') } });
     const mcp = new ProjectMcpServers(home, cwd, true, env);
@@ -64,7 +70,7 @@ describe("the project's MCP servers: settings layers and .mcp.json", () => {
 
   test('values are expanded from the given environment, but shown as written; an unset variable fails that server alone, naming file, server and variable', () => {
     const { home, cwd, env } = project({ FIXTURE: '/opt/fixture.mjs', TOKEN: 'sekrit' });
-    write(join(cwd, '.mcp.json'), {
+    writeTrusted(home, cwd, {
       mcpServers: {
         fix: { command: 'node', args: ['${FIXTURE}', '--mode=${MODE:-quiet}'], env: { KEY: '${TOKEN}' } },
         docs: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
@@ -85,7 +91,7 @@ describe("the project's MCP servers: settings layers and .mcp.json", () => {
 
   test('a later layer that names a failed server replaces it', () => {
     const { home, cwd, env } = project();
-    write(join(cwd, '.mcp.json'), { mcpServers: { fix: { command: '${NOT_SET}' } } });
+    writeTrusted(home, cwd, { mcpServers: { fix: { command: '${NOT_SET}' } } });
     write(join(home, 'settings.local.json'), { mcpServers: { fix: stdio('local-fix') } });
     const { servers, failed } = new ProjectMcpServers(home, cwd, true, env).load();
     assert.deepEqual(servers.fix, { command: 'local-fix', args: [], env: {} });
@@ -102,7 +108,7 @@ describe("the project's MCP servers: settings layers and .mcp.json", () => {
     ];
     for (const [text, error] of cases) {
       const { home, cwd, env } = project();
-      writeFileSync(join(cwd, '.mcp.json'), text);
+      writeTrusted(home, cwd, text);
       assert.throws(() => new ProjectMcpServers(home, cwd, true, env), (thrown: Error) => thrown.message.startsWith(join(cwd, '.mcp.json')) && error.test(thrown.message), text);
     }
   });
@@ -116,7 +122,7 @@ describe("the project's MCP servers: settings layers and .mcp.json", () => {
 
   test('.mcp.json is read once, at the start: rewriting it later changes nothing; the settings are read at each load', () => {
     const { home, cwd, env } = project();
-    write(join(cwd, '.mcp.json'), { mcpServers: { fix: stdio('as-started') } });
+    writeTrusted(home, cwd, { mcpServers: { fix: stdio('as-started') } });
     const mcp = new ProjectMcpServers(home, cwd, true, env);
     // What a teammate's command could do mid-session: a new server, another command, a broken file.
     write(join(cwd, '.mcp.json'), { mcpServers: { fix: stdio('planted'), extra: stdio('planted') } });
@@ -128,11 +134,35 @@ describe("the project's MCP servers: settings layers and .mcp.json", () => {
 
   test('without a sandbox, a stdio server from .mcp.json is failed rather than run bare; the settings\' and an http one are not', () => {
     const { home, cwd, env } = project();
-    write(join(cwd, '.mcp.json'), { mcpServers: { fix: stdio('from-the-tree'), docs: { url: 'https://example.com/mcp' } } });
+    writeTrusted(home, cwd, { mcpServers: { fix: stdio('from-the-tree'), docs: { url: 'https://example.com/mcp' } } });
     write(join(home, 'settings.json'), { mcpServers: { mine: stdio('from-settings') } });
     const { servers, failed } = new ProjectMcpServers(home, cwd, false, env).load();
     assert.deepEqual(Object.keys(servers).sort(), ['docs', 'mine']);
     assert.deepEqual(failed.map((status) => [status.server, status.state]), [['fix', 'failed']]);
     assert.match(failed[0]?.error ?? '', /a stdio server from \.mcp\.json, which teammates can write, runs only inside the sandbox/);
+  });
+
+  test('an untrusted .mcp.json, or one changed since it was trusted, runs no server and fills in no variable', () => {
+    const { home, cwd, env } = project({ TOKEN: 'sekrit' });
+    const servers = { mcpServers: { docs: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, fix: stdio('node', ['${TOKEN}']) } };
+    write(join(cwd, '.mcp.json'), servers);
+    const untrusted = new ProjectMcpServers(home, cwd, true, env).load();
+    assert.deepEqual(untrusted.servers, {});
+    assert.deepEqual(untrusted.failed.map((status) => [status.server, status.target]), [['docs', 'https://example.com/mcp'], ['fix', 'node ${TOKEN}']]);
+    for (const status of untrusted.failed) assert.equal(status.error, `${join(cwd, '.mcp.json')} is not trusted as it is now: review it, then run \`teams mcp trust\` in ${cwd}`);
+
+    assert.deepEqual(trustProjectMcpJson(home, cwd, env), { file: join(cwd, '.mcp.json'), servers: [{ server: 'docs', target: 'https://example.com/mcp' }, { server: 'fix', target: 'node ${TOKEN}' }] });
+    assert.deepEqual(Object.keys(new ProjectMcpServers(home, cwd, true, env).load().servers).sort(), ['docs', 'fix']);
+    // One byte more (what a teammate's command could do) and it is untrusted again.
+    writeFileSync(join(cwd, '.mcp.json'), `${JSON.stringify(servers)}\n`);
+    assert.deepEqual(new ProjectMcpServers(home, cwd, true, env).load().servers, {});
+  });
+
+  test('trust refuses a malformed .mcp.json, naming the field, and records nothing', () => {
+    const { home, cwd, env } = project();
+    write(join(cwd, '.mcp.json'), { mcpServers: { fix: { command: 'x', agrs: [] } } });
+    assert.throws(() => trustProjectMcpJson(home, cwd, env), /\.mcp\.json: mcpServers\.fix: Unrecognized key: "agrs"/);
+    assert.equal(existsSync(join(home, 'mcp-json-trust.json')), false);
+    assert.throws(() => trustProjectMcpJson(home, join(cwd, 'nowhere'), env), /\.mcp\.json: no such file/);
   });
 });

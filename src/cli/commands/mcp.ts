@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { inertText } from '../../lib/index.js';
-import { checkMcpServers } from '../../lead/index.js';
+import { checkMcpServers, trustProjectMcpJson } from '../../lead/index.js';
 import { describeMcpServers } from '../../tools/index.js';
 import type { ContextFor } from '../context.js';
 import { jsonOptions, jsonSink, type OutputFlags } from '../json-output.js';
@@ -22,4 +22,13 @@ export function registerMcpCommands(program: Command, contextFor: ContextFor): v
     }
     process.stdout.write(inertText(`MCP servers of ${checked.files.join(', ')}\n${describeMcpServers(checked.servers).join('\n')}\n`));
   });
+  // As Claude Code asks before it uses a project's .mcp.json: the file is in the working tree, which teammates can write.
+  mcp
+    .command('trust')
+    .description("trust the project's .mcp.json as it is now: its servers are used only while it stays exactly so")
+    .action((_options: unknown, command: Command) => {
+      const trusted = trustProjectMcpJson(contextFor(command).paths.home, process.cwd());
+      const servers = trusted.servers.map(({ server, target }) => `  ${server}: ${target}`);
+      process.stdout.write(inertText(`Trusted ${trusted.file} as it is now${servers.length === 0 ? ' (no servers)' : ':'}\n${servers.map((line) => `${line}\n`).join('')}`));
+    });
 }
