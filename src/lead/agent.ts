@@ -5,7 +5,7 @@ import { AgentLoop, type Conversation, findProjectInstructions, loadAgentDefinit
 import type { ModelClient } from '../model/index.js';
 import { type PermissionMode, LEAD } from '../protocol/index.js';
 import { realPathOfCall, leadTools, runTool, toolSpecs, realFileIO, realShellIO, type LeadTeamIO, type ToolResult, McpHub, describeMcpProblem, type McpServerStatus } from '../tools/index.js';
-import { loadProjectMcpServers } from './mcp-settings.js';
+import type { ProjectMcpServers } from './mcp-settings.js';
 import { launcherFor, type Launcher, probeSandbox, type SandboxLimits, bwrapProgram, sandboxFor, type SandboxNetwork, type SandboxStatus } from '../sandbox/index.js';
 import { budgetProblem, hiddenFromAgents, type TeamPaths } from '../team/index.js';
 import { setMemberStatus, type Member, type TeamStore } from '../store/index.js';
@@ -71,6 +71,8 @@ export type LeadAgentParts = {
   running: () => string[];
   /** The lead's roster writes, in order. */
   rosterWrites: Serial;
+  /** The project's MCP servers, `.mcp.json` as read at the lead's start. */
+  mcpServers: ProjectMcpServers;
 };
 
 /**
@@ -89,7 +91,8 @@ export async function createLeadLoop(parts: LeadAgentParts): Promise<{ loop: Age
     return launcher;
   };
   const launch: Launcher = (command, dir, grant) => launcherNow()(command, dir, grant);
-  const mcp = await McpHub.started(loadProjectMcpServers(paths.home), { launch, cwd });
+  const { servers, about, failed } = parts.mcpServers.load();
+  const mcp = await McpHub.started(servers, { launch, cwd, about, failed });
   const tools = [...leadTools({ reviewPlans: parts.planReviewer === 'lead' }), ...mcp.tools()];
   const shell = realShellIO({ launch });
   const io = { files: realFileIO(cwd, hiddenFromAgents(paths)), shell, team: parts.team, cwd };

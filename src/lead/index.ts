@@ -15,3 +15,4 @@ export type { LeadSessionStart, SessionChoice } from './session.js';
 export { LeadRuntime } from './lead.js';
 export { nextLeadMode } from './lead-controls.js';
 export { checkMcpServers } from './mcp-check.js';
+export { trustProjectMcpJson } from './mcp-settings.js';

@@ -29,6 +29,7 @@ import { LeadSession, type LeadSessionStart } from './session.js';
 import { LeadControls, LeadModel } from './lead-controls.js';
 import { endTurns } from './end-turns.js';
 import type { LeadOptions, LeadParts } from './options.js';
+import { ProjectMcpServers } from './mcp-settings.js';
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue
@@ -114,7 +115,9 @@ export class LeadRuntime {
       (what, reason) => void step({ type: 'problem', what, reason, audited: true }),
     );
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
-    const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees, (name) => findAgentDefinition(paths.home, name));
+    // `.mcp.json` is read here, once: a teammate that rewrites it later changes nothing of this session (mcp-settings.ts).
+    const mcpServers = new ProjectMcpServers(paths.home, options.cwd, sandbox.kind === 'bwrap');
+    const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees, (name) => findAgentDefinition(paths.home, name), mcpServers);
     const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
     // Hosts the team enrolled are attached as they register; a key relayed reaches the local teammates too.
     const problem = (what: string, reason: string) => void step({ type: 'problem', what, reason, audited: true });
@@ -145,6 +148,7 @@ export class LeadRuntime {
       conversation: opened.conversation,
       running: () => spawners.running(),
       rosterWrites,
+      mcpServers,
     });
     stepper.runEffectsWith(leadEffectRunner({ events, store, bus, loop, teammates, decisions, hooks }));
     // Every message the lead's process sends: what starts a turn ends a teammate's idleness (step.ts).

@@ -1,9 +1,8 @@
 import type { TeamPaths } from '../team/index.js';
 import { McpHub, type McpServerStatus } from '../tools/index.js';
 import { leadLauncher, sandboxStatus } from './agent.js';
-import { loadProjectMcpServers } from './mcp-settings.js';
+import { ProjectMcpServers } from './mcp-settings.js';
 import { loadProjectSandbox } from './project-settings.js';
-import { settingsFiles } from './settings-layers.js';
 
 /**
  * `teams mcp list`: each of the project's servers started as the lead would start it (in the
@@ -11,11 +10,13 @@ import { settingsFiles } from './settings-layers.js';
  * `mcp list` checks each server's health. Throws, naming file and field, on a malformed section.
  */
 export async function checkMcpServers(paths: TeamPaths, cwd: string): Promise<{ files: string[]; servers: McpServerStatus[] }> {
-  const servers = loadProjectMcpServers(paths.home);
-  const launch = leadLauncher(sandboxStatus(undefined, loadProjectSandbox(paths.home)), 'default', paths);
-  const hub = await McpHub.started(servers, { launch, cwd });
+  const status = sandboxStatus(undefined, loadProjectSandbox(paths.home));
+  const project = new ProjectMcpServers(paths.home, cwd, status.kind === 'bwrap');
+  const { servers, about, failed } = project.load();
+  const launch = leadLauncher(status, 'default', paths);
+  const hub = await McpHub.started(servers, { launch, cwd, about, failed });
   try {
-    return { files: settingsFiles(paths.home).map(({ file }) => file), servers: hub.statuses() };
+    return { files: project.files(), servers: hub.statuses() };
   } finally {
     await hub.close();
   }

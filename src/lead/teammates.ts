@@ -11,7 +11,7 @@ import type { LeadSession } from './session.js';
 import { respawnPlan } from './respawn.js';
 import { modeGrantProblem, type ModeAsker } from '../policy/index.js';
 import type { RulesSync } from './rules-sync.js';
-import { loadProjectMcpServers } from './mcp-settings.js';
+import type { ProjectMcpServers } from './mcp-settings.js';
 import type { TeammateWorktrees } from './teammate-worktrees.js';
 import { LeadBoard } from './board.js';
 import { busyAmongThemselves } from './team-quiet.js';
@@ -45,6 +45,8 @@ export class LeadTeammates {
     private readonly worktrees: TeammateWorktrees,
     /** The project's agent definitions (.teams/agents/), read at each spawn that names one. */
     private readonly findAgent: FindAgent,
+    /** The project's MCP servers: the settings read at each spawn, `.mcp.json` as read at the lead's start. */
+    private readonly mcp: ProjectMcpServers,
   ) {
     this.board = new LeadBoard(store, bus, step, () => spawner.running());
     spawner.exits.subscribe((exit) => {
@@ -130,7 +132,8 @@ export class LeadTeammates {
     // A malformed settings file refuses the spawn (Refused, naming file and field) rather than dropping its deny rules.
     const rules = this.rules.current();
     // Its MCP servers are the ones the lead reads now, handed over: the teammate never reads settings.
-    const mcpServers = loadProjectMcpServers(this.rules.home);
+    // Those the lead could not configure were reported when it started; the teammate goes without them.
+    const mcpServers = this.mcp.load().servers;
     const member = team?.members.find((m) => m.name === spec.name);
     // Outside a git repository a worktree is refused here, before anything is written or started.
     const worktree = await this.worktrees.prepare(spec.name, member, spec.worktree, resume);

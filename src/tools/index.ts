@@ -10,4 +10,4 @@ export type { ToolResult } from './tool.js';
 export { teammateToolName, teammateToolNames, teammateToolsAllowed } from './tool-filter.js';
 export { leadTools, runTool, toolSpecs } from './toolsets.js';
 export { McpHub, McpServers, describeMcpProblem, describeMcpServers, failedMcpServers } from './mcp/index.js';
-export type { McpServerStatus } from './mcp/index.js';
+export type { McpServerAbout, McpServerStatus } from './mcp/index.js';

@@ -63,7 +63,7 @@ export const COMMAND_HELP: readonly { name: CommandName; usage: string; what: st
   { name: 'init', usage: '/init', what: 'ask the lead to look at the project and write a first AGENTS.md (its instructions for every agent)' },
   { name: 'doctor', usage: '/doctor', what: "whether agents' commands can be sandboxed here, their bounds, hooks granted more, the state roots hidden (teams doctor)" },
   { name: 'memory', usage: '/memory', what: 'the project instructions (AGENTS.md, CLAUDE.md) and agent definitions the agents are given' },
-  { name: 'mcp', usage: '/mcp', what: "the lead's MCP servers (mcpServers in settings.json): each one's state and tools" },
+  { name: 'mcp', usage: '/mcp', what: "the lead's MCP servers (mcpServers in .mcp.json and settings.json): each one's file, state and tools" },
   { name: 'view', usage: '/view [name]', what: "show a teammate's session live (Shift+↑/↓ or Ctrl+P/N); /view alone goes back to the lead" },
   { name: 'resume', usage: '/resume [n|id]', what: "the lead's recent sessions in a picker (↑/↓, Enter); with n or an id, the lead goes on with that conversation (as --resume); teammates keep running" },
   { name: 'clear', usage: '/clear', what: 'a fresh conversation for the lead, in a new session (the old one stays for --resume); teammates keep running' },

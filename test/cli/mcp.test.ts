@@ -46,6 +46,44 @@ describe('teams mcp list', () => {
     assert.match(text.stdout, /^broken \(stdio: .*\): failed: failed to start: .*told to fail/m);
   });
 
+  test('.mcp.json at the project root: ${VAR} expanded from the environment, shown as written, each server naming its file', async () => {
+    const { home, cwd } = project({});
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fix: { command: process.execPath, args: ['${MCP_TEST_FIXTURE}'] }, unset: { command: process.execPath, args: ['${MCP_TEST_UNSET}'] } } }));
+    // Unexpanded, the server would be started on a file named "${MCP_TEST_FIXTURE}", and fail.
+    const env = { MCP_TEST_FIXTURE: FIXTURE, TEAMS_CONFIG_DIR: join(home, 'user-config-none') };
+    // Until the human trusts the file, its servers are listed, not started.
+    const before = await runCli(home, ['mcp', 'list'], env, cwd);
+    assert.equal(before.code, 0, before.stderr);
+    assert.match(before.stdout, /^fix \(stdio: .*\$\{MCP_TEST_FIXTURE\}\): failed: .*\.mcp\.json is not trusted as it is now: review it, then run `teams mcp trust`/m);
+    const trusted = await runCli(home, ['mcp', 'trust'], env, cwd);
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.equal(trusted.stdout, `Trusted ${join(cwd, '.mcp.json')} as it is now:\n  fix: ${process.execPath} \${MCP_TEST_FIXTURE}\n  unset: ${process.execPath} \${MCP_TEST_UNSET}\n`);
+    const json = await runCli(home, ['mcp', 'list', '--json'], env, cwd);
+    assert.equal(json.code, 0, json.stderr);
+    const listed = JSON.parse(json.stdout) as (Listed[number] & { source?: string; target: string })[];
+    const fix = listed.find((s) => s.server === 'fix');
+    assert.equal(fix?.state, 'ready', fix?.error);
+    assert.equal(fix?.source, join(cwd, '.mcp.json'));
+    assert.equal(fix?.target, `${process.execPath} \${MCP_TEST_FIXTURE}`);
+    assert.deepEqual(fix?.tools.map((t) => t.name).sort(), ['mcp__fix__echo', 'mcp__fix__probe']);
+    const unset = listed.find((s) => s.server === 'unset');
+    assert.equal(unset?.state, 'failed');
+    assert.equal(unset?.error, `${join(cwd, '.mcp.json')}: mcpServers.unset: \${MCP_TEST_UNSET} is not set in the lead's environment and has no default (\${VAR:-default})`);
+
+    const text = await runCli(home, ['mcp', 'list'], env, cwd);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stdout.includes(`${join(home, 'user-config-none', 'settings.json')}, ${join(cwd, '.mcp.json')}, ${join(home, 'settings.json')}`), text.stdout);
+    assert.match(text.stdout, /^fix \(stdio: .*\$\{MCP_TEST_FIXTURE\}\): ready\n {2}configured in .*\/project\/\.mcp\.json$/m);
+  });
+
+  test('a malformed .mcp.json is an error naming the file and the field, and is not trusted', async () => {
+    const { home, cwd } = project({});
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fix: { command: 'x', agrs: [] } } }));
+    const result = await runCli(home, ['mcp', 'trust'], {}, cwd);
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    assert.ok(result.stderr.includes(`${join(cwd, '.mcp.json')}: mcpServers.fix: Unrecognized key: "agrs"`), result.stderr);
+  });
+
   test('no servers: says where to add them', async () => {
     const { home, cwd } = project({});
     const result = await runCli(home, ['mcp', 'list'], {}, cwd);

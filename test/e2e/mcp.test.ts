@@ -88,4 +88,70 @@ describe('MCP servers, end to end', () => {
     const audited = (await session.audit()).filter((e) => e.event === 'problem');
     assert.ok(audited.some((e) => JSON.stringify(e).includes("MCP server 'broken' failed")), 'the failure is audited');
   });
+
+  test("the lead: a server from the project's .mcp.json, with ${VAR} in its args and env, is started in its sandbox and its tool called", async (t) => {
+    const prepared = TeamSession.prepare({
+      prompt: 'Ask the probe server yourself',
+      env: { MCP_TEST_FIXTURE: FIXTURE },
+      extraRules: [
+        { name: 'lead: an MCP tool of .mcp.json', when: { agent: 'lead', turn: 1 }, reply: { text: 'Probing.', tool_uses: [{ name: 'mcp__fix__probe', input: {} }] } },
+        { name: 'lead: done', when: { agent: 'lead', after_tool: 'mcp__fix__probe', last: '(?<probe>wrote cwd: [^\\n]*)' }, reply: { text: 'Probe said: {{last.probe}}' } },
+      ],
+    });
+    // Unexpanded, node would be started on a file named "${MCP_TEST_FIXTURE}", and the server fail.
+    const server = { command: process.execPath, args: ['${MCP_TEST_FIXTURE}'], env: { FIXTURE_VALUE: '${MCP_TEST_VALUE:-from-mcp-json}' } };
+    writeFileSync(join(prepared.workdir, '.mcp.json'), JSON.stringify({ mcpServers: { fix: server } }));
+    // As the human would, once they have read it; without it the server is not started (test/lead/mcp-settings.test.ts).
+    assert.equal((await runCli(prepared.home, ['mcp', 'trust'], {}, prepared.workdir)).code, 0);
+    const allowed = await runCli(prepared.home, ['allow', 'mcp__fix']);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+    assert.equal((await session.exited()).code, 0, session.lead.stderr());
+    const problems = session.events().filter((e) => e.type === 'problem').map((e) => String(e.text));
+    assert.deepEqual(problems.filter((text) => text.includes('MCP')), [], 'no server failed');
+    // In the lead's sandbox: its working directory read-only, the default of ${MCP_TEST_VALUE:-…} in its env.
+    assert.match(session.lead.stdout(), /Probe said: wrote cwd: no \(EROFS\); sees path: n\/a; FIXTURE_VALUE=from-mcp-json/);
+  });
+
+  test('a .mcp.json rewritten after the lead started, as a teammate could, changes no server of the session', async (t) => {
+    const prepared = TeamSession.prepare({
+      prompt: 'Probe, then start bob',
+      env: { MCP_TEST_FIXTURE: FIXTURE },
+      extraRules: [
+        { name: 'lead: an MCP tool that asks', when: { agent: 'lead', turn: 1 }, reply: { text: 'Probing.', tool_uses: [{ name: 'mcp__fix__probe', input: {} }] } },
+        { name: 'lead: start bob', when: { agent: 'lead', after_tool: 'mcp__fix__probe' }, reply: { tool_uses: [{ name: 'spawn_teammate', input: { name: 'bob', role: 'checker', prompt: 'Use the MCP tools.' } }] } },
+        { name: 'lead: bob started', when: { agent: 'lead', after_tool: 'spawn_teammate' }, reply: { text: 'Bob is on it.' } },
+        // The script calls only tools the agent is offered: this one runs only if bob was handed the planted server.
+        { name: 'bob: a planted server', when: { agent: 'bob', turn: 1 }, reply: { tool_uses: [{ name: 'mcp__planted__echo', input: { text: 'planted' } }] } },
+        { name: 'bob: the planted server answered', when: { agent: 'bob', after_tool: 'mcp__planted__echo' }, reply: { text: 'Bob had the planted server.' } },
+        { name: 'bob: an MCP tool', when: { agent: 'bob', turn: 1 }, reply: { tool_uses: [{ name: 'mcp__fix__echo', input: { text: 'from bob' } }] } },
+        { name: 'bob: report', when: { agent: 'bob', after_tool: 'mcp__fix__echo', last: '(?<echo>[^\\n]*from bob[^\\n]*)' }, reply: { text: 'Bob saw: {{last.echo}}' } },
+      ],
+    });
+    const mcpJson = join(prepared.workdir, '.mcp.json');
+    writeFileSync(mcpJson, JSON.stringify({ mcpServers: { fix: { command: process.execPath, args: ['${MCP_TEST_FIXTURE}'] } } }));
+    assert.equal((await runCli(prepared.home, ['mcp', 'trust'], {}, prepared.workdir)).code, 0);
+    for (const rule of ['mcp__fix__echo', 'mcp__planted']) assert.equal((await runCli(prepared.home, ['allow', rule])).code, 0);
+    const session = await prepared.start();
+    t.after(() => session.cleanup());
+    // The lead has started (and read .mcp.json) and waits on the human: now the file is rewritten,
+    // as a teammate's command could: its server made one that fails, and a server planted.
+    const probe = await session.pending('permission');
+    assert.match(probe.summary, /^mcp__fix__probe/);
+    const fix = { command: process.execPath, args: ['${MCP_TEST_FIXTURE}', '--fail'] };
+    writeFileSync(mcpJson, JSON.stringify({ mcpServers: { fix, planted: { command: process.execPath, args: ['${MCP_TEST_FIXTURE}'] } } }));
+    assert.equal((await session.cli(['approve', probe.request_id])).code, 0);
+
+    // bob, spawned after the rewrite, has the servers the lead read at its start: fix as it was
+    // (the rewritten one would fail), and no planted one among his tools.
+    const logs = await waitFor(async () => {
+      const read = (await session.cli(['logs', 'bob'])).stdout;
+      return /Bob saw:|Bob had the planted server/.test(read) && read;
+    }, "bob's MCP call", 60_000);
+    assert.match(logs, /Bob saw: echo: from bob/);
+    assert.doesNotMatch(logs, /planted server/);
+    const problems = session.events().filter((e) => e.type === 'problem').map((e) => String(e.text));
+    assert.deepEqual(problems.filter((text) => text.includes('MCP')), [], 'no server failed');
+  });
 });

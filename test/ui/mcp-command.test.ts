@@ -32,6 +32,12 @@ describe('/mcp', () => {
     });
   });
 
+  test('names the file each server came from, when the lead knows it', async () => {
+    const fromFile: McpServerStatus = { server: 'fix', transport: 'stdio', target: 'node ${FIXTURE}', state: 'ready', tools: [], skipped: [], source: '/work/project/.mcp.json' };
+    const [item] = await runCommand({ name: 'mcp' }, runtimeWith({ statuses: () => [fromFile] }));
+    assert.deepEqual(item, { kind: 'output', text: 'fix (stdio: node ${FIXTURE}): ready\n  configured in /work/project/.mcp.json' });
+  });
+
   test('with none, says where they are configured', async () => {
     const [item] = await runCommand({ name: 'mcp' }, runtimeWith(undefined));
     assert.match(item?.kind === 'output' ? item.text : '', /^No MCP servers: add them under "mcpServers" in \.teams\/settings\.json/);

@@ -2,12 +2,13 @@ import type { McpServerStatus } from './server-connection.js';
 
 /** The servers as lines a person reads (`/mcp`, `teams mcp list`): each server, its state, its tools. */
 export function describeMcpServers(statuses: readonly McpServerStatus[]): string[] {
-  if (statuses.length === 0) return ['No MCP servers: add them under "mcpServers" in .teams/settings.json (docs/mcp.md).'];
+  if (statuses.length === 0) return ['No MCP servers: add them under "mcpServers" in .teams/settings.json or .mcp.json (docs/mcp.md).'];
   return statuses.flatMap((status) => {
     const head = `${status.server} (${status.transport}: ${status.target}): ${status.state}${status.error !== undefined && status.state !== 'ready' ? `: ${status.error}` : ''}`;
+    const source = status.source === undefined ? [] : [`  configured in ${status.source}`];
     const tools = status.tools.map((tool) => `  ${tool.name}: ${firstLine(tool.description)}`);
     const skipped = status.skipped.map((why) => `  (not offered) ${why}`);
-    return [head, ...tools, ...skipped];
+    return [head, ...source, ...tools, ...skipped];
   });
 }
 

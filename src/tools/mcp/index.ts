@@ -3,4 +3,4 @@
 export { McpServers } from './config.js';
 export { describeMcpProblem, describeMcpServers, failedMcpServers } from './describe.js';
 export { McpHub } from './mcp-hub.js';
-export type { McpServerStatus } from './server-connection.js';
+export type { McpServerAbout, McpServerStatus } from './server-connection.js';

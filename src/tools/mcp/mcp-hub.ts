@@ -2,7 +2,14 @@ import * as z from 'zod';
 import { EventStream } from '../../lib/index.js';
 import { defineTool, type Tool } from '../tool.js';
 import type { McpServers } from './config.js';
-import { McpServerConnection, type McpServerStatus, type McpStartOptions } from './server-connection.js';
+import { McpServerConnection, type McpServerAbout, type McpServerStatus, type McpStartOptions } from './server-connection.js';
+
+/**
+ * What the lead knows of its servers beyond their configuration: each one's file and target as
+ * written (`about`), and those it could not even configure (`failed`: an unset `${VAR}`, say),
+ * listed and reported with the rest while the others start.
+ */
+export type McpHubOptions = Omit<McpStartOptions, 'onChange'> & { about?: Record<string, McpServerAbout>; failed?: McpServerStatus[] };
 
 /** How long a server has to start and list its tools before the agent goes on without it. */
 const MCP_START_TIMEOUT_MS = 20_000;
@@ -19,16 +26,18 @@ const McpArguments = z.record(z.string(), z.unknown());
  */
 export class McpHub {
   private readonly connections: McpServerConnection[];
+  private readonly failed: McpServerStatus[];
   /** A server that failed to start or stopped, as it is then. */
   readonly changes = new EventStream<McpServerStatus>();
 
-  constructor(servers: McpServers, options: Omit<McpStartOptions, 'onChange'>) {
+  constructor(servers: McpServers, { about = {}, failed = [], ...options }: McpHubOptions) {
     const onChange = (status: McpServerStatus) => this.changes.emit({ ...status });
-    this.connections = Object.entries(servers).map(([name, config]) => new McpServerConnection(name, config, { ...options, onChange }));
+    this.connections = Object.entries(servers).map(([name, config]) => new McpServerConnection(name, config, { ...options, onChange }, about[name]));
+    this.failed = failed;
   }
 
   /** A hub with every server started or failed; with none configured, at once. */
-  static async started(servers: McpServers, options: Omit<McpStartOptions, 'onChange' | 'timeoutMs'> & { timeoutMs?: number }): Promise<McpHub> {
+  static async started(servers: McpServers, options: Omit<McpHubOptions, 'timeoutMs'> & { timeoutMs?: number }): Promise<McpHub> {
     const hub = new McpHub(servers, { ...options, timeoutMs: options.timeoutMs ?? MCP_START_TIMEOUT_MS });
     await hub.start();
     return hub;
@@ -40,7 +49,7 @@ export class McpHub {
   }
 
   statuses(): McpServerStatus[] {
-    return this.connections.map((connection) => ({ ...connection.status }));
+    return [...this.failed.map((status) => ({ ...status })), ...this.connections.map((connection) => ({ ...connection.status }))];
   }
 
   /** The tools of the servers that started, as the agent's toolset takes them. */

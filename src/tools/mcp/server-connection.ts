@@ -24,7 +24,15 @@ export type McpServerStatus = {
   tools: McpToolEntry[];
   /** Tools it offered that cannot be offered to the model, each with why. */
   skipped: string[];
+  /** The file that configured it, when the lead knows (`teams mcp list`, `/mcp`). */
+  source?: string;
 };
+
+/**
+ * How a server is shown, as the lead read it: its file, and its target as written there, before
+ * `${VAR}` expansion (an expanded token must not end up on a screen or in a JSON listing).
+ */
+export type McpServerAbout = { source: string; target: string };
 
 export type McpStartOptions = {
   /** How a stdio server is started: the agent's own launcher, so it runs in the agent's sandbox. */
@@ -55,8 +63,9 @@ export class McpServerConnection {
   private client?: Client;
   private transport?: Transport;
 
-  constructor(name: string, private readonly config: McpServerConfig, private readonly options: McpStartOptions) {
-    this.status = { server: name, transport: isHttpServer(config) ? 'http' : 'stdio', target: describeServer(config), state: 'starting', tools: [], skipped: [] };
+  constructor(name: string, private readonly config: McpServerConfig, private readonly options: McpStartOptions, about?: McpServerAbout) {
+    const transport = isHttpServer(config) ? 'http' : 'stdio';
+    this.status = { server: name, transport, target: about?.target ?? describeServer(config), state: 'starting', tools: [], skipped: [], ...(about ? { source: about.source } : {}) };
   }
 
   async start(): Promise<void> {
