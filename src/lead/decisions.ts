@@ -35,7 +35,6 @@ export class LeadDecisions {
   constructor(
     private readonly bus: TeamBus,
     private readonly requests: RequestStore,
-    private readonly mode: PermissionMode,
     private readonly planReviewer: PlanReviewer,
     private readonly teammates: LeadTeammates,
     /** The lead: takes in what the requests say now (step.ts), and keeps the lead's own "always" calls. */
@@ -90,7 +89,7 @@ export class LeadDecisions {
         await this.bus.closeOwnRequest(requestId, decision.approve ? 'approved' : 'rejected', 'human', decision.note);
         this.ownCalls.settle(requestId, { approve: decision.approve, feedback: decision.note });
       } else {
-        const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.mode, always: decision.always });
+        const made = decisionDraft(record, { approve: decision.approve, note: decision.note, permissionMode: this.lead.state.mode, always: decision.always });
         if (!made.ok) throw new Refused(made.error);
         // A rule the human saved with this decision (`a`, then "for the project") reaches the
         // teammate first, in the same mailbox: its next identical call already sees the rule.

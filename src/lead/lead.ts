@@ -117,8 +117,8 @@ export class LeadRuntime {
     const worktrees = new TeammateWorktrees(store, paths, options.cwd, step);
     // `.mcp.json` is read here, once: a teammate that rewrites it later changes nothing of this session (mcp-settings.ts).
     const mcpServers = new ProjectMcpServers(paths.home, options.cwd, sandbox.kind === 'bwrap');
-    const teammates = new LeadTeammates(store, bus, spawners, options.permissionMode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees, (name) => findAgentDefinition(paths.home, name), mcpServers);
-    const decisions = new LeadDecisions(bus, store.requests, options.permissionMode, options.planReviewer, teammates, stepper);
+    const teammates = new LeadTeammates(store, bus, spawners, () => stepper.state.mode, sandbox, step, (requested) => teammateModel(options.settings, requested), session, rules, worktrees, (name) => findAgentDefinition(paths.home, name), mcpServers);
+    const decisions = new LeadDecisions(bus, store.requests, options.planReviewer, teammates, stepper);
     // Hosts the team enrolled are attached as they register; a key relayed reaches the local teammates too.
     const problem = (what: string, reason: string) => void step({ type: 'problem', what, reason, audited: true });
     const hostDeps = { store, clock: bus.clock, paths, keys, leadKey: signer.publicKey, graceMs: options.graceMs ?? 5_000, problem };

@@ -31,7 +31,8 @@ export class LeadTeammates {
     private readonly bus: TeamBus,
     /** Whatever starts its teammates, here or on other hosts: the lead knows only the seam. */
     private readonly spawner: Spawner,
-    private readonly mode: PermissionMode,
+    /** The lead's mode now (Shift+Tab changes it): what a spawn that names none gets, and the most its model may grant. */
+    private readonly leadMode: () => PermissionMode,
     private readonly sandbox: SandboxStatus,
     /** The lead takes in what happens to its teammates (step.ts). */
     private readonly step: (input: LeadInput) => Promise<void>,
@@ -64,8 +65,10 @@ export class LeadTeammates {
   }
 
   async spawn(asked: SpawnSpec): Promise<Spawned> {
+    // The lead's mode as the spawn is asked for, read once: Shift+Tab may change it while this runs.
+    const leadMode = this.leadMode();
     // An agent definition fills in what was not asked explicitly; an unknown one is refused, naming those there are.
-    const spec = settleSpawn(asked, this.mode, this.findAgent);
+    const spec = settleSpawn(asked, leadMode, this.findAgent);
     const problem = agentNameProblem(spec.name) ?? (spec.model === undefined ? undefined : modelIdProblem(spec.model));
     if (problem) throw new Refused(problem);
     const model = this.modelFor(spec.model);
@@ -76,8 +79,8 @@ export class LeadTeammates {
     const placement = this.spawner.placementProblem(spec.host);
     if (placement) throw new Refused(`cannot start ${spec.name}: ${placement}`);
     // Unnamed, a teammate works in the lead's mode (plan becoming default); named, within the rule.
-    const mode = spec.permissionMode ?? modeAfterPlan(this.mode);
-    const modeProblem = modeGrantProblem(mode, this.mode, spec.asker ?? 'model');
+    const mode = spec.permissionMode ?? modeAfterPlan(leadMode);
+    const modeProblem = modeGrantProblem(mode, leadMode, spec.asker ?? 'model');
     if (modeProblem) throw new Refused(modeProblem);
     // Asking for plan mode is asking for plan mode: it starts read-only until a plan is approved.
     const planMode = spec.planMode || mode === 'plan';
@@ -99,7 +102,7 @@ export class LeadTeammates {
    */
   async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
     if (this.spawner.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
-    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.mode, placementProblem: (host) => this.spawner.placementProblem(host) });
+    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.leadMode(), placementProblem: (host) => this.spawner.placementProblem(host) });
     // Its role read again before anything goes on the board: a definition gone or broken refuses the respawn.
     const agent = respawnRole(name, member.agent, this.findAgent);
     // It keeps the model it ran before (the lead's, when the roster never named one).
@@ -187,7 +190,7 @@ export class LeadTeammates {
   async setMode(name: string, mode: PermissionMode, asker: ModeAsker): Promise<void> {
     if (name === LEAD) throw new Refused(`the lead's own mode is set when it starts (--permission-mode), not by mode_set`);
     if (!this.spawner.isRunning(name)) throw new Refused(`${name} is not running`);
-    const problem = modeGrantProblem(mode, this.mode, asker);
+    const problem = modeGrantProblem(mode, this.leadMode(), asker);
     if (problem) throw new Refused(problem);
     // Without a sandbox a teammate can only have started in bypass, running commands unconfined:
     // another mode would keep them unconfined, so the same check as at spawn refuses it.
