@@ -1,5 +1,5 @@
 import { createDrainRunner, type DrainRunner, Refused, Replies, errorMessage } from '../lib/index.js';
-import { type PermissionMode, LEAD, requestRole, isOwnRequest, type RequestRecord } from '../protocol/index.js';
+import { LEAD, requestRole, isOwnRequest, type RequestRecord } from '../protocol/index.js';
 import { SendRefused, type TeamBus, decisionDraft } from '../team/index.js';
 import type { RequestStore, Subscription } from '../store/index.js';
 import { alwaysKey } from '../policy/index.js';
