@@ -42,7 +42,8 @@ export function respawnsInPlanMode(member: Pick<Member, 'name' | 'plan_mode_sinc
 }
 
 /**
- * Whether `name` can be respawned in this session, and how; Refused saying why not (a bad or
+ * Whether `name` can be respawned, and how (in the session its journal is in: `session`, the
+ * lead's current one for a member recorded without); Refused saying why not (a bad or
  * unknown name, the lead, a process still running by the roster, its host not there, nothing journaled). Its
  * requests still pending are cancelled (the process that asked is gone), and `cancelled` names
  * every request cancelled since its last record. Its caller has checked its own supervisor.
@@ -50,7 +51,7 @@ export function respawnsInPlanMode(member: Pick<Member, 'name' | 'plan_mode_sinc
 export async function respawnPlan(
   name: string,
   deps: { store: TeamStore; bus: TeamBus; session: string; leadMode: PermissionMode; placementProblem: (host: string | undefined) => string | undefined },
-): Promise<{ member: Member; cancelled: string[]; planMode: boolean; permissionMode: PermissionMode }> {
+): Promise<{ member: Member; cancelled: string[]; planMode: boolean; permissionMode: PermissionMode; session: string }> {
   const { store } = deps;
   const problem = agentNameProblem(name);
   if (problem) throw new Refused(problem);
@@ -62,8 +63,10 @@ export async function respawnPlan(
   // It goes back to the host it ran on: refused before anything changes when that host is not there.
   const placement = deps.placementProblem(member.host);
   if (placement) throw new Refused(`cannot respawn ${name}${member.host === undefined ? '' : ` on host '${member.host}', where it ran`}: ${placement}`);
-  const last = (await store.sessions.read(deps.session, name)).entries.at(-1);
-  if (!last) throw new Refused(`${name} has no conversation journaled in session ${deps.session}: spawn it afresh (with a role and a task)`);
+  // Its conversation is where its spawn journaled it, whatever session the lead is in now.
+  const session = member.session ?? deps.session;
+  const last = (await store.sessions.read(session, name)).entries.at(-1);
+  if (!last) throw new Refused(`${name} has no conversation journaled in session ${session}: spawn it afresh (with a role and a task)`);
   await deps.bus.cancelPending(name, `${name} was respawned: the process that was waiting is gone`);
   const since = Date.parse(last.at);
   const cancelled = (await store.requests.list({ state: 'cancelled', involving: name }))
@@ -73,5 +76,5 @@ export async function respawnPlan(
   // A mode_set to plan since its spawn is recorded as its mode, and holds on respawn too.
   const planMode = member.permission_mode === 'plan' || respawnsInPlanMode(member, await store.requests.list({ kind: 'plan', state: 'approved', involving: name }));
   // It keeps the mode it worked in (the roster says: a grant by the human included), else the lead's.
-  return { member, cancelled, planMode, permissionMode: modeAfterPlan(member.permission_mode ?? deps.leadMode) };
+  return { member, cancelled, planMode, permissionMode: modeAfterPlan(member.permission_mode ?? deps.leadMode), session };
 }

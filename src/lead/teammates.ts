@@ -102,7 +102,7 @@ export class LeadTeammates {
    */
   async respawn(name: string): Promise<{ pid: number; cancelled: string[]; planMode: boolean }> {
     if (this.spawner.isRunning(name)) throw new Refused(`${name} is running: only a teammate that crashed or was shut down can be respawned`);
-    const { member, cancelled, planMode, permissionMode } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.leadMode(), placementProblem: (host) => this.spawner.placementProblem(host) });
+    const { member, cancelled, planMode, permissionMode, session } = await respawnPlan(name, { store: this.store, bus: this.bus, session: this.session.id, leadMode: this.leadMode(), placementProblem: (host) => this.spawner.placementProblem(host) });
     // Its role read again before anything goes on the board: a definition gone or broken refuses the respawn.
     const agent = respawnRole(name, member.agent, this.findAgent);
     // It keeps the model it ran before (the lead's, when the roster never named one).
@@ -111,7 +111,7 @@ export class LeadTeammates {
     const brief = { task_id: task.id, subject: task.subject, description };
     const model = this.modelFor(member.model ?? undefined);
     // Back where it ran: its conversation is journaled in the store, but its working directory is on that host.
-    const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false, host: member.host, agent }, brief, true).catch(async (error: unknown) => {
+    const { pid } = await this.start({ name, role: member.role, planMode, model, permissionMode, worktree: false, host: member.host, agent, session }, brief, true).catch(async (error: unknown) => {
       // Its own task given back stays its own, for the next respawn; a new one is cancelled, as a spawn's.
       if (task.id === member.task) await this.board.keepFor(name, task.id, `${name} did not start again: ${errorMessage(error)}`);
       else await this.board.spawnFailed(task.id, name, error);
@@ -122,7 +122,7 @@ export class LeadTeammates {
 
   /** A teammate's process started with `task` waiting in its mailbox; `resume`: with its journaled conversation. */
   private async start(
-    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode; worktree: boolean; host: string | undefined; agent: AgentRole | undefined },
+    spec: { name: string; role: string; planMode: boolean; model: string; permissionMode: PermissionMode; worktree: boolean; host: string | undefined; agent: AgentRole | undefined; session?: string },
     task: { task_id: string; subject: string; description: string },
     resume: boolean,
   ): Promise<Spawned> {
@@ -145,18 +145,20 @@ export class LeadTeammates {
     // The model is on the roster from the start; the teammate writes the one it runs again as it works.
     const startMode = spec.planMode ? 'plan' : permissionMode;
     const { host, agent } = spec;
+    // A spawn journals in the lead's session now; a respawn goes on in the one its journal is in.
+    const session = spec.session ?? this.session.id;
     // Its own task on the roster: kept for it if it exits unfinished, given back at a respawn (board.ts).
-    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode, host, agent: agent?.name, task: task.task_id });
-    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode, host: host ?? null, agent: agent?.name ?? null, task: task.task_id });
+    if (!member) await addMember(this.store.roster, { name: spec.name, role: spec.role, status: 'starting', model: spec.model, plan_mode_since: planModeSince ?? undefined, permission_mode: startMode, host, agent: agent?.name, task: task.task_id, session });
+    else await setMemberStatus(this.store.roster, spec.name, 'starting', { model: spec.model, plan_mode_since: planModeSince, permission_mode: startMode, host: host ?? null, agent: agent?.name ?? null, task: task.task_id, session });
     await this.worktrees.record(spec.name, member, worktree);
     // The task goes into the mailbox first: it is waiting there, durably, when the teammate starts.
     const brief = worktree === undefined ? task : { ...task, description: `${task.description}\n\n${worktreeBrief(worktree)}` };
     await this.bus.send({ type: 'task_assignment', from: LEAD, to: spec.name, ...brief });
-    // Its journal goes into the lead's session, which exists from the first teammate on.
-    await this.session.ensure();
+    // A spawn's journal goes into the lead's session, which exists from the first teammate on.
+    if (session === this.session.id) await this.session.ensure();
     // The roster names the process from the start (so that, say, `teams member remove` sees it
     // running), written here while the teammate loads rather than by the teammate before "ready".
-    const journal = { session: this.session.id, resume };
+    const journal = { session, resume };
     const placed = { name: spec.name, planMode: spec.planMode, permissionMode, sandbox: sandbox.settings, rules, mcpServers, model: spec.model, journal, cwd: worktree?.path, host: spec.host, ...(agent ? { agent } : {}) };
     const { pid } = await this.spawner.spawn(placed, (process) => {
       // Only the pid (with its start time, as its spawner read it where it runs), and only while the teammate

@@ -6,7 +6,7 @@ import type { RosterStore } from './team-store.js';
 
 /** The changes callers make to the roster, each one update of whichever store keeps it. */
 
-export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string; permission_mode?: PermissionMode; host?: string; agent?: string; task?: string };
+export type NewMember = { name: string; role: string; model?: string | null; pid?: number | null; status?: MemberStatus; plan_mode_since?: string; permission_mode?: PermissionMode; host?: string; agent?: string; task?: string; session?: string };
 
 /** A pid with its process's start time, when it can be read: together they name one process. */
 function pidWithStart(pid: number | null): Pick<Member, 'pid' | 'pid_start'> {
@@ -29,6 +29,7 @@ export async function addMember(roster: RosterStore, input: NewMember): Promise<
     ...(input.host === undefined ? {} : { host: input.host }),
     ...(input.agent === undefined ? {} : { agent: input.agent }),
     ...(input.task === undefined ? {} : { task: input.task }),
+    ...(input.session === undefined ? {} : { session: input.session }),
   });
   if (!parsed.success) throw new Refused(`cannot add member ${quoted(input.name)}: ${rosterIssues(parsed.error)}`);
   const member = parsed.data;
@@ -55,8 +56,8 @@ export async function removeMember(roster: RosterStore, name: string, liveness: 
   return result;
 }
 
-/** `plan_mode_since`: a spawn's plan mode, recorded (a time) or cleared (null); `host`: where a spawn placed it (null: this machine); `agent`: the definition a spawn used (null: none). */
-export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null; permission_mode?: PermissionMode; host?: string | null; agent?: string | null; task?: string };
+/** `plan_mode_since`: a spawn's plan mode, recorded (a time) or cleared (null); `host`: where a spawn placed it (null: this machine); `agent`: the definition a spawn used (null: none); `session`: where its conversation is journaled. */
+export type StatusExtra = { pid?: number | null; model?: string | null; plan_mode_since?: string | null; permission_mode?: PermissionMode; host?: string | null; agent?: string | null; task?: string; session?: string };
 
 /**
  * Set a member's status (and, with it, its pid or model); `status_since` moves only when the
@@ -89,6 +90,7 @@ export async function setMemberStatus(
     if (extra.agent === null) delete member.agent;
     else if (extra.agent !== undefined) member.agent = extra.agent;
     if (extra.task !== undefined) member.task = extra.task;
+    if (extra.session !== undefined) member.session = extra.session;
     return { member: { ...member }, previous };
   });
   return result;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { Refused, inertLine, quoted, describeIssues } from '../lib/index.js';
 import { TaskId } from './tasks.js';
+import { SessionId } from './sessions.js';
 import { PermissionMode, RequestKindSchema, Usage, AgentName, agentNameProblem, LEAD, memberHint } from '../protocol/index.js';
 
 /**
@@ -93,6 +94,12 @@ export const Member = z.object({
    * its own when it exits unfinished, and which a respawn gives back to it.
    */
   task: TaskId.optional(),
+  /**
+   * The lead's session its conversation is journaled in, written by the lead's spawn: a respawn
+   * goes on with that journal, even after the lead moved on to another session (/clear,
+   * /resume). Absent in rosters written before it was recorded: the lead's session then.
+   */
+  session: SessionId.optional(),
 });
 export type Member = z.infer<typeof Member>;
 
