@@ -6,6 +6,7 @@ export { doctorReport, doctorText } from './doctor-report.js';
 export { LeadOp, replyTo } from './ops.js';
 export type { LeadReply, LeadSnapshot, ReplyTo } from './ops.js';
 export { listedRules, removeListedRule, ruleListText } from './rule-list.js';
+export { loadModeLayers, modeNamed, startMode } from './start-mode.js';
 export type { LeadEvent } from './events.js';
 export { addProjectRule, loadProjectRules, loadRuleLayers } from './project-settings.js';
 export type { RuleKind } from './project-settings.js';

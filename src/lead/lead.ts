@@ -30,6 +30,7 @@ import { LeadControls, LeadModel } from './lead-controls.js';
 import { endTurns } from './end-turns.js';
 import type { LeadOptions, LeadParts } from './options.js';
 import { ProjectMcpServers } from './mcp-settings.js';
+import { loadModeLayers, startMode } from './start-mode.js';
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue
@@ -106,7 +107,9 @@ export class LeadRuntime {
     // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
     const spawners = new Spawners(supervisor);
     // Every module below steps the lead with what it learns; the effects run once the loop exists.
-    const stepper = new LeadStepper(initialLeadState(options.planReviewer, options.permissionMode));
+    // Before anything starts: a bypass the settings disable refuses the start itself.
+    const start = startMode(options.permissionMode, loadModeLayers(paths.home));
+    const stepper = new LeadStepper(initialLeadState(options.planReviewer, start.mode));
     const step = (input: LeadInput) => stepper.step(input);
     const rules = new RulesSync(
       paths.home,
@@ -156,7 +159,7 @@ export class LeadRuntime {
     // Its model hears it with the next thing it is asked: teammates it may remember as working are gone.
     if (recovered.length > 0) loop.enqueue(recoveryNotice(recovered));
     const spent = resume ? await sessionSpending(store.sessions, session.id, (await store.roster.ensure()).members.map((m) => m.name)) : {};
-    const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered, spent };
+    const started = { id: session.id, resumed: resume, earlier: opened.earlier, problems: opened.problems, recovered, spent, notices: start.notes };
     const controls = new LeadControls({ stepper, loop, model: leadModel, settings: options.settings, offlineURL: model.offlineURL, session });
     const runtime = new LeadRuntime({ events, options, store, bus, loop, model, teammates, decisions, spawners, hosts, keys, sandbox, rosterWrites, session: started, hooks, stepper, controls, mcp });
     // Audited now; the REPL and `teams run` subscribe only once this returns, and show `session.problems`.
@@ -243,7 +246,7 @@ export class LeadRuntime {
 
   /** What the REPL reads of the lead now. */
   async snapshot(): Promise<LeadSnapshot> {
-    return { busy: this.loop.busy, pending: await this.decisions.pendingForHuman() };
+    return { busy: this.loop.busy, mode: this.stepper.state.mode, pending: await this.decisions.pendingForHuman() };
   }
 
   /**

@@ -92,7 +92,8 @@ export type LeadReply =
   | { op: 'mode' | 'compact' | 'prompt' | 'quit' | 'sweep' | 'task_create' | 'task_assign' | 'task_cancel' | 'diff' | 'merge' | 'discard' | 'permissions_add' | 'permissions_remove'; message: string };
 
 /** What the REPL reads of the lead as it is now: whether its turn is under way, and what waits on the human (oldest first). */
-export type LeadSnapshot = { busy: boolean; pending: RequestRecord[] };
+/** The lead now: mid-turn or not, its permission mode, and what waits on the human. */
+export type LeadSnapshot = { busy: boolean; mode: PermissionMode; pending: RequestRecord[] };
 
 export type ParsedOp = { ok: true; op: LeadOp } | { ok: false; error: string };
 

@@ -26,7 +26,8 @@ export type LeadOptions = {
   paths: TeamPaths;
   settings: ModelSettings;
   cwd: string;
-  permissionMode: PermissionMode;
+  /** --permission-mode, when given; absent: the settings' permissions.defaultMode, else default (start-mode.ts). */
+  permissionMode?: PermissionMode;
   planReviewer: PlanReviewer;
   /** How long a teammate that agreed to stop has before its process group is ended. */
   graceMs?: number;

@@ -2,6 +2,7 @@ import { parseRule, showRule } from '../policy/index.js';
 import { Refused } from '../lib/index.js';
 import { loadRuleLayers, removeProjectRule, RULE_KINDS, type RuleKind, type RuleLayer } from './project-settings.js';
 import { SCOPES, settingsFiles, type SettingsScope } from './settings-layers.js';
+import { startModeLine } from './start-mode.js';
 
 export type ListedRule = { kind: RuleKind; text: string; scope: SettingsScope; file: string };
 
@@ -42,8 +43,12 @@ function ruleOf(text: string) {
   return rule;
 }
 
-/** The numbered list as `/permissions` and `teams permissions` show it, naming every layer's file. */
+/** The numbered list as `/permissions` and `teams permissions` show it, naming every layer's file, after the mode the lead starts in. */
 export function ruleListText(home: string): string {
+  return `${startModeLine(home)}\n${ruleLines(home)}`;
+}
+
+function ruleLines(home: string): string {
   const list = listedRules(loadRuleLayers(home));
   const files = settingsFiles(home).map(({ scope, file }) => `  ${scope.padEnd(7)} ${file}`);
   if (list.length === 0) return ['no permission rules (add one with a on a permission request, or teams allow <rule>); the settings files:', ...files].join('\n');

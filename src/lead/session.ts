@@ -13,6 +13,8 @@ export type LeadSessionStart = { id: string; resumed: boolean } & Pick<OpenedCon
   recovered: string[];
   /** What each agent spent in the session before this start, as its journal records it (nothing for a new session). */
   spent: Record<string, Spent>;
+  /** What the human must know of how the lead started: a setting passed over (a project's defaultMode of bypass), a line each. */
+  notices: string[];
 };
 
 /**

@@ -82,7 +82,7 @@ export function App({ store, controller }: AppProps) {
 /** The state a fresh REPL starts from: the roster and the queue as they are now, after a resumed session's conversation. */
 export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<State> {
   const { cwd, settings } = runtime.options;
-  const [team, { pending: queue }] = await Promise.all([runtime.store.roster.load(), runtime.snapshot()]);
+  const [team, { pending: queue, mode }] = await Promise.all([runtime.store.roster.load(), runtime.snapshot()]);
   const state = initialState({
     team: runtime.store.team,
     modelLabel: runtime.model.label,
@@ -93,12 +93,12 @@ export async function stateFor(runtime: ReplRuntime, now = Date.now()): Promise<
     members: team?.members ?? [],
     queue,
     now,
-    ...(runtime.options.permissionMode === undefined ? {} : { leadMode: runtime.options.permissionMode }),
+    leadMode: mode,
     ...(runtime.session === undefined ? {} : { sessionId: runtime.session.id, spentBefore: runtime.session.spent }),
   });
   const session = runtime.session;
   // Shown whether or not the session is resumed: a new one also starts after a lead that died.
-  const recovered: NewItem[] = [...(session?.recovered ?? []), ...failedMcpServers(runtime.mcp)].map((text) => ({ kind: 'error', text }));
+  const recovered: NewItem[] = [...(session?.notices ?? []), ...(session?.recovered ?? []), ...failedMcpServers(runtime.mcp)].map((text) => ({ kind: 'error', text }));
   if (!session?.resumed) return append(state, ...recovered);
   const problems: NewItem[] = session.problems.map((p) => ({ kind: 'error', text: `set aside ${p.ref}: ${p.reason}` }));
   return append(state, ...resumedItems(session.id, session.earlier), ...problems, ...recovered);

@@ -2,7 +2,6 @@ import type { SandboxStatus } from '../sandbox/index.js';
 import type { LeadEvent, LeadOp, LeadReply, LeadSessionStart, LeadSnapshot } from '../lead/index.js';
 import type { TeamStore } from '../store/index.js';
 import type { TeamPaths } from '../team/index.js';
-import type { PermissionMode } from '../protocol/index.js';
 import type { McpServerStatus } from '../tools/index.js';
 
 /** What the REPL reads of the team's shared state: for its slash commands and its first screen. */
@@ -37,8 +36,6 @@ export interface ReplRuntime {
     readonly cwd: string;
     readonly paths?: TeamPaths;
     readonly settings: { readonly model: string; readonly offline: boolean };
-    /** The lead's permission mode at its start (Shift+Tab changes it after). */
-    readonly permissionMode?: PermissionMode;
     /** The store the team is in: empty for the file store under --home. */
     readonly storeDescriptor?: string;
   };
@@ -48,7 +45,7 @@ export interface ReplRuntime {
    * The session the lead journals into; a resumed one's earlier conversation opens the
    * transcript, after what the lead put right of an earlier lead's leftovers as it started.
    */
-  readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems' | 'recovered' | 'spent'>;
+  readonly session?: Pick<LeadSessionStart, 'id' | 'resumed' | 'earlier' | 'problems' | 'recovered' | 'spent' | 'notices'>;
   /** The lead's own MCP servers: `/mcp` lists them, and the first screen says which failed to start. */
   readonly mcp?: { statuses(): McpServerStatus[] };
 }

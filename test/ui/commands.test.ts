@@ -252,7 +252,7 @@ describe('slash commands: running', () => {
         stop: async () => undefined,
         forceStop: async () => undefined,
       }),
-    snapshot: async () => ({ busy: false, pending: [] }),
+    snapshot: async () => ({ busy: false, mode: 'default', pending: [] }),
     model: { label: 'offline-demo' },
     sandbox: { kind: 'off' },
     options: { cwd: home, settings: { model: 'offline-demo', offline: true }, ...(paths ? { paths } : {}) },
@@ -361,13 +361,14 @@ describe('slash commands: running', () => {
     const user = join(home, 'user-config');
     process.env.TEAMS_CONFIG_DIR = user;
     const files = `  user    ${user}/settings.json\n  project ${file}\n  local   ${file.replace(/settings\.json$/, 'settings.local.json')}`;
-    assert.equal(await run('/permissions'), `output: no permission rules (add one with a on a permission request, or teams allow <rule>); the settings files:\n${files}`);
+    const START = 'the lead starts in mode default (no settings file sets permissions.defaultMode; --permission-mode overrides it)';
+    assert.equal(await run('/permissions'), `output: ${START}\nno permission rules (add one with a on a permission request, or teams allow <rule>); the settings files:\n${files}`);
     addProjectRule(teamPaths(home, 'default').home, ['allow', 'network'], { tool: 'bash', pattern: 'npm test:*' });
     addProjectRule(teamPaths(home, 'default').home, 'allow', { tool: 'write_file', pattern: 'src/**' });
     addProjectRule(teamPaths(home, 'default').home, 'deny', { tool: 'bash', pattern: 'curl:*' });
     assert.equal(
       await run('/permissions'),
-      `output: permission rules (remove one by its number: /permissions remove N, teams permissions --remove N):\n   1. allow   Bash(npm test:*)  (project)\n   2. allow   Write(src/**)  (project)\n   3. deny    Bash(curl:*)  (project)\n   4. network Bash(npm test:*)  (project)\nfrom the settings files:\n${files}`,
+      `output: ${START}\npermission rules (remove one by its number: /permissions remove N, teams permissions --remove N):\n   1. allow   Bash(npm test:*)  (project)\n   2. allow   Write(src/**)  (project)\n   3. deny    Bash(curl:*)  (project)\n   4. network Bash(npm test:*)  (project)\nfrom the settings files:\n${files}`,
     );
     assert.equal(await run('/permissions remove 3'), `info: removed deny rule Bash(curl:*) from ${file}`);
     // By number, one entry: the network grant goes, the allow rule stays.

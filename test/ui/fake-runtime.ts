@@ -24,6 +24,8 @@ export class FakeRuntime implements ReplRuntime {
   readonly options;
   readonly calls: { method: string; args: unknown[] }[] = [];
   pending: RequestRecord[] = [];
+  /** The lead's mode as its snapshot tells it (a test sets it before `stateFor`). */
+  mode: PermissionMode = 'default';
   /** A resumed session's start, when a test sets one (before `stateFor`). */
   session: ReplRuntime['session'];
   /** Resolves the stop() in progress; tests decide when the team "has stopped". */
@@ -48,7 +50,7 @@ export class FakeRuntime implements ReplRuntime {
   }
 
   async snapshot(): Promise<LeadSnapshot> {
-    return { busy: this.loop.busy, pending: this.pending };
+    return { busy: this.loop.busy, mode: this.mode, pending: this.pending };
   }
 
   /** A team with nothing stored but the requests a test puts in `pending`. */

@@ -4,7 +4,8 @@ import { openFileStore } from '../../src/store/file/file-store.js';
 import { teamPaths } from '../../src/team/paths.js';
 import { REPO_ROOT } from '../helpers/children.js';
 import { waitFor } from '../helpers/wait.js';
-import { hasTmux, terminalInTempHome } from './tmux.js';
+import { hasTmux, Terminal, terminalInTempHome } from './tmux.js';
+import { rmSync, writeFileSync } from 'node:fs';
 
 /** The session id /status names now. */
 const SESSION = /session\s+(session-[a-z0-9]{10})/;
@@ -57,5 +58,27 @@ describe("the lead's keys and commands in a real terminal (tmux), offline model"
 
     await terminal.quit();
     await terminal.shows('teams exited with 0');
+  });
+
+  test("the lead starts in the settings' permissions.defaultMode, Claude Code's names too; a project's bypass is passed over with a line", async () => {
+    const settings = join(home, 'settings.json');
+    for (const [defaultMode, shown] of [['bypassPermissions', 'default'], ['acceptEdits', 'accept-edits']] as const) {
+      writeFileSync(settings, JSON.stringify({ permissions: { defaultMode } }));
+      const again = new Terminal(join(home, `tmux-${defaultMode}.sock`));
+      const stderr = join(home, `${defaultMode}.stderr`);
+      again.stderrPath = stderr;
+      again.start(`env -u TEAMS_HOME -u TEAMS_TEAM node ${join(REPO_ROOT, 'bin', 'teams.js')} --home ${home} --offline --grace-ms 3000 2>${stderr}; echo "teams exited with $?"; sleep 300`);
+      try {
+        await again.shows(`mode ${shown} (Shift+Tab)`);
+        if (defaultMode === 'bypassPermissions') await again.shows(/permissions\.defaultMode "bypassPermissions" passed over: approvals are/);
+        const lead = await waitFor(async () => (await team.roster.load())?.members.find((m) => m.name === 'lead' && m.status !== 'shutdown')?.pid ?? undefined, 'the lead in the roster');
+        pids.push(lead);
+        await again.quit();
+        await again.shows('teams exited with 0');
+      } finally {
+        again.kill();
+      }
+    }
+    rmSync(settings);
   });
 });

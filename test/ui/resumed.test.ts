@@ -55,7 +55,7 @@ describe('a resumed session in the REPL', () => {
   test("the REPL's first state opens with them, then the lines that were set aside", async () => {
     const runtime = new FakeRuntime();
     assert.deepEqual((await stateFor(runtime, 0)).transcript, [], 'a new session starts empty');
-    runtime.session = { id: 'session-0123456789', resumed: true, earlier: records, problems: [{ ref: '/t/lead.jsonl line 9', reason: 'not valid JSON (torn or corrupt line)' }], recovered: [], spent: {} };
+    runtime.session = { id: 'session-0123456789', resumed: true, earlier: records, problems: [{ ref: '/t/lead.jsonl line 9', reason: 'not valid JSON (torn or corrupt line)' }], recovered: [], spent: {}, notices: [] };
     const transcript = (await stateFor(runtime, 0)).transcript;
     assert.equal(transcript.length, 8);
     assert.deepEqual(transcript.at(-1), { id: 8, kind: 'error', text: 'set aside /t/lead.jsonl line 9: not valid JSON (torn or corrupt line)' });
@@ -65,7 +65,7 @@ describe('a resumed session in the REPL', () => {
   test('what the lead put right of an earlier lead\'s leftovers opens the transcript, resumed or not', async () => {
     const runtime = new FakeRuntime();
     const recovered = ['alice was working, but its process (pid 4242) ended with the earlier lead: marked crashed'];
-    runtime.session = { id: 'session-0123456789', resumed: false, earlier: [], problems: [], recovered, spent: {} };
+    runtime.session = { id: 'session-0123456789', resumed: false, earlier: [], problems: [], recovered, spent: {}, notices: [] };
     assert.deepEqual((await stateFor(runtime, 0)).transcript, [{ id: 1, kind: 'error', text: recovered[0] }]);
     runtime.session = { ...runtime.session, resumed: true, earlier: records };
     assert.deepEqual((await stateFor(runtime, 0)).transcript.at(-1), { id: 8, kind: 'error', text: recovered[0] }, 'after the earlier conversation');

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { inertJson, inertText } from '../../lib/index.js';
 import { parseRule, showRule, type PermissionRule } from '../../policy/index.js';
 import {
-  addProjectRule, listedRules, loadProjectRules, loadRuleLayers, removeListedRule, ruleListText, settingsFiles, SCOPES, type RuleKind, type SettingsScope,
+  addProjectRule, listedRules, loadModeLayers, loadProjectRules, loadRuleLayers, removeListedRule, ruleListText, settingsFiles, SCOPES, startMode, type RuleKind, type SettingsScope,
 } from '../../lead/index.js';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -34,7 +34,8 @@ export function registerPermissionCommands(program: Command, contextFor: Context
       const lists = Object.fromEntries((['allow', 'deny', 'ask', 'network'] as const).map((kind) => [kind, merged[kind].map(showRule)]));
       const rules = listedRules(loadRuleLayers(home)).map((r, i) => ({ number: i + 1, kind: r.kind, rule: r.text, scope: r.scope, file: r.file }));
       const files = Object.fromEntries(settingsFiles(home).map(({ scope, file }) => [scope, file]));
-      process.stdout.write(`${inertJson({ files, ...lists, rules })}\n`);
+      const start = startMode(undefined, loadModeLayers(home));
+      process.stdout.write(`${inertJson({ files, default_mode: { mode: start.mode, from: start.from ?? null, passed_over: start.notes }, ...lists, rules })}\n`);
     });
   const scope = () => new Option('--scope <scope>', 'which settings file: user (yours, every project), project (committed) or local (this checkout)').choices(SCOPES).default('project');
   program

@@ -3,7 +3,8 @@ import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TeamPaths } from '../../team/index.js';
 import { resolveModelSettings } from '../../model/index.js';
-import { PERMISSION_MODES, PermissionMode } from '../../protocol/index.js';
+import { PERMISSION_MODES } from '../../protocol/index.js';
+import { modeNamed } from '../../lead/index.js';
 import { createEventPrinter } from '../print-events.js';
 import { SANDBOX_NETWORKS, SandboxNetwork } from '../../sandbox/index.js';
 import { UsageError } from '../errors.js';
@@ -17,7 +18,7 @@ export type LeadFlags = SessionFlags & {
   model?: string;
   offline?: boolean;
   script?: string;
-  permissionMode: string;
+  permissionMode?: string;
   planReviewer: string;
   graceMs: string;
   tokenBudget?: string;
@@ -34,7 +35,7 @@ export function addLeadOptions(command: Command): Command {
     .option('--model <id>', 'the model (env TEAMS_MODEL)')
     .option('--offline', 'use the built-in scripted offline model')
     .option('--script <path>', 'the offline model script (env TEAMS_OFFLINE_SCRIPT)')
-    .option('--permission-mode <mode>', `the lead's permission mode (${PERMISSION_MODES.join(', ')})`, 'default')
+    .option('--permission-mode <mode>', `the lead's permission mode (${PERMISSION_MODES.join(', ')}; default: permissions.defaultMode in the settings, else default)`)
     .option('--plan-reviewer <who>', 'who reviews plans: human or lead', 'human')
     .option('--grace-ms <ms>', 'how long a stopping teammate has before its processes are ended', '5000')
     .option('--context-window <tokens>', "each agent's context window, past 80% of which it compacts (env TEAMS_CONTEXT_WINDOW; default: the model's own)")
@@ -47,8 +48,9 @@ export function addLeadOptions(command: Command): Command {
 }
 
 export function leadOptionsFrom(flags: LeadFlags) {
-  const mode = PermissionMode.safeParse(flags.permissionMode);
-  if (!mode.success) throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, not '${flags.permissionMode}'`);
+  // Claude Code's names (acceptEdits, bypassPermissions) are taken as ours.
+  const mode = flags.permissionMode === undefined ? undefined : modeNamed(flags.permissionMode);
+  if (flags.permissionMode !== undefined && mode === undefined) throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (or Claude Code's acceptEdits, bypassPermissions), not '${flags.permissionMode}'`);
   if (flags.planReviewer !== 'human' && flags.planReviewer !== 'lead') throw new UsageError(`--plan-reviewer must be human or lead, not '${flags.planReviewer}'`);
   const graceMs = Number(flags.graceMs);
   if (!Number.isInteger(graceMs) || graceMs < 0) throw new UsageError(`--grace-ms must be a whole number of milliseconds, not '${flags.graceMs}'`);
@@ -60,7 +62,7 @@ export function leadOptionsFrom(flags: LeadFlags) {
   if (!network.success) throw new UsageError(`--sandbox-network must be one of ${SANDBOX_NETWORKS.join(', ')}, not '${flags.sandboxNetwork}'`);
   const sandbox = flags.sandbox ? { kind: 'bwrap' as const, network: network.data } : { kind: 'off' as const };
   const settings = resolveModelSettings({ model: flags.model, offline: flags.offline, offlineScript: flags.script, contextWindow: flags.contextWindow });
-  return { settings, permissionMode: mode.data, planReviewer: flags.planReviewer, graceMs, tokenBudget, sandbox } as const;
+  return { settings, ...(mode === undefined ? {} : { permissionMode: mode }), planReviewer: flags.planReviewer, graceMs, tokenBudget, sandbox } as const;
 }
 
 /** Where the agents work: the offline demo in a scratch workspace, never in the user's files unless told. */
@@ -99,7 +101,7 @@ export function registerRunCommand(program: Command, contextFor: ContextFor): vo
     else process.stdout.write(`team ${context.paths.team} · model ${runtime.model.label} · working in ${cwd} · session ${id}${resumed ? ` (resumed, ${earlier.length} earlier records)` : ''}\n`);
     for (const problem of problems) process.stderr.write(`teams: set aside ${inertLine(problem.ref)}: ${inertLine(problem.reason)}\n`);
     // What this lead put right of an earlier one's leftovers, before anything else it reports.
-    for (const text of runtime.session.recovered) print({ type: 'problem', text });
+    for (const text of [...runtime.session.notices, ...runtime.session.recovered]) print({ type: 'problem', text });
     for (const text of failedMcpServers(runtime.mcp)) print({ type: 'problem', text });
     try {
       await new Promise<void>((resolve, reject) => {
