@@ -76,6 +76,9 @@ export class LeadRuntime {
     if (existing && existing.pid !== process.pid && memberIsAlive(existing)) {
       throw new Error(`a lead is already running for team '${store.team}' (pid ${existing.pid})`);
     }
+    // Before anything starts (the clock, the model, the roster's record of this lead), so that a
+    // malformed defaultMode, or a bypass the settings disable, refuses the start with nothing left running.
+    const start = startMode(options.permissionMode, loadModeLayers(paths.home));
     await store.roster.ensure();
     const signer = createSigner();
     const keys = new KeyRing();
@@ -107,8 +110,6 @@ export class LeadRuntime {
     // This machine's supervisor; a host that runs teammates elsewhere is attached beside it.
     const spawners = new Spawners(supervisor);
     // Every module below steps the lead with what it learns; the effects run once the loop exists.
-    // Before anything starts: a bypass the settings disable refuses the start itself.
-    const start = startMode(options.permissionMode, loadModeLayers(paths.home));
     const stepper = new LeadStepper(initialLeadState(options.planReviewer, start.mode));
     const step = (input: LeadInput) => stepper.step(input);
     const rules = new RulesSync(

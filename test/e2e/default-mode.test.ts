@@ -57,4 +57,15 @@ describe("teams run starts the lead in the settings' permissions.defaultMode", (
     assert.equal((await session.exited()).code, 0, session.lead.stderr());
     assert.equal(existsSync(join(session.workdir, 'notes.md')), false, 'the rejected write never ran');
   });
+
+  test('a defaultMode that names no mode: teams run says which file and field, and exits without starting the lead', async (t) => {
+    const session = await startWithProjectMode('yolo');
+    t.after(() => session.cleanup());
+    const { code } = await session.exited();
+    assert.notEqual(code, 0);
+    const line = `${join(session.home, 'settings.json')}: permissions.defaultMode: not a mode`;
+    assert.ok(session.lead.stderr().includes(line), `'${line}' in: ${session.lead.stderr()}`);
+    assert.equal(existsSync(join(session.workdir, 'notes.md')), false);
+    assert.equal((await session.member('lead'))?.status, 'registered', 'the lead never recorded itself as running');
+  });
 });
