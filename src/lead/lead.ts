@@ -6,7 +6,7 @@ import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowO
 import { createLeadLoop, leadLauncher, reportLeadMcp, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
 import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
-import { TeamBus, pricedTurn } from '../team/index.js';
+import { TeamBus, pricedTurn, refuseStateRootAsWorkdir } from '../team/index.js';
 import { STORE_ENV, addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { answerOverSocket } from './control-answer.js';
@@ -31,7 +31,6 @@ import { endTurns } from './end-turns.js';
 import type { LeadOptions, LeadParts } from './options.js';
 import { ProjectMcpServers } from './mcp-settings.js';
 import { loadModeLayers, startMode } from './start-mode.js';
-import { refuseStateRootAsWorkdir } from './workdir-check.js';
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue

@@ -98,6 +98,13 @@ test('a teammate placed on a `teams host` process starts there, its key comes ba
   assert.deepEqual(problems, []);
 });
 
+/** Where the host's teammates work: apart from the state root, which they must never be able to write. */
+function hostWorkdir(team: string): string {
+  const dir = join(temp.home, `${team}-work`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** A team `team` with a `teams host` named build and a lead's RemoteHosts attached to it; `bob` placed there. */
 async function leadWithBob(team: string) {
   const paths = teamPaths(temp.home, team);
@@ -106,7 +113,7 @@ async function leadWithBob(team: string) {
   await addMember(store.roster, { name: 'bob', role: 'coder', status: 'starting' });
   const session = newSessionId();
   await store.sessions.create({ id: session, started_at: new Date().toISOString(), first_prompt: '' });
-  const host = spawnNode(join(REPO_ROOT, 'bin', 'teams.js'), ['--home', temp.home, '--team', team, 'host', '--trust', trustToken(teamAnchor(paths)), '--name', 'build', '--workdir', temp.home], {
+  const host = spawnNode(join(REPO_ROOT, 'bin', 'teams.js'), ['--home', temp.home, '--team', team, 'host', '--trust', trustToken(teamAnchor(paths)), '--name', 'build', '--workdir', hostWorkdir(team)], {
     env: { ...process.env, TEAMS_OFFLINE: '1' },
   });
   // A lead that crashes leaves its last beat in the store: the first lead here never takes its beat out.

@@ -7,6 +7,7 @@ import { HostRunner, hostKey, parseTrustToken } from '../../host/index.js';
 import { childModelEnv, openModel, resolveModelSettings } from '../../model/index.js';
 import { agentNameProblem } from '../../protocol/index.js';
 import { STORE_ENV } from '../../store/index.js';
+import { refuseStateRootAsWorkdir } from '../../team/index.js';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -37,6 +38,8 @@ export function registerHostCommand(program: Command, contextFor: ContextFor): v
       }
       const say = (line: string) => process.stderr.write(`teams host: ${line}\n`);
       // This machine's own model: its own key, or an offline server of its own.
+      const cwd = resolve(options.workdir ?? process.cwd());
+      refuseStateRootAsWorkdir(cwd, context.paths.home);
       const settings = resolveModelSettings({}, process.env);
       const model = await openModel(settings);
       const runner = new HostRunner({
@@ -45,7 +48,7 @@ export function registerHostCommand(program: Command, contextFor: ContextFor): v
         name,
         trust,
         key: hostKey(context.paths, name),
-        cwd: resolve(options.workdir ?? process.cwd()),
+        cwd,
         // Its teammates open the same store, told by environment (a Redis URL may hold a password).
         env: { ...childModelEnv(settings, model.offlineURL), [STORE_ENV]: context.storeDescriptor },
         graceMs: 5_000,

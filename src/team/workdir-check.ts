@@ -11,7 +11,7 @@ function real(path: string): string {
 }
 
 /**
- * Refuses agents whose working directory is the team's state root itself. The sandbox hides
+ * Refuses agents (a lead's, a host's) whose working directory is the team's state root itself. The sandbox hides
  * the state root from every command, but not a working directory (covered, the agents would
  * have nowhere to work): there the settings (rules, hooks, defaultMode), the journals and the
  * keys would be theirs to write, and the lead would act on what they wrote. Inside it (the
