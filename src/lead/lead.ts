@@ -31,6 +31,7 @@ import { endTurns } from './end-turns.js';
 import type { LeadOptions, LeadParts } from './options.js';
 import { ProjectMcpServers } from './mcp-settings.js';
 import { loadModeLayers, startMode } from './start-mode.js';
+import { refuseStateRootAsWorkdir } from './workdir-check.js';
 
 /**
  * The lead process: its model loop, the teammates it supervises, the human's approval queue
@@ -76,8 +77,9 @@ export class LeadRuntime {
     if (existing && existing.pid !== process.pid && memberIsAlive(existing)) {
       throw new Error(`a lead is already running for team '${store.team}' (pid ${existing.pid})`);
     }
-    // Before anything starts (the clock, the model, the roster's record of this lead), so that a
-    // malformed defaultMode, or a bypass the settings disable, refuses the start with nothing left running.
+    // Before anything starts (clock, model, roster), so that agents working in the state root, a bad
+    // defaultMode or a bypass the settings disable refuse the start with nothing left running.
+    refuseStateRootAsWorkdir(options.cwd, paths.home);
     const start = startMode(options.permissionMode, loadModeLayers(paths.home));
     await store.roster.ensure();
     const signer = createSigner();

@@ -8,6 +8,7 @@ import { teamPaths } from '../../src/team/paths.js';
 import { resolveModelSettings } from '../../src/model/settings.js';
 import { LeadRuntime } from '../../src/lead/lead.js';
 import { openFileStore } from '../../src/store/file/file-store.js';
+import { mkdirSync } from 'node:fs';
 
 after(killAll);
 
@@ -42,6 +43,11 @@ describe('teams send / broadcast / inbox / log', () => {
   const paths = teamPaths(home, 'default');
   const store = openFileStore(paths);
   // The human's messages go through the running lead, which signs them; this one runs idle here.
+  // The agents work in the team's scratch workspace: never in the state root itself.
+  const workspace = () => {
+    mkdirSync(paths.workspace, { recursive: true });
+    return paths.workspace;
+  };
   let lead: LeadRuntime | undefined;
   after(async () => {
     await lead?.stop();
@@ -51,7 +57,7 @@ describe('teams send / broadcast / inbox / log', () => {
     for (const [name, role] of [['alice', 'coder'], ['bob', 'tester']]) {
       assert.equal((await runCli(home, ['member', 'add', name!, '--role', role!])).code, 0);
     }
-    lead = await LeadRuntime.start({ store, paths, settings: resolveModelSettings({ offline: true }, {}), cwd: home, permissionMode: 'default', planReviewer: 'human' });
+    lead = await LeadRuntime.start({ store, paths, settings: resolveModelSettings({ offline: true }, {}), cwd: workspace(), permissionMode: 'default', planReviewer: 'human' });
   });
 
   test('send delivers to the inbox, which peeks without consuming', async () => {
