@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LEAD } from '../../src/protocol/names.js';
 import { memberNames, type TeamConfig } from '../../src/store/roster.js';
-import { addMember } from '../../src/store/roster-changes.js';
+import { addMember, setMemberStatus } from '../../src/store/roster-changes.js';
 import { waitFor } from '../helpers/wait.js';
 import { succeeded, type Kit } from './conformance.js';
 
@@ -37,6 +37,21 @@ export function rosterCases(kit: Kit): void {
     );
     assert.deepEqual(await store.roster.load(), config);
     assert.notDeepEqual(before, config);
+  });
+
+  test("roster: a member's journal session is kept, read back elsewhere, and moved only when a start names another", async () => {
+    // A respawn after the lead's /clear or /resume finds the conversation by this field (lead/respawn.ts).
+    const { descriptor, store } = await kit.team();
+    await addMember(store.roster, { name: 'bob', role: 'notes', session: 'session-aaaaaaaaaa' });
+    const elsewhere = await kit.reopen(descriptor);
+    const bob = async () => (await elsewhere.roster.load())?.members.find((m) => m.name === 'bob');
+    assert.equal((await bob())?.session, 'session-aaaaaaaaaa');
+    await setMemberStatus(store.roster, 'bob', 'crashed', { pid: null });
+    assert.equal((await bob())?.session, 'session-aaaaaaaaaa', 'a status change leaves it');
+    await setMemberStatus(store.roster, 'bob', 'starting', { session: 'session-bbbbbbbbbb' });
+    assert.equal((await bob())?.session, 'session-bbbbbbbbbb');
+    await assert.rejects(store.roster.update((draft) => { for (const m of draft.members) if (m.name === 'bob') m.session = '../elsewhere'; }), /session/);
+    assert.equal((await bob())?.session, 'session-bbbbbbbbbb', 'a malformed one is refused by the schema, in either backend');
   });
 
   test('roster: updates raced from two processes lose none', async () => {
