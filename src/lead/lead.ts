@@ -6,7 +6,7 @@ import { openModel, type OpenModel, childModelEnv, teammateModel, contextWindowO
 import { createLeadLoop, leadLauncher, reportLeadMcp, sandboxStatus } from './agent.js';
 import { type Envelope, LEAD, createSigner, KeyRing, verifySender, newSessionId } from '../protocol/index.js';
 import { describeStatus, type SandboxStatus } from '../sandbox/index.js';
-import { TeamBus, pricedTurn, refuseStateRootAsWorkdir } from '../team/index.js';
+import { TeamBus, pricedTurn, refuseWorkdirInStateRoot } from '../team/index.js';
 import { STORE_ENV, addMemberUsage, memberIsAlive, setMemberStatus, type TeamStore } from '../store/index.js';
 import { issueControlToken, startControlServer } from './control.js';
 import { answerOverSocket } from './control-answer.js';
@@ -78,7 +78,7 @@ export class LeadRuntime {
     }
     // Before anything starts (clock, model, roster), so that agents working in the state root, a bad
     // defaultMode or a bypass the settings disable refuse the start with nothing left running.
-    refuseStateRootAsWorkdir(options.cwd, paths.home);
+    refuseWorkdirInStateRoot(options.cwd, paths);
     const start = startMode(options.permissionMode, loadModeLayers(paths.home));
     await store.roster.ensure();
     const signer = createSigner();

@@ -6,4 +6,4 @@ export { SendRefused, TeamBus } from './bus.js';
 export { decisionDraft } from './decisions.js';
 export { controlSocketPath, hiddenFromAgents, requirePaths, teamPaths, userConfigDir } from './paths.js';
 export type { TeamPaths } from './paths.js';
-export { refuseStateRootAsWorkdir } from './workdir-check.js';
+export { refuseWorkdirInStateRoot } from './workdir-check.js';

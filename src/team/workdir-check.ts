@@ -1,5 +1,7 @@
 import { realpathSync } from 'node:fs';
+import { relative, isAbsolute } from 'node:path';
 import { Refused } from '../lib/index.js';
+import type { TeamPaths } from './paths.js';
 
 function real(path: string): string {
   try {
@@ -10,14 +12,23 @@ function real(path: string): string {
   }
 }
 
+/** Whether `path` is `dir` or lies inside it. */
+function within(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
 /**
- * Refuses agents (a lead's, a host's) whose working directory is the team's state root itself. The sandbox hides
- * the state root from every command, but not a working directory (covered, the agents would
- * have nowhere to work): there the settings (rules, hooks, defaultMode), the journals and the
- * keys would be theirs to write, and the lead would act on what they wrote. Inside it (the
- * offline workspace) or around it (the default `./.teams`) the state stays covered.
+ * Refuses agents (a lead's, a host's) whose working directory is in the team's state root, the
+ * team's scratch workspace apart. The sandbox hides the state root from every command, but a
+ * working directory is bound over what hides it (covered, the agents would have nowhere to
+ * work): in the state root itself or a team's directory there, the settings (rules, hooks,
+ * defaultMode), the journals, the mailboxes and the control token would be theirs to write, and
+ * the lead would act on what they wrote. Around it (the default `./.teams`) or in the workspace,
+ * which holds none of it, the state stays covered.
  */
-export function refuseStateRootAsWorkdir(cwd: string, stateRoot: string): void {
-  if (real(cwd) !== real(stateRoot)) return;
-  throw new Refused(`the agents' working directory ${cwd} is the team's state root: its settings, hooks and journals would be theirs to write. Work in the project (--workdir) and keep the state apart (the default ./.teams, or another --home)`);
+export function refuseWorkdirInStateRoot(cwd: string, paths: Pick<TeamPaths, 'home' | 'workspace'>): void {
+  const dir = real(cwd);
+  if (!within(dir, real(paths.home)) || within(dir, real(paths.workspace))) return;
+  throw new Refused(`the agents' working directory ${cwd} is in the team's state root (${paths.home}): its settings, hooks and journals would be theirs to write. Work in the project (--workdir) and keep the state apart (the default ./.teams, or another --home)`);
 }

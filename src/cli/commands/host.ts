@@ -7,7 +7,7 @@ import { HostRunner, hostKey, parseTrustToken } from '../../host/index.js';
 import { childModelEnv, openModel, resolveModelSettings } from '../../model/index.js';
 import { agentNameProblem } from '../../protocol/index.js';
 import { STORE_ENV } from '../../store/index.js';
-import { refuseStateRootAsWorkdir } from '../../team/index.js';
+import { refuseWorkdirInStateRoot } from '../../team/index.js';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -39,7 +39,7 @@ export function registerHostCommand(program: Command, contextFor: ContextFor): v
       const say = (line: string) => process.stderr.write(`teams host: ${line}\n`);
       // This machine's own model: its own key, or an offline server of its own.
       const cwd = resolve(options.workdir ?? process.cwd());
-      refuseStateRootAsWorkdir(cwd, context.paths.home);
+      refuseWorkdirInStateRoot(cwd, context.paths);
       const settings = resolveModelSettings({}, process.env);
       const model = await openModel(settings);
       const runner = new HostRunner({
