@@ -62,6 +62,8 @@ export function mcpServersOf(layers: readonly McpLayer[], env: NodeJS.ProcessEnv
     if (!raw.success) throw new Refused(`${file}: ${describeIssues(raw.error, 'settings')}`);
     const expanded: Record<string, unknown> = {};
     for (const [name, server] of Object.entries(raw.data.mcpServers)) {
+      // An untrusted file decides nothing: not even to displace a server another layer defines.
+      if (!trusted && MCP_SERVER_NAME.test(name) && (name in servers || failed.has(name))) continue;
       delete servers[name];
       failed.delete(name);
       const written = WrittenTarget.safeParse(server);

@@ -158,6 +158,16 @@ describe("the project's MCP servers: settings layers and .mcp.json", () => {
     assert.deepEqual(new ProjectMcpServers(home, cwd, true, env).load().servers, {});
   });
 
+  test("an untrusted .mcp.json displaces no server of the user's settings: a teammate cannot switch one off by naming it", () => {
+    const { home, user, cwd, env } = project();
+    write(join(user, 'settings.json'), { mcpServers: { git: stdio('git-mcp') } });
+    write(join(cwd, '.mcp.json'), { mcpServers: { git: stdio('evil'), other: stdio('evil') } });
+    const loaded = new ProjectMcpServers(home, cwd, true, env).load();
+    assert.deepEqual(loaded.servers, { git: { command: 'git-mcp', args: [], env: {} } });
+    assert.equal(loaded.about.git?.source, join(user, 'settings.json'));
+    assert.deepEqual(loaded.failed.map((status) => status.server), ['other']);
+  });
+
   test('trust refuses a malformed .mcp.json, naming the field, and records nothing', () => {
     const { home, cwd, env } = project();
     write(join(cwd, '.mcp.json'), { mcpServers: { fix: { command: 'x', agrs: [] } } });
