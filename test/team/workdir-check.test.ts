@@ -19,7 +19,7 @@ test("agents may not work in the team's state root or a team's directory there (
   const state = join(base, '.teams');
   mkdirSync(join(state, 'default', 'workspace'), { recursive: true });
   symlinkSync(state, join(base, 'link'));
-  const refused = (error: unknown) => error instanceof Refused && /is in the team's state root \(.*\): its settings, hooks and journals would be theirs to write/.test(error.message);
+  const refused = (error: unknown) => error instanceof Refused && /holds the team's state \(.*\): its settings, hooks and journals would be theirs to write/.test(error.message);
   const paths = teamPaths(state, 'default');
   assert.throws(() => refuseWorkdirInStateRoot(state, paths), refused);
   assert.throws(() => refuseWorkdirInStateRoot(join(base, 'link'), paths), refused, 'through a symlink too');
@@ -30,6 +30,9 @@ test("agents may not work in the team's state root or a team's directory there (
   refuseWorkdirInStateRoot(paths.workspace, paths);
   refuseWorkdirInStateRoot(join(paths.workspace, 'src'), paths);
   refuseWorkdirInStateRoot(`${state}-sibling`, paths);
+  // A directory of its own in the state root holds none of the state (a host's work directory, say).
+  mkdirSync(join(state, 'host-work'));
+  refuseWorkdirInStateRoot(join(state, 'host-work'), paths);
 
   // The lead refuses before it starts anything: no lead on the roster, no process left.
   const store = openFileStore(paths);
@@ -44,7 +47,7 @@ test('teams host refuses a --workdir that is its state root, before it starts an
   await openFileStore(paths).roster.ensure();
   const refused = await runCli(home, ['host', '--trust', trustToken(teamAnchor(paths)), '--name', 'build', '--workdir', home]);
   assert.equal(refused.code, 2, refused.stderr);
-  assert.match(refused.stderr, /is in the team's state root \(.*\): its settings, hooks and journals would be theirs to write/);
+  assert.match(refused.stderr, /holds the team's state \(.*\): its settings, hooks and journals would be theirs to write/);
   assert.deepEqual((await openFileStore(paths).hosts.list()).hosts, [], 'no beat: it never started');
 });
 
